@@ -1,0 +1,75 @@
+"""The app factory: `create_app(settings)` builds the whole server from settings and the
+module registry. No app exists at import time."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from quart import Quart
+from quart_schema import Info, QuartSchema
+
+from agency import __version__
+from agency.core import db, jobs
+from agency.core.modules import Module
+from agency.core.paths import web_dir
+from agency.core.security import security_headers
+from agency.core.settings import Settings, load_settings
+from agency.core.site import SiteFiles, StaticSite
+from agency.core.web import core_blueprint, install_error_handlers, install_request_hooks
+from agency.registry import MODULES
+
+log = logging.getLogger(__name__)
+
+# Paths the static layer never answers: they belong to Quart.
+SERVER_PATHS = ("/api/", "/api", "/openapi.json")
+MAX_BODY_BYTES = 1024 * 1024
+
+
+def create_app(settings: Settings | None = None, modules: Sequence[Module] = MODULES) -> Quart:
+    settings = settings or load_settings()
+    app = Quart("agency")
+    app.config.update(
+        SECRET_KEY=settings.effective_secret_key(),
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        QUART_AUTH_COOKIE_SECURE=settings.served_over_https,
+        QUART_AUTH_COOKIE_SAMESITE="Lax",
+        QUART_SCHEMA_CONVERSION_PREFERENCE="pydantic",
+    )
+    app.extensions["agency.settings"] = settings
+    QuartSchema(
+        app,
+        openapi_path="/openapi.json",
+        swagger_ui_path=None,
+        redoc_ui_path=None,
+        scalar_ui_path=None,
+        info=Info(title="agency API", version=__version__),
+    )
+    install_error_handlers(app)
+    install_request_hooks(
+        app, settings, csrf_exempt=[path for m in modules for path in m.csrf_exempt]
+    )
+    app.register_blueprint(core_blueprint)
+    for module in modules:
+        if module.blueprint is not None:
+            app.register_blueprint(module.blueprint)
+
+    model_modules = [m.models for m in modules if m.models is not None]
+    runner = jobs.JobRunner({k: h for m in modules for k, h in m.job_handlers.items()})
+    app.extensions["agency.jobs"] = runner
+
+    @app.before_serving
+    async def open_database() -> None:
+        await db.init_db(settings.effective_database_url, model_modules)
+        if settings.run_jobs:
+            runner.start()
+
+    @app.after_serving
+    async def close_database() -> None:
+        await runner.stop()
+        await db.close_db()
+
+    files = SiteFiles(
+        settings.web_dir or web_dir(), security_headers(https=settings.served_over_https)
+    )
+    app.asgi_app = StaticSite(app.asgi_app, files, SERVER_PATHS)  # type: ignore[method-assign]
+    return app

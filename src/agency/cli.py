@@ -1,0 +1,137 @@
+"""The `agency` command: serve the site, manage the database, and every module's commands."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from agency import __version__
+from agency.core import db
+from agency.core.logging import configure_logging
+from agency.core.settings import Settings, SettingsError, load_settings
+from agency.registry import MODULES
+
+console = Console(stderr=True)
+app = typer.Typer(
+    name="agency",
+    help="Run and manage the agency site: web server, database and the modules' admin tools.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+for _module in MODULES:
+    if _module.cli is not None:
+        app.add_typer(_module.cli, name=_module.cli_name or _module.name)
+
+
+def settings_or_exit(**overrides: Any) -> Settings:
+    try:
+        settings = load_settings(**{k: v for k, v in overrides.items() if v is not None})
+    except SettingsError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    configure_logging(settings.log_level, settings.log_format)
+    return settings
+
+
+def model_modules() -> list[Any]:
+    return [m.models for m in MODULES if m.models is not None]
+
+
+def apply_migrations(settings: Settings) -> list[str]:
+    settings.ensure_data_dir()
+    return asyncio.run(db.upgrade(settings.effective_database_url, model_modules()))
+
+
+@app.command()
+def serve(
+    host: Annotated[str | None, typer.Option(help="Address to listen on [default: 127.0.0.1].")] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on [default: 8000].")] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Server processes; each serves requests [default: 1].")
+    ] = None,
+    migrate: Annotated[
+        bool, typer.Option(help="Apply pending database migrations before serving.")
+    ] = True,
+) -> None:
+    """Serve the web site and the API (applies pending migrations first)."""
+    from granian.constants import Interfaces
+    from granian.server import Server
+
+    from agency.app import create_app
+
+    settings = settings_or_exit(host=host, port=port, workers=workers)
+    settings.effective_secret_key()  # created once here, before the workers start
+    if migrate:
+        for name in apply_migrations(settings):
+            console.print(f"applied migration {name}")
+
+    def load_app(_target: str) -> Any:
+        # Runs in each worker process: every worker builds its own app and connections.
+        configure_logging(settings.log_level, settings.log_format)
+        return create_app(settings)
+
+    console.print(
+        f"agency {__version__} serving on http://{settings.host}:{settings.port} "
+        f"with {settings.workers} worker(s); database {_describe(settings)}"
+    )
+    server = Server(
+        target="agency",
+        address=settings.host,
+        port=settings.port,
+        interface=Interfaces.ASGI,
+        workers=settings.workers,
+        log_access=False,
+        log_level=_granian_level(settings.log_level),
+        respawn_failed_workers=True,
+    )
+    server.serve(target_loader=load_app)
+
+
+def _describe(settings: Settings) -> str:
+    url = settings.effective_database_url
+    if url.startswith("sqlite"):
+        return url
+    scheme, _, rest = url.partition("://")
+    return f"{scheme}://{rest.rpartition('@')[2]}"  # never print the password
+
+
+def _granian_level(level: str) -> Any:
+    from granian.log import LogLevels
+
+    return LogLevels(level if level != "debug" else "debug")
+
+
+@db_app.command("upgrade")
+def db_upgrade() -> None:
+    """Apply every pending migration and exit."""
+    settings = settings_or_exit()
+    applied = apply_migrations(settings)
+    for name in applied:
+        console.print(f"applied migration {name}")
+    console.print(f"database is up to date ({len(applied)} migration(s) applied)")
+
+
+@app.command()
+def version() -> None:
+    """Print the program's version."""
+    typer.echo(__version__)
+
+
+def main() -> None:
+    multiprocessing.freeze_support()
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""Database set-up: Tortoise ORM on SQLite (default) or PostgreSQL, with native migrations.
+
+One migration tree (`agency.migrations`) applies on both databases: Tortoise renders its
+operations per dialect at run time, which aerich's raw-SQL files cannot do.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from urllib.parse import urlsplit
+
+from tortoise import Tortoise, connections
+from tortoise.migrations.api.migrate import migrate as tortoise_migrate
+from tortoise.migrations.executor import PlanStep
+
+from agency.core import jobs
+
+log = logging.getLogger(__name__)
+
+APP_LABEL = "models"
+MIGRATIONS_PACKAGE = "agency.migrations"
+CORE_MODELS: tuple[ModuleType, ...] = (jobs,)
+# SQLite waits this long for a lock held by another process instead of failing at once.
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+
+def normalise_url(url: str) -> str:
+    """Accept the usual spellings of a database URL and add SQLite's lock timeout."""
+    if url.startswith("postgresql+asyncpg://"):
+        url = "postgres://" + url.removeprefix("postgresql+asyncpg://")
+    if url.startswith("sqlite://") and url != "sqlite://:memory:" and "busy_timeout" not in url:
+        url += ("&" if "?" in url else "?") + f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}"
+    return url
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file behind a SQLite URL, or None for other databases and in-memory SQLite."""
+    if not url.startswith("sqlite://") or url.startswith("sqlite://:memory:"):
+        return None
+    return Path(urlsplit(url).path if url.startswith("sqlite:///") else url[len("sqlite://") :])
+
+
+def tortoise_config(url: str, model_modules: Iterable[ModuleType]) -> dict[str, Any]:
+    """The Tortoise config dict: one app holding every module's models."""
+    names = [module.__name__ for module in (*CORE_MODELS, *model_modules)]
+    return {
+        "connections": {"default": normalise_url(url)},
+        "apps": {
+            APP_LABEL: {
+                "models": names,
+                "default_connection": "default",
+                "migrations": MIGRATIONS_PACKAGE,
+            }
+        },
+        "use_tz": True,
+        "timezone": "UTC",
+    }
+
+
+def _prepare(url: str) -> None:
+    path = sqlite_path(url.split("?", 1)[0])
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+
+async def init_db(url: str, model_modules: Sequence[ModuleType]) -> None:
+    """Open the connections. The global fallback makes the ORM usable from every request task;
+    Tortoise 1.x's own Quart helper omits it and every query then fails."""
+    _prepare(url)
+    await Tortoise.init(config=tortoise_config(url, model_modules), _enable_global_fallback=True)
+
+
+async def close_db() -> None:
+    await Tortoise.close_connections()
+
+
+async def generate_schema() -> None:
+    """Create tables straight from the models (tests on in-memory SQLite only)."""
+    await Tortoise.generate_schemas(safe=True)
+
+
+async def upgrade(
+    url: str,
+    model_modules: Sequence[ModuleType],
+    progress: Callable[[str], object] | None = None,
+) -> list[str]:
+    """Apply every pending migration; returns the names applied."""
+    _prepare(url)
+    applied: list[str] = []
+
+    def report(_connection: str, plan: list[PlanStep], _fake: bool, _dry: bool) -> None:
+        for step in plan:
+            name = f"{step.migration.app_label}.{step.migration.name}"
+            applied.append(name)
+            if progress is not None:
+                progress(name)
+
+    try:
+        await tortoise_migrate(config=tortoise_config(url, model_modules), reporter=report)
+    finally:
+        await close_db()
+    for name in applied:
+        log.info("migration applied", extra={"migration": name})
+    return applied
+
+
+async def ping() -> bool:
+    """True when the database answers a trivial query."""
+    try:
+        await connections.get("default").execute_query("SELECT 1")
+    except Exception:
+        log.exception("database ping failed")
+        return False
+    return True

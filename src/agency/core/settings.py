@@ -1,0 +1,127 @@
+"""Typed settings: `AGENCY_*` environment variables over an optional TOML file over defaults.
+
+Secrets are read only from here (environment or the TOML file), never from the web UI.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+CONFIG_FILE_ENV = "AGENCY_CONFIG"
+DEFAULT_CONFIG_FILE = "agency.toml"
+
+
+def _config_file() -> Path | None:
+    """The TOML file to read: `$AGENCY_CONFIG`, else `./agency.toml` when it exists."""
+    named = os.environ.get(CONFIG_FILE_ENV)
+    if named:
+        return Path(named)
+    default = Path(DEFAULT_CONFIG_FILE)
+    return default if default.is_file() else None
+
+
+class Settings(BaseSettings):
+    """Everything the program can be configured with. See config/agency.example.toml."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="AGENCY_",
+        extra="forbid",
+        validate_default=True,
+    )
+
+    # Server
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    workers: int = Field(default=1, ge=1, le=64)
+    base_url: str = ""
+    data_dir: Path = Path("data")
+    database_url: str = ""
+    secret_key: str = ""
+    trusted_proxies: int = Field(default=0, ge=0, le=10)
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    log_format: Literal["text", "json"] = "text"
+    access_log: bool = True
+    web_dir: Path | None = None
+    run_jobs: bool = True
+
+    @field_validator("base_url")
+    @classmethod
+    def _strip_trailing_slash(cls, value: str) -> str:
+        if value and not value.startswith(("http://", "https://")):
+            raise ValueError("must start with http:// or https://")
+        return value.rstrip("/")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        config_file = _config_file()
+        if config_file is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=config_file))
+        return tuple(sources)
+
+    # Derived values -------------------------------------------------------------------
+
+    @property
+    def effective_database_url(self) -> str:
+        """The configured database, or a SQLite file in the data directory."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite://{(self.data_dir / 'agency.db').resolve()}"
+
+    @property
+    def served_over_https(self) -> bool:
+        return self.base_url.startswith("https://")
+
+    def ensure_data_dir(self) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+
+    def effective_secret_key(self) -> str:
+        """The configured secret, else one generated once and kept in the data directory.
+
+        Kept on disk so sessions survive restarts and every worker process signs alike.
+        """
+        if self.secret_key:
+            return self.secret_key
+        self.ensure_data_dir()
+        key_file = self.data_dir / "secret_key"
+        try:
+            fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            return key_file.read_text().strip()
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(48))
+        return key_file.read_text().strip()
+
+
+class SettingsError(Exception):
+    """Settings could not be loaded; the message lists every bad key."""
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Load settings, turning pydantic's report into one readable message."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        lines = []
+        for error in exc.errors():
+            key = ".".join(str(part) for part in error["loc"]) or "(settings)"
+            lines.append(f"  AGENCY_{key.upper()}: {error['msg']}")
+        raise SettingsError("Invalid configuration:\n" + "\n".join(lines)) from exc

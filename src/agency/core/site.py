@@ -1,0 +1,191 @@
+"""Serves the built web UI from memory, in front of the Quart app.
+
+An ASGI layer rather than Quart routes: the built site is a few megabytes, so every file and its
+precompressed variants are read once at start-up and answered without Quart's request
+machinery. Anything it does not know (the API, docs, server-rendered pages) goes to Quart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import mimetypes
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+SHORT = "public, max-age=3600"
+TEXT_TYPES = {"text/html", "text/css", "text/javascript", "application/json", "image/svg+xml",
+              "application/xml", "text/plain", "application/manifest+json", "text/xml"}
+EXTRA_TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".webmanifest":
+               "application/manifest+json", ".webp": "image/webp", ".avif": "image/avif",
+               ".woff2": "font/woff2", ".map": "application/json", ".txt": "text/plain"}
+
+
+def content_type_for(path: Path) -> str:
+    kind = EXTRA_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0]
+    kind = kind or "application/octet-stream"
+    return f"{kind}; charset=utf-8" if kind in TEXT_TYPES else kind
+
+
+@dataclass
+class Entry:
+    """One servable resource with its encodings and ready-made headers."""
+
+    variants: dict[str, bytes]
+    content_type: str
+    cache_control: str
+    etag: str = ""
+    headers: dict[str, list[tuple[bytes, bytes]]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path, cache_control: str, common: list[tuple[bytes, bytes]]) -> Entry:
+        variants = {"identity": path.read_bytes()}
+        for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
+            compressed = path.with_name(path.name + suffix)
+            if compressed.is_file():
+                variants[encoding] = compressed.read_bytes()
+        etag = '"' + hashlib.blake2s(variants["identity"], digest_size=12).hexdigest() + '"'
+        entry = cls(variants, content_type_for(path), cache_control, etag)
+        for encoding, body in variants.items():
+            headers = [
+                (b"content-type", entry.content_type.encode()),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", cache_control.encode()),
+                (b"etag", etag.encode()),
+                *common,
+            ]
+            if len(variants) > 1:
+                headers.append((b"vary", b"Accept-Encoding"))
+            if encoding != "identity":
+                headers.append((b"content-encoding", encoding.encode()))
+            entry.headers[encoding] = headers
+        return entry
+
+    def choose(self, accept_encoding: str) -> str:
+        if len(self.variants) == 1:
+            return "identity"
+        accepted = _accepted_encodings(accept_encoding)
+        for encoding in ("br", "gzip"):
+            if encoding in self.variants and encoding in accepted:
+                return encoding
+        return "identity"
+
+
+def _accepted_encodings(header: str) -> set[str]:
+    accepted = set()
+    for part in header.split(","):
+        name, _, params = part.strip().partition(";")
+        if "q=0" in params.replace(" ", "") and not re.search(r"q=0\.\d*[1-9]", params):
+            continue
+        accepted.add(name.strip().lower())
+    return accepted
+
+
+def _pattern_to_regex(pattern: str) -> re.Pattern[str]:
+    parts = []
+    for segment in pattern.strip("/").split("/"):
+        if segment == "*":
+            parts.append(".*")
+        elif segment.startswith(":"):
+            parts.append("[^/]+")
+        else:
+            parts.append(re.escape(segment))
+    return re.compile("^/" + "/".join(parts) + "/?$")
+
+
+class SiteFiles:
+    """The resources of one built web UI, indexed by URL path."""
+
+    def __init__(self, root: Path, common_headers: list[tuple[str, str]]) -> None:
+        self.root = root
+        common = [(k.lower().encode(), v.encode()) for k, v in common_headers]
+        self.files: dict[str, Entry] = {}
+        self.spa_patterns: list[re.Pattern[str]] = []
+        self.spa: Entry | None = None
+        if not (root / "index.html").is_file():
+            log.warning("web UI not built: %s has no index.html; only the API is served", root)
+            return
+        manifest = json.loads((root / "routes.json").read_text()) if (root / "routes.json").is_file() else {}
+        for path in sorted(root.rglob("*")):
+            if not path.is_file() or path.suffix in (".br", ".gz") or path.name == "routes.json":
+                continue
+            relative = path.relative_to(root).as_posix()
+            if relative.startswith("assets/"):
+                cache = IMMUTABLE
+            elif path.suffix == ".html":
+                cache = REVALIDATE
+            else:
+                cache = SHORT
+            entry = Entry.load(path, cache, common)
+            if relative == "spa.html":
+                self.spa = entry
+                continue
+            self.files["/" + relative] = entry
+            if path.name == "index.html":
+                # A page's directory URL, with and without the trailing slash.
+                directory = "/" + relative.removesuffix("index.html")
+                self.files[directory] = entry
+                if directory != "/":
+                    self.files[directory.rstrip("/")] = entry
+        missing = [p for p in manifest.get("prerendered", []) if p not in self.files]
+        if missing:
+            log.warning("prerendered pages missing from the build: %s", ", ".join(missing))
+        self.spa_patterns = [_pattern_to_regex(p) for p in manifest.get("spa", [])]
+
+    def lookup(self, path: str) -> Entry | None:
+        entry = self.files.get(path)
+        if entry is not None:
+            return entry
+        if self.spa is not None and any(p.match(path) for p in self.spa_patterns):
+            return self.spa
+        return None
+
+
+class StaticSite:
+    """ASGI middleware: answers GET/HEAD for files of the built UI, passes the rest on."""
+
+    def __init__(self, app: ASGIApp, files: SiteFiles, passthrough: tuple[str, ...]) -> None:
+        self.app = app
+        self.site = files
+        self.passthrough = passthrough
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        entry = None if path.startswith(self.passthrough) else self.site.lookup(path)
+        if entry is None:
+            await self.app(scope, receive, send)
+            return
+        accept_encoding = ""
+        if_none_match = ""
+        for name, value in scope["headers"]:
+            if name == b"accept-encoding":
+                accept_encoding = value.decode("latin-1")
+            elif name == b"if-none-match":
+                if_none_match = value.decode("latin-1")
+        encoding = entry.choose(accept_encoding)
+        headers = entry.headers[encoding]
+        if if_none_match and entry.etag in if_none_match:
+            await send({"type": "http.response.start", "status": 304,
+                        "headers": [h for h in headers if h[0] != b"content-length"]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        body = b"" if scope["method"] == "HEAD" else entry.variants[encoding]
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,179 @@
+"""The Quart side of the kernel: request ids and access logs, security headers, the CSRF guard,
+the one JSON error shape, and the core routes (`/api/health`, `/docs`)."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel
+from quart import Blueprint, Quart, Response, g, jsonify, redirect, request
+from quart_schema import RequestSchemaValidationError, hide, validate_response
+from werkzeug.exceptions import HTTPException
+
+from agency import __version__
+from agency.core import db
+from agency.core.errors import GENERIC_MESSAGE, AppError, Forbidden, ValidationFailed
+from agency.core.logging import request_id_var
+from agency.core.security import client_address, csrf_failure, security_headers
+from agency.core.settings import Settings
+
+log = logging.getLogger("agency.request")
+REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+def error_response(error: AppError) -> Response:
+    response = jsonify(error.to_dict())
+    response.status_code = error.status
+    for name, value in error.headers.items():
+        response.headers[name] = value
+    return response
+
+
+def _validation_fields(exc: RequestSchemaValidationError) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    errors: Any = getattr(exc.validation_error, "errors", None)
+    if callable(errors):
+        for item in errors():
+            key = ".".join(str(p) for p in item.get("loc", ())) or "body"
+            message = str(item.get("msg", "Invalid value"))
+            fields.setdefault(key, message.removeprefix("Value error, "))
+    return fields
+
+
+def install_error_handlers(app: Quart) -> None:
+    @app.errorhandler(AppError)
+    async def handle_app_error(error: AppError) -> Response:
+        return error_response(error)
+
+    @app.errorhandler(RequestSchemaValidationError)
+    async def handle_validation(error: RequestSchemaValidationError) -> Response:
+        fields = _validation_fields(error)
+        message = next(iter(fields.values()), "The request is not valid.") if fields else (
+            "The request body must be a JSON object."
+        )
+        return error_response(ValidationFailed(message, fields=fields))
+
+    @app.errorhandler(HTTPException)
+    async def handle_http(error: HTTPException) -> Response:
+        status = error.code or 500
+        if status == 404 and request.method in ("GET", "HEAD") and not _is_api(request.path):
+            # The spec: any unknown page redirects to the root.
+            return redirect("/", 302)
+        code = re.sub(r"[^a-z]+", "_", (error.name or "error").lower()).strip("_")
+        failure = AppError(error.description or error.name or GENERIC_MESSAGE, code=code)
+        failure.status = status
+        if status == 404:
+            failure.message = "Not found."
+        elif status == 405:
+            failure.message = "Method not allowed."
+        elif status == 413:
+            failure.message = "The request is too large."
+        return error_response(failure)
+
+    @app.errorhandler(Exception)
+    async def handle_unexpected(error: Exception) -> Response:
+        log.exception("unhandled error", exc_info=error)
+        failure = AppError(GENERIC_MESSAGE, code="internal_error")
+        failure.status = 500
+        return error_response(failure)
+
+
+def _is_api(path: str) -> bool:
+    return path == "/api" or path.startswith("/api/")
+
+
+def install_request_hooks(app: Quart, settings: Settings, csrf_exempt: Iterable[str]) -> None:
+    exempt = tuple(csrf_exempt)
+    static_headers = security_headers(https=settings.served_over_https)
+
+    @app.before_request
+    async def start_request() -> None:
+        incoming = request.headers.get("X-Request-ID", "")
+        g.request_id = incoming if REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        g.request_token = request_id_var.set(g.request_id)
+        g.started = time.perf_counter()
+        g.client_ip = client_address(
+            request.remote_addr, request.headers.get("X-Forwarded-For"), settings.trusted_proxies
+        )
+        reason = csrf_failure(
+            method=request.method,
+            path=request.path,
+            headers=request.headers,
+            host=request.host,
+            has_body=bool(request.content_length) or "Transfer-Encoding" in request.headers,
+            exempt=exempt,
+        )
+        if reason is not None:
+            raise Forbidden(reason, code="csrf_failed")
+
+    @app.after_request
+    async def finish_request(response: Response) -> Response:
+        for name, value in static_headers:
+            response.headers.setdefault(name, value)
+        if request.scheme == "https" and not settings.served_over_https:
+            response.headers.setdefault(
+                "Strict-Transport-Security", "max-age=31536000; includeSubDomains"
+            )
+        if _is_api(request.path):
+            response.headers.setdefault("Cache-Control", "no-store")
+        request_id = getattr(g, "request_id", None)
+        if request_id:
+            response.headers["X-Request-ID"] = request_id
+        if settings.access_log:
+            elapsed = (time.perf_counter() - getattr(g, "started", time.perf_counter())) * 1000
+            log.info(
+                "%s %s %s",
+                request.method,
+                request.path,
+                response.status_code,
+                extra={"duration_ms": round(elapsed, 1), "client": getattr(g, "client_ip", "-")},
+            )
+        return response
+
+    @app.teardown_request
+    async def reset_request_id(_exc: BaseException | None) -> None:
+        token = getattr(g, "request_token", None)
+        if token is not None:
+            request_id_var.reset(token)
+
+
+class Health(BaseModel):
+    status: str
+    database: str
+    version: str
+
+
+core_blueprint = Blueprint("core", __name__)
+
+
+@core_blueprint.get("/api/health")
+@validate_response(Health, 200)
+@validate_response(Health, 503)
+async def get_health() -> tuple[Health, int]:
+    """Whether the server and its database answer, and which version runs."""
+    database_ok = await db.ping()
+    health = Health(
+        status="ok" if database_ok else "degraded",
+        database="ok" if database_ok else "unreachable",
+        version=__version__,
+    )
+    return health, 200 if database_ok else 503
+
+
+DOCS_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,
+initial-scale=1"><title>agency API</title><link rel="stylesheet" href="/docs/swagger-ui.css">
+</head><body><div id="swagger-ui"></div><script src="/docs/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script></body></html>"""
+
+
+@core_blueprint.get("/docs")
+@hide
+async def get_docs() -> Response:
+    """Interactive API documentation, with its assets served by us (no CDN)."""
+    return Response(DOCS_PAGE, content_type="text/html; charset=utf-8")

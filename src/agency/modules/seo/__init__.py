@@ -1,0 +1,3 @@
+"""The article manager: AI-generated ideas and articles for the blog, for admins.
+
+Other modules use this module only through `agency.modules.seo.api`."""

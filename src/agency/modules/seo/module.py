@@ -1,0 +1,5 @@
+"""What the seo module contributes to the program (see `agency.core.modules.Module`)."""
+
+from agency.core.modules import Module
+
+MODULE = Module(name="seo")

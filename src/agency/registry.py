@@ -1,0 +1,16 @@
+"""The module registry: every module of the program, one line each, lowest layer first.
+
+Adding a module: create `agency/modules/<name>/` with a `module.py` that defines `MODULE`, then
+add one line here. Static imports keep the modules visible to PyInstaller and import-linter.
+"""
+
+from agency.core.modules import Module
+from agency.modules.auth.module import MODULE as AUTH
+from agency.modules.billing.module import MODULE as BILLING
+from agency.modules.blog.module import MODULE as BLOG
+from agency.modules.catalogue.module import MODULE as CATALOGUE
+from agency.modules.insights.module import MODULE as INSIGHTS
+from agency.modules.seo.module import MODULE as SEO
+from agency.modules.sites.module import MODULE as SITES
+
+MODULES: tuple[Module, ...] = (AUTH, CATALOGUE, SITES, BILLING, INSIGHTS, BLOG, SEO)
