@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+
 from quart import Quart
 from quart_schema import Info, QuartSchema
 
@@ -71,5 +72,5 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
     files = SiteFiles(
         settings.web_dir or web_dir(), security_headers(https=settings.served_over_https)
     )
-    app.asgi_app = StaticSite(app.asgi_app, files, SERVER_PATHS)  # type: ignore[method-assign]
+    app.asgi_app = StaticSite(app.asgi_app, files, SERVER_PATHS)  # type: ignore[method-assign, assignment, arg-type]
     return app

@@ -52,7 +52,9 @@ def apply_migrations(settings: Settings) -> list[str]:
 
 @app.command()
 def serve(
-    host: Annotated[str | None, typer.Option(help="Address to listen on [default: 127.0.0.1].")] = None,
+    host: Annotated[
+        str | None, typer.Option(help="Address to listen on [default: 127.0.0.1].")
+    ] = None,
     port: Annotated[int | None, typer.Option(help="Port to listen on [default: 8000].")] = None,
     workers: Annotated[
         int | None, typer.Option(help="Server processes; each serves requests [default: 1].")

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tortoise import Tortoise, connections
+from tortoise.backends.base import executor
 from tortoise.migrations.api.migrate import migrate as tortoise_migrate
 from tortoise.migrations.executor import PlanStep
 
@@ -71,6 +72,9 @@ async def init_db(url: str, model_modules: Sequence[ModuleType]) -> None:
     """Open the connections. The global fallback makes the ORM usable from every request task;
     Tortoise 1.x's own Quart helper omits it and every query then fails."""
     _prepare(url)
+    # Tortoise caches SQL per connection *name*; a process that opens another database under
+    # the same name (the tests switch between SQLite and PostgreSQL) must not reuse it.
+    executor.EXECUTOR_CACHE.clear()
     await Tortoise.init(config=tortoise_config(url, model_modules), _enable_global_fallback=True)
 
 

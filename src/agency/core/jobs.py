@@ -29,7 +29,7 @@ MAX_BACKOFF = timedelta(hours=1)
 class Job(Model):
     id = fields.BigIntField(primary_key=True)
     kind = fields.CharField(max_length=64, db_index=True)
-    payload: dict[str, Any] = fields.JSONField(default=dict)  # type: ignore[assignment]
+    payload: dict[str, Any] = fields.JSONField(default=dict)
     status = fields.CharField(max_length=16, default=QUEUED, db_index=True)
     attempts = fields.IntField(default=0)
     max_attempts = fields.IntField(default=5)

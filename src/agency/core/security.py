@@ -4,7 +4,8 @@ the client address behind trusted proxies. Pure functions, so they are easy to t
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from typing import Protocol
 from urllib.parse import urlsplit
 
 CSRF_HEADER = "X-Agency-Request"
@@ -44,11 +45,17 @@ def security_headers(*, https: bool) -> list[tuple[str, str]]:
     return headers
 
 
+class Headers(Protocol):
+    """Anything with a (case-insensitive, for real requests) `get`, like werkzeug's Headers."""
+
+    def get(self, key: str, /) -> str | None: ...
+
+
 def csrf_failure(
     *,
     method: str,
     path: str,
-    headers: Mapping[str, str],
+    headers: Headers,
     host: str,
     has_body: bool,
     exempt: Iterable[str] = (),
@@ -72,7 +79,7 @@ def csrf_failure(
         return "Cross-site requests are not allowed."
     if headers.get(CSRF_HEADER) is None:
         return f"Missing {CSRF_HEADER} header."
-    content_type = headers.get("Content-Type", "")
+    content_type = headers.get("Content-Type") or ""
     if has_body and content_type.split(";", 1)[0].strip().lower() != "application/json":
         return "Requests must be sent as JSON."
     return None

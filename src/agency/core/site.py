@@ -28,11 +28,27 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 SHORT = "public, max-age=3600"
-TEXT_TYPES = {"text/html", "text/css", "text/javascript", "application/json", "image/svg+xml",
-              "application/xml", "text/plain", "application/manifest+json", "text/xml"}
-EXTRA_TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".webmanifest":
-               "application/manifest+json", ".webp": "image/webp", ".avif": "image/avif",
-               ".woff2": "font/woff2", ".map": "application/json", ".txt": "text/plain"}
+TEXT_TYPES = {
+    "text/html",
+    "text/css",
+    "text/javascript",
+    "application/json",
+    "image/svg+xml",
+    "application/xml",
+    "text/plain",
+    "application/manifest+json",
+    "text/xml",
+}
+EXTRA_TYPES = {
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".webmanifest": "application/manifest+json",
+    ".webp": "image/webp",
+    ".avif": "image/avif",
+    ".woff2": "font/woff2",
+    ".map": "application/json",
+    ".txt": "text/plain",
+}
 
 
 def content_type_for(path: Path) -> str:
@@ -119,7 +135,11 @@ class SiteFiles:
         if not (root / "index.html").is_file():
             log.warning("web UI not built: %s has no index.html; only the API is served", root)
             return
-        manifest = json.loads((root / "routes.json").read_text()) if (root / "routes.json").is_file() else {}
+        manifest = (
+            json.loads((root / "routes.json").read_text())
+            if (root / "routes.json").is_file()
+            else {}
+        )
         for path in sorted(root.rglob("*")):
             if not path.is_file() or path.suffix in (".br", ".gz") or path.name == "routes.json":
                 continue
@@ -182,8 +202,13 @@ class StaticSite:
         encoding = entry.choose(accept_encoding)
         headers = entry.headers[encoding]
         if if_none_match and entry.etag in if_none_match:
-            await send({"type": "http.response.start", "status": 304,
-                        "headers": [h for h in headers if h[0] != b"content-length"]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 304,
+                    "headers": [h for h in headers if h[0] != b"content-length"],
+                }
+            )
             await send({"type": "http.response.body", "body": b""})
             return
         await send({"type": "http.response.start", "status": 200, "headers": headers})

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 from quart import Blueprint, Quart, Response, g, jsonify, redirect, request
+from quart.typing import ResponseReturnValue
 from quart_schema import RequestSchemaValidationError, hide, validate_response
 from werkzeug.exceptions import HTTPException
 
@@ -53,13 +54,15 @@ def install_error_handlers(app: Quart) -> None:
     @app.errorhandler(RequestSchemaValidationError)
     async def handle_validation(error: RequestSchemaValidationError) -> Response:
         fields = _validation_fields(error)
-        message = next(iter(fields.values()), "The request is not valid.") if fields else (
-            "The request body must be a JSON object."
+        message = (
+            next(iter(fields.values()), "The request is not valid.")
+            if fields
+            else ("The request body must be a JSON object.")
         )
         return error_response(ValidationFailed(message, fields=fields))
 
     @app.errorhandler(HTTPException)
-    async def handle_http(error: HTTPException) -> Response:
+    async def handle_http(error: HTTPException) -> ResponseReturnValue:
         status = error.code or 500
         if status == 404 and request.method in ("GET", "HEAD") and not _is_api(request.path):
             # The spec: any unknown page redirects to the root.

@@ -1,0 +1,172 @@
+"""Shared fixtures.
+
+Database tests run twice: on SQLite and on PostgreSQL. Both start from the real migration tree,
+applied once per session; each test then gets a clean database (a fresh copy of the migrated
+SQLite file, or emptied PostgreSQL tables).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+from hypothesis import HealthCheck, settings
+
+from agency.app import create_app
+from agency.core import db
+from agency.core.settings import Settings
+from agency.registry import MODULES
+
+settings.register_profile(
+    "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("dev", max_examples=50, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+MODEL_MODULES = [m.models for m in MODULES if m.models is not None]
+POSTGRES_ADMIN_URL = os.environ.get(
+    "AGENCY_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres"
+)
+
+
+def _postgres_available() -> bool:
+    async def probe() -> bool:
+        try:
+            conn = await asyncpg.connect(POSTGRES_ADMIN_URL, timeout=3)
+        except (OSError, asyncpg.PostgresError, TimeoutError):
+            return False
+        await conn.close()
+        return True
+
+    return asyncio.run(probe())
+
+
+POSTGRES = _postgres_available()
+if not POSTGRES and os.environ.get("CI"):
+    raise RuntimeError(f"CI needs PostgreSQL at {POSTGRES_ADMIN_URL}, and it does not answer")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "database_url" in metafunc.fixturenames:
+        backends = ["sqlite", "postgres"] if POSTGRES else ["sqlite"]
+        metafunc.parametrize("backend", backends, indirect=True)
+
+
+def pytest_report_header() -> str:
+    where = POSTGRES_ADMIN_URL.rpartition("@")[2] if POSTGRES else "NOT AVAILABLE"
+    return f"database tests: SQLite and PostgreSQL ({where})"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file with every migration applied, copied for each test."""
+    path = tmp_path_factory.mktemp("template") / "agency.db"
+    asyncio.run(db.upgrade(f"sqlite://{path}", MODEL_MODULES))
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[str]:
+    """A PostgreSQL database for this test session, migrated once, dropped at the end."""
+    name = f"agency_test_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    base = POSTGRES_ADMIN_URL.rsplit("/", 1)[0]
+
+    async def admin(sql: str) -> None:
+        conn = await asyncpg.connect(POSTGRES_ADMIN_URL)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
+    url = f"{base}/{name}"
+    asyncio.run(db.upgrade(url, MODEL_MODULES))
+    yield url
+    asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+async def _empty_postgres(url: str) -> None:
+    conn = await asyncpg.connect(url.replace("postgres://", "postgresql://", 1))
+    try:
+        tables = await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
+            "AND tablename NOT LIKE 'tortoise_migrations%'"
+        )
+        if tables:
+            names = ", ".join(f'"{row["tablename"]}"' for row in tables)
+            await conn.execute(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def database_url(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A clean, fully migrated database on the test's backend."""
+    if backend == "sqlite":
+        template: Path = request.getfixturevalue("sqlite_template")
+        path = tmp_path / "agency.db"
+        shutil.copyfile(template, path)
+        return f"sqlite://{path}"
+    url: str = request.getfixturevalue("postgres_database")
+    asyncio.run(_empty_postgres(url))
+    return url
+
+
+def make_settings(tmp_path: Path, database_url: str, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "data_dir": tmp_path / "data",
+        "database_url": database_url,
+        "secret_key": "test-secret-key-" + "x" * 32,
+        "access_log": False,
+        "run_jobs": False,
+        "web_dir": tmp_path / "no-web",
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@pytest.fixture
+def app_settings(tmp_path: Path, database_url: str) -> Settings:
+    return make_settings(tmp_path, database_url)
+
+
+@pytest.fixture
+async def app(app_settings: Settings) -> AsyncIterator[Any]:
+    """A started app (database open) on a clean database."""
+    quart_app = create_app(app_settings)
+    async with quart_app.test_app() as test_app:
+        yield test_app
+
+
+@pytest.fixture
+def client(app: Any) -> Any:
+    return app.test_client()
+
+
+@pytest.fixture
+async def orm(database_url: str) -> AsyncIterator[str]:
+    """The ORM opened on a clean database, for service-level tests without an app."""
+    await db.init_db(database_url, MODEL_MODULES)
+    try:
+        yield database_url
+    finally:
+        await db.close_db()

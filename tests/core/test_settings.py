@@ -1,0 +1,54 @@
+"""Settings: defaults, environment over TOML file over defaults, readable errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agency.core.settings import SettingsError, load_settings
+
+
+def test_defaults_need_no_configuration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings()
+    assert settings.port == 8000 and settings.host == "127.0.0.1"
+    assert settings.effective_database_url == f"sqlite://{tmp_path / 'data' / 'agency.db'}"
+    assert not settings.served_over_https
+
+
+def test_environment_wins_over_toml_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    config = tmp_path / "agency.toml"
+    config.write_text('port = 9000\nlog_level = "debug"\nbase_url = "https://shop.example/"\n')
+    monkeypatch.setenv("AGENCY_CONFIG", str(config))
+    monkeypatch.setenv("AGENCY_PORT", "9100")
+    settings = load_settings()
+    assert settings.port == 9100
+    assert settings.log_level == "debug"
+    assert settings.base_url == "https://shop.example"
+    assert settings.served_over_https
+
+
+def test_bad_values_are_listed_by_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENCY_PORT", "not-a-port")
+    monkeypatch.setenv("AGENCY_LOG_LEVEL", "loud")
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    message = str(caught.value)
+    assert "AGENCY_PORT" in message and "AGENCY_LOG_LEVEL" in message
+
+
+def test_unknown_key_in_file_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    config = tmp_path / "agency.toml"
+    config.write_text("prot = 1\n")
+    monkeypatch.setenv("AGENCY_CONFIG", str(config))
+    with pytest.raises(SettingsError, match="AGENCY_PROT"):
+        load_settings()
+
+
+def test_generated_secret_key_is_kept(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    first = load_settings().effective_secret_key()
+    assert len(first) >= 32
+    assert load_settings().effective_secret_key() == first
+    assert (tmp_path / "data" / "secret_key").stat().st_mode & 0o077 == 0
