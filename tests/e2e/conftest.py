@@ -1,0 +1,137 @@
+"""End-to-end fixtures: the real server (`python -m agency serve`) on a free port, and real
+headless Chromium (Debian's /usr/bin/chromium, no browser download) driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+
+from agency.core.paths import web_dir
+from tests.conftest import free_port
+
+CHROMIUM = os.environ.get("AGENCY_TEST_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@dataclass
+class LiveServer:
+    url: str
+    data_dir: Path
+    process: subprocess.Popen[bytes]
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url + "/api/health", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("server did not answer /api/health in time")
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    if not (web_dir() / "index.html").is_file():
+        raise RuntimeError("the web UI is not built: run `npm run build` in webui/")
+    workdir = tmp_path_factory.mktemp("server")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
+    env.update(AGENCY_DATA_DIR=str(workdir / "data"), AGENCY_LOG_LEVEL="warning")
+    log = (workdir / "server.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "agency", "serve", "--port", str(port)],
+        cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    server = LiveServer(f"http://127.0.0.1:{port}", workdir / "data", process)
+    try:
+        wait_until_up(server.url, process)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class ConsoleLog:
+    """Console errors, warnings and uncaught page errors seen during a test."""
+
+    problems: list[str] = field(default_factory=list)
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type in ("error", "warning"):
+            self.problems.append(f"{message.type}: {message.text}")
+
+    def on_page_error(self, error: Exception) -> None:
+        self.problems.append(f"pageerror: {error}")
+
+
+@pytest.fixture
+def console() -> ConsoleLog:
+    return ConsoleLog()
+
+
+def open_page(browser: Browser, console: ConsoleLog, viewport: dict[str, int], **kw: object) -> Page:
+    context = browser.new_context(viewport=viewport, **kw)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.on("console", console.on_console)
+    page.on("pageerror", console.on_page_error)
+    return page
+
+
+@pytest.fixture
+def page(browser: Browser, console: ConsoleLog) -> Iterator[Page]:
+    desktop = open_page(browser, console, DESKTOP)
+    yield desktop
+    desktop.context.close()
+
+
+@pytest.fixture
+def phone(browser: Browser, console: ConsoleLog) -> Iterator[Page]:
+    mobile = open_page(browser, console, PHONE, is_mobile=True, has_touch=True)
+    yield mobile
+    mobile.context.close()
