@@ -10,8 +10,8 @@ from quart import Quart
 from quart_schema import Info, QuartSchema
 
 from agency import __version__
-from agency.core import db, jobs
-from agency.core.modules import Module
+from agency.core import db, jobs, mail, userdata
+from agency.core.modules import JobHandler, Module
 from agency.core.paths import web_dir
 from agency.core.security import security_headers
 from agency.core.settings import Settings, load_settings
@@ -55,7 +55,11 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
             app.register_blueprint(module.blueprint)
 
     model_modules = [m.models for m in modules if m.models is not None]
-    runner = jobs.JobRunner({k: h for m in modules for k, h in m.job_handlers.items()})
+    mailer = mail.Mailer(settings)
+    handlers: dict[str, JobHandler] = {mail.JOB_KIND: mailer.deliver}
+    handlers.update({k: h for m in modules for k, h in m.job_handlers.items()})
+    runner = jobs.JobRunner(handlers)
+    userdata.install({m.name: m.user_data for m in modules if m.user_data is not None})
     app.extensions["agency.jobs"] = runner
 
     @app.before_serving

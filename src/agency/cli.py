@@ -9,9 +9,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from agency import __version__
-from agency.core import db
+from agency.core import db, jobs, mail
+from agency.core.cli_support import CliContext
 from agency.core.logging import configure_logging
 from agency.core.settings import Settings, SettingsError, load_settings
 from agency.registry import MODULES
@@ -26,9 +28,17 @@ app = typer.Typer(
 )
 db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
+mail_app = typer.Typer(help="Outgoing e-mail.", no_args_is_help=True)
+app.add_typer(mail_app, name="mail")
 for _module in MODULES:
     if _module.cli is not None:
         app.add_typer(_module.cli, name=_module.cli_name or _module.name)
+
+
+@app.callback()
+def root(ctx: typer.Context) -> None:
+    """Run and manage the agency site: web server, database and the modules' admin tools."""
+    ctx.obj = CliContext(model_modules())
 
 
 def settings_or_exit(**overrides: Any) -> Settings:
@@ -119,6 +129,42 @@ def db_upgrade() -> None:
     for name in applied:
         console.print(f"applied migration {name}")
     console.print(f"database is up to date ({len(applied)} migration(s) applied)")
+
+
+@mail_app.command("outbox")
+def mail_outbox(
+    ctx: typer.Context,
+    limit: Annotated[int, typer.Option(help="Show at most this many messages.")] = 20,
+    show_body: Annotated[bool, typer.Option("--body", help="Print each message's text.")] = False,
+) -> None:
+    """Messages not delivered (yet): kept here when no SMTP server is configured."""
+    context: CliContext = ctx.obj
+
+    async def pending() -> list[mail.OutboundMail]:
+        # Deliver what is due first, so the outbox shows where each message stands.
+        await jobs.JobRunner({mail.JOB_KIND: mail.Mailer(context.settings).deliver}).drain()
+        return await mail.outbox(limit)
+
+    messages = context.run(pending)
+    if not messages:
+        console.print("the outbox is empty")
+        return
+    table = Table(title=f"{len(messages)} message(s) not delivered")
+    for column in ("id", "created", "to", "subject", "status", "last error"):
+        table.add_column(column)
+    for message in messages:
+        table.add_row(
+            str(message.id),
+            message.created_at.strftime("%Y-%m-%d %H:%M"),
+            message.to,
+            message.subject,
+            message.status,
+            message.last_error or "",
+        )
+    Console().print(table)
+    if show_body:
+        for message in messages:
+            Console().print(f"\n[bold]#{message.id} {message.subject}[/bold]\n{message.text}")
 
 
 @app.command()

@@ -71,7 +71,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     log = (workdir / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "agency", "serve", "--port", str(port)],
-        cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=workdir,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     server = LiveServer(f"http://127.0.0.1:{port}", workdir / "data", process)
     try:
@@ -115,7 +118,9 @@ def console() -> ConsoleLog:
     return ConsoleLog()
 
 
-def open_page(browser: Browser, console: ConsoleLog, viewport: dict[str, int], **kw: object) -> Page:
+def open_page(
+    browser: Browser, console: ConsoleLog, viewport: dict[str, int], **kw: object
+) -> Page:
     context = browser.new_context(viewport=viewport, **kw)  # type: ignore[arg-type]
     page = context.new_page()
     page.on("console", console.on_console)

@@ -18,13 +18,13 @@ from tortoise.backends.base import executor
 from tortoise.migrations.api.migrate import migrate as tortoise_migrate
 from tortoise.migrations.executor import PlanStep
 
-from agency.core import jobs
+from agency.core import jobs, mail, ratelimit
 
 log = logging.getLogger(__name__)
 
 APP_LABEL = "models"
 MIGRATIONS_PACKAGE = "agency.migrations"
-CORE_MODELS: tuple[ModuleType, ...] = (jobs,)
+CORE_MODELS: tuple[ModuleType, ...] = (jobs, mail, ratelimit)
 # SQLite waits this long for a lock held by another process instead of failing at once.
 SQLITE_BUSY_TIMEOUT_MS = 5000
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from agency.core.userdata import UserData
+
 JobHandler = Callable[[dict[str, Any]], Awaitable[None]]
 
 
@@ -22,6 +24,7 @@ class Module:
     cli: a Typer app added as a sub-command.
     job_handlers: background job kinds this module runs, by kind name.
     csrf_exempt: API paths that accept requests without the CSRF guard (payment webhooks).
+    user_data: how to export and erase what this module holds about a user.
     """
 
     name: str
@@ -31,3 +34,4 @@ class Module:
     cli_name: str | None = None
     job_handlers: dict[str, JobHandler] = field(default_factory=dict)
     csrf_exempt: tuple[str, ...] = ()
+    user_data: UserData | None = None

@@ -55,6 +55,15 @@ class Settings(BaseSettings):
     web_dir: Path | None = None
     run_jobs: bool = True
 
+    # E-mail. Without smtp_host, mail is kept in the outbox (`agency mail outbox`).
+    mail_from: str = "agency <hello@agency.local>"
+    smtp_host: str = ""
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_username: str = ""
+    smtp_password: str = ""
+    smtp_security: Literal["starttls", "tls", "none"] = "starttls"
+    smtp_timeout: float = Field(default=20.0, gt=0)
+
     @field_validator("base_url")
     @classmethod
     def _strip_trailing_slash(cls, value: str) -> str:
@@ -85,6 +94,11 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         return f"sqlite://{(self.data_dir / 'agency.db').resolve()}"
+
+    @property
+    def public_url(self) -> str:
+        """Where users reach the site, for links in e-mails (never taken from request headers)."""
+        return self.base_url or f"http://{self.host}:{self.port}"
 
     @property
     def served_over_https(self) -> bool:

@@ -1,5 +1,13 @@
 """What the auth module contributes to the program (see `agency.core.modules.Module`)."""
 
 from agency.core.modules import Module
+from agency.modules.auth import cli, models, routes, service
 
-MODULE = Module(name="auth")
+MODULE = Module(
+    name="auth",
+    models=models,
+    blueprint=routes.blueprint,
+    cli=cli.app,
+    cli_name="users",
+    job_handlers={service.RESET_JOB: service.send_reset_link},
+)

@@ -1,0 +1,54 @@
+"""What module CLI commands get as `ctx.obj`: settings and a way to run code with the
+database open. The root `agency` command creates it; modules never import the registry."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from functools import cached_property
+from types import ModuleType
+from typing import Any, TypeVar
+
+from rich.console import Console
+
+from agency.core import db
+from agency.core.logging import configure_logging
+from agency.core.settings import Settings, SettingsError, load_settings
+
+T = TypeVar("T")
+console = Console()
+errors = Console(stderr=True)
+
+
+class CliFailure(Exception):
+    """A command failed with a message for the user (exit code 1, no traceback)."""
+
+
+class CliContext:
+    def __init__(self, model_modules: Sequence[ModuleType], **overrides: Any) -> None:
+        self.model_modules = list(model_modules)
+        self.overrides = overrides
+
+    @cached_property
+    def settings(self) -> Settings:
+        try:
+            settings = load_settings(**{k: v for k, v in self.overrides.items() if v is not None})
+        except SettingsError as exc:
+            errors.print(f"[red]{exc}[/red]")
+            raise SystemExit(2) from exc
+        configure_logging(settings.log_level, settings.log_format)
+        return settings
+
+    def run(self, work: Callable[[], Awaitable[T]]) -> T:
+        """Run `work()` with the database open (migrated first, so a fresh install works)."""
+
+        async def main() -> T:
+            url = self.settings.effective_database_url
+            await db.upgrade(url, self.model_modules)
+            await db.init_db(url, self.model_modules)
+            try:
+                return await work()
+            finally:
+                await db.close_db()
+
+        return asyncio.run(main())

@@ -1,0 +1,128 @@
+"""Outgoing e-mail through a persistent queue.
+
+`send_mail` renders a template into a row of `outbound_mail` and queues a job; the job delivers
+it over SMTP (aiosmtplib) and is retried with back-off while the server is down, so nothing is
+lost. Without an SMTP server configured the message stays in the outbox, where
+`agency mail outbox` shows it: a fresh install works without a mail server.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import make_msgid, parseaddr
+from typing import Any
+
+import aiosmtplib
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from tortoise import fields
+from tortoise.models import Model
+
+from agency.core import jobs
+from agency.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+JOB_KIND = "mail.send"
+QUEUED, SENT, OUTBOX, FAILED = "queued", "sent", "outbox", "failed"
+# With the queue's back-off (capped at an hour) this keeps retrying for about a day.
+MAX_ATTEMPTS = 30
+
+_templates = Environment(
+    loader=PackageLoader("agency", "templates/email"),
+    autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
+    undefined=StrictUndefined,
+    keep_trailing_newline=True,
+)
+
+
+class OutboundMail(Model):
+    id = fields.BigIntField(primary_key=True)
+    to = fields.CharField(max_length=320)
+    subject = fields.CharField(max_length=255)
+    text = fields.TextField()
+    html = fields.TextField(null=True)
+    status = fields.CharField(max_length=16, default=QUEUED, db_index=True)
+    last_error = fields.TextField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    sent_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "outbound_mail"
+
+
+def render(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
+    """(subject, text, html) from `<template>.subject.txt`, `.txt` and `.html`."""
+    subject = _templates.get_template(f"{template}.subject.txt").render(context).strip()
+    text = _templates.get_template(f"{template}.txt").render(context)
+    html = _templates.get_template(f"{template}.html").render(context)
+    return subject, text, html
+
+
+async def send_mail(to: str, template: str, context: dict[str, Any]) -> int:
+    """Queue a message; returns its id. Delivery happens in a background job."""
+    subject, text, html = render(template, context)
+    mail = await OutboundMail.create(to=to, subject=subject, text=text, html=html)
+    await jobs.enqueue(JOB_KIND, {"mail_id": mail.id}, max_attempts=MAX_ATTEMPTS)
+    return int(mail.id)
+
+
+async def outbox(limit: int = 50) -> list[OutboundMail]:
+    """Messages not (yet) delivered, newest first."""
+    return (
+        await OutboundMail.filter(status__in=[OUTBOX, QUEUED, FAILED])
+        .order_by("-created_at")
+        .limit(limit)
+    )
+
+
+class Mailer:
+    """Delivers queued messages with the configured SMTP server."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.settings.smtp_host)
+
+    def build(self, mail: OutboundMail) -> EmailMessage:
+        message = EmailMessage()
+        message["From"] = self.settings.mail_from
+        message["To"] = mail.to
+        message["Subject"] = mail.subject
+        sender_domain = parseaddr(self.settings.mail_from)[1].rpartition("@")[2]
+        message["Message-ID"] = make_msgid(domain=sender_domain or None)
+        message.set_content(mail.text)
+        if mail.html:
+            message.add_alternative(mail.html, subtype="html")
+        return message
+
+    async def deliver(self, payload: dict[str, Any]) -> None:
+        """Job handler: send one message, or leave it in the outbox without SMTP."""
+        mail = await OutboundMail.get_or_none(id=payload["mail_id"])
+        if mail is None or mail.status == SENT:
+            return
+        if not self.configured:
+            await OutboundMail.filter(id=mail.id).update(status=OUTBOX)
+            return
+        settings = self.settings
+        try:
+            await aiosmtplib.send(
+                self.build(mail),
+                hostname=settings.smtp_host,
+                port=settings.smtp_port,
+                username=settings.smtp_username or None,
+                password=settings.smtp_password or None,
+                use_tls=settings.smtp_security == "tls",
+                start_tls=settings.smtp_security == "starttls",
+                timeout=settings.smtp_timeout,
+            )
+        except Exception as exc:
+            await OutboundMail.filter(id=mail.id).update(last_error=f"{exc}"[:2000])
+            raise  # the job queue retries with back-off
+        await OutboundMail.filter(id=mail.id).update(
+            status=SENT, sent_at=datetime.now(UTC), last_error=None
+        )
+        log.info("mail sent", extra={"mail_id": mail.id, "subject": mail.subject})

@@ -1,0 +1,201 @@
+"""Auth and account endpoints. Thin: each handler makes one service call."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any, cast
+
+from quart import Blueprint, Quart, Response, current_app, g, jsonify, request
+from quart.blueprints import BlueprintSetupState
+from quart_auth import QuartAuth, current_user, login_user, logout_user
+from quart_schema import validate_request, validate_response
+
+from agency.modules.auth import service
+from agency.modules.auth.api import SessionUser, login_required, require_account
+from agency.modules.auth.schemas import (
+    DeleteAccountIn,
+    EmailChangeIn,
+    ForgotPasswordIn,
+    LogInIn,
+    MessageOut,
+    PasswordChangeIn,
+    ProfileIn,
+    ResetPasswordIn,
+    SignUpIn,
+    UserEnvelope,
+    UserOut,
+)
+
+blueprint = Blueprint("auth", __name__)
+COOKIE_NAME = "agency_session"
+
+
+@blueprint.record_once
+def install_sessions(state: BlueprintSetupState) -> None:
+    """Session cookies: HttpOnly, SameSite=Lax (Strict would drop the cookie when the payment
+    provider sends the buyer back), Secure when the site is served over https."""
+    app = cast(Quart, state.app)
+    settings = app.extensions["agency.settings"]
+    QuartAuth(
+        app,
+        cookie_name=COOKIE_NAME,
+        cookie_http_only=True,
+        cookie_samesite="Lax",
+        cookie_secure=settings.served_over_https,
+        duration=int(timedelta(days=service.REMEMBER_DAYS).total_seconds()),
+        user_class=SessionUser,
+    )
+
+
+def _client_ip() -> str:
+    return str(getattr(g, "client_ip", request.remote_addr or "unknown"))
+
+
+async def _sign_in(user_id: int, remember: bool) -> None:
+    token = await service.start_session(
+        user_id,
+        remember=remember,
+        user_agent=request.headers.get("User-Agent", ""),
+        ip=_client_ip(),
+    )
+    login_user(SessionUser(token), remember=remember)
+
+
+@blueprint.post("/api/auth/signup")
+@validate_request(SignUpIn)
+@validate_response(UserEnvelope, 201)
+async def post_signup(data: SignUpIn) -> tuple[UserEnvelope, int]:
+    """Create an account (user and profile) and sign in."""
+    account = await service.sign_up(
+        email=data.email,
+        password=data.password,
+        confirm_password=data.confirm_password,
+        first_name=data.first_name,
+        last_name=data.last_name,
+        client_ip=_client_ip(),
+    )
+    await _sign_in(account.id, remember=False)
+    return UserEnvelope(user=UserOut.of(account)), 201
+
+
+@blueprint.post("/api/auth/login")
+@validate_request(LogInIn)
+@validate_response(UserEnvelope, 200)
+async def post_login(data: LogInIn) -> UserEnvelope:
+    """Sign in; `remember` keeps the session for 30 days, else until the browser closes."""
+    account = await service.authenticate(
+        email=data.email, password=data.password, client_ip=_client_ip()
+    )
+    await _sign_in(account.id, remember=data.remember)
+    return UserEnvelope(user=UserOut.of(account))
+
+
+@blueprint.post("/api/auth/logout")
+async def post_logout() -> Response:
+    """End this session."""
+    if current_user.auth_id:
+        await service.end_session(current_user.auth_id)
+    logout_user()
+    return Response(status=204)
+
+
+@blueprint.get("/api/auth/me")
+@validate_response(UserEnvelope, 200)
+async def get_me() -> UserEnvelope:
+    """The signed-in user with profile and role; 401 when signed out."""
+    return UserEnvelope(user=UserOut.of(await require_account()))
+
+
+@blueprint.post("/api/auth/forgot-password")
+@validate_request(ForgotPasswordIn)
+@validate_response(MessageOut, 202)
+async def post_forgot_password(data: ForgotPasswordIn) -> tuple[MessageOut, int]:
+    """E-mail a reset link; the answer is the same whether the e-mail has an account or not."""
+    settings = current_app.extensions["agency.settings"]
+    message = await service.request_password_reset(
+        email=data.email, client_ip=_client_ip(), public_url=settings.public_url
+    )
+    current_app.extensions["agency.jobs"].wake()
+    return MessageOut(message=message), 202
+
+
+@blueprint.post("/api/auth/reset-password")
+@validate_request(ResetPasswordIn)
+@validate_response(MessageOut, 200)
+async def post_reset_password(data: ResetPasswordIn) -> MessageOut:
+    """Set a new password with a reset link's token (once, within the hour)."""
+    await service.reset_password(
+        token=data.token,
+        password=data.password,
+        confirm_password=data.confirm_password,
+        client_ip=_client_ip(),
+    )
+    return MessageOut(message="Your password has been reset. You can now log in.")
+
+
+@blueprint.patch("/api/account/profile")
+@login_required
+@validate_request(ProfileIn)
+@validate_response(UserEnvelope, 200)
+async def patch_profile(data: ProfileIn) -> UserEnvelope:
+    """Change first name, last name and avatar image address."""
+    account = await require_account()
+    updated = await service.update_profile(
+        account.id,
+        first_name=data.first_name,
+        last_name=data.last_name,
+        avatar_url=data.avatar_url,
+    )
+    return UserEnvelope(user=UserOut.of(updated))
+
+
+@blueprint.post("/api/account/password")
+@login_required
+@validate_request(PasswordChangeIn)
+@validate_response(MessageOut, 200)
+async def post_password(data: PasswordChangeIn) -> MessageOut:
+    """Change the password; every other session ends."""
+    account = await require_account()
+    await service.change_password(
+        account.id,
+        current_password=data.current_password,
+        new_password=data.new_password,
+        confirm_password=data.confirm_password,
+        keep_token=current_user.auth_id,
+    )
+    return MessageOut(message="Your password has been changed.")
+
+
+@blueprint.post("/api/account/email")
+@login_required
+@validate_request(EmailChangeIn)
+@validate_response(UserEnvelope, 200)
+async def post_email(data: EmailChangeIn) -> UserEnvelope:
+    """Change the e-mail address (needs the current password)."""
+    account = await require_account()
+    updated = await service.change_email(
+        account.id, new_email=data.new_email, current_password=data.current_password
+    )
+    return UserEnvelope(user=UserOut.of(updated))
+
+
+@blueprint.get("/api/account/export")
+@login_required
+async def get_export() -> Response:
+    """Download everything we hold about the signed-in user, as JSON."""
+    account = await require_account()
+    data: dict[str, Any] = await service.export_data(account.id)
+    response = jsonify(data)
+    response.headers["Content-Disposition"] = 'attachment; filename="my-agency-data.json"'
+    return response
+
+
+@blueprint.post("/api/account/delete")
+@login_required
+@validate_request(DeleteAccountIn)
+async def post_delete_account(data: DeleteAccountIn) -> Response:
+    """Delete the account and what other modules hold about it (needs the password)."""
+    account = await require_account()
+    await service.delete_account(account.id, current_password=data.current_password)
+    logout_user()
+    return Response(status=204)
