@@ -1,0 +1,103 @@
+// Prerenders every `prerender: true` route of src/app/routes.tsx into dist/, writes the
+// untouched SPA shell (dist/spa.html) and dist/routes.json. Runs after the client build
+// (dist/) and the SSR build (dist-server/entry-server.js).
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+// Production React for the static output (no dev-only markup or warnings).
+process.env.NODE_ENV ??= 'production'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const dist = path.join(root, 'dist')
+const serverDir = path.join(root, 'dist-server')
+
+const template = await fs.readFile(path.join(dist, 'index.html'), 'utf8')
+const manifest = JSON.parse(await fs.readFile(path.join(dist, '.vite', 'manifest.json'), 'utf8'))
+const { render, routeManifest } = await import(pathToFileURL(path.join(serverDir, 'entry-server.js')).href)
+
+for (const marker of ['<!--app-head-->', '<!--app-html-->']) {
+  if (!template.includes(marker)) throw new Error(`index.html template lacks ${marker}`)
+}
+
+/** Chunk file plus its static imports (recursively), as /assets/... URLs. */
+function chunkFiles(key, seen = new Set()) {
+  const chunk = manifest[key]
+  if (!chunk || seen.has(key)) return []
+  seen.add(key)
+  const files = [`/${chunk.file}`]
+  for (const imported of chunk.imports ?? []) files.push(...chunkFiles(imported, seen))
+  return files
+}
+
+/** React 19 emits hoistable <title>/<meta>/<link> at the start of the rendered tree; split them off. */
+function splitHoisted(html) {
+  const tag = /^(?:<title>[\s\S]*?<\/title>|<meta\b[^>]*>|<link\b[^>]*>)/
+  const head = []
+  let rest = html
+  for (let m = tag.exec(rest); m; m = tag.exec(rest)) {
+    head.push(m[0])
+    rest = rest.slice(m[0].length)
+  }
+  return { head, body: rest }
+}
+
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry)
+if (!entryKey) throw new Error('No entry chunk in .vite/manifest.json')
+const entryFile = `/${manifest[entryKey].file}`
+/** The entry's static imports (react, router, ...): preloaded so the browser fetches them in parallel. */
+const entryImports = chunkFiles(entryKey).filter((file) => file !== entryFile)
+
+function preloadLinks(files) {
+  return [...new Set(files)]
+    .filter((file) => file !== entryFile)
+    .map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
+}
+
+const INDENT = '\n    '
+function withHead(html, tags) {
+  return html.replace('<!--app-head-->', tags.join(INDENT))
+}
+
+function outputFile(routePath) {
+  return routePath === '/' ? path.join(dist, 'index.html') : path.join(dist, routePath.slice(1), 'index.html')
+}
+
+const spaShell = withHead(template, preloadLinks(entryImports)).replace('<!--app-html-->', '')
+const templateTitle = /<title>[\s\S]*?<\/title>/
+
+const prerendered = routeManifest.filter((r) => r.prerender)
+const spa = routeManifest.filter((r) => !r.prerender)
+
+for (const route of prerendered) {
+  const started = performance.now()
+  const rendered = await render(route.path)
+  const { head, body } = splitHoisted(rendered)
+  if (!body.trim()) throw new Error(`Prerender of ${route.path} produced no markup`)
+  if (/<script\b/i.test(rendered)) throw new Error(`Prerender of ${route.path} produced an inline <script>`)
+  if (/\sstyle="/i.test(rendered)) throw new Error(`Prerender of ${route.path} produced a style="" attribute (CSP)`)
+
+  if (!chunkFiles(route.source).length) throw new Error(`No chunk for ${route.source} in the manifest`)
+  const preloads = preloadLinks([...entryImports, ...chunkFiles(route.source)])
+
+  let page = template
+  if (head.some((tag) => tag.startsWith('<title>'))) page = page.replace(templateTitle, '')
+  page = withHead(page, [...head, ...preloads]).replace('<!--app-html-->', body)
+
+  const file = outputFile(route.path)
+  await fs.mkdir(path.dirname(file), { recursive: true })
+  await fs.writeFile(file, page)
+  console.log(`prerendered ${route.path.padEnd(32)} ${(page.length / 1024).toFixed(1).padStart(6)} kB  ${(performance.now() - started).toFixed(0)} ms`)
+}
+
+await fs.writeFile(path.join(dist, 'spa.html'), spaShell)
+await fs.writeFile(
+  path.join(dist, 'routes.json'),
+  JSON.stringify({ prerendered: prerendered.map((r) => r.path), spa: spa.map((r) => r.path) }, null, 2) + '\n',
+)
+
+// Build-time only artefacts: not part of what the server serves.
+await fs.rm(path.join(dist, '.vite'), { recursive: true, force: true })
+await fs.rm(serverDir, { recursive: true, force: true })
+
+console.log(`prerendered ${prerendered.length} routes; ${spa.length} client-only patterns in routes.json`)

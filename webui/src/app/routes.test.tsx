@@ -1,0 +1,75 @@
+import { screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { mockVisitor, renderApp } from '../test-utils'
+import { findRoute, prerenderedPaths, routes, spaPatterns } from './routes'
+
+const EXPECTED_PRERENDERED = [
+  '/', '/landing', '/ugc-force', '/ai-automation', '/ai-lead-engine', '/ai-booking-system', '/ai-onboarding-system',
+  '/ai-scale-startup', '/ai-scale-startup2', '/ai-scale-startup3', '/ai-scale-startup4', '/lead-generation',
+  '/rebuild-sales-funnel', '/real-estate-website-rebuild', '/free-preview', '/speed-test', '/clinic-speed-test',
+  '/coach-speed-test', '/ai-analysis', '/business-analysis', '/technical-analysis', '/agency-analysis', '/blog',
+  '/sales-funnel', '/login', '/signup', '/forgot-password', '/support', '/how-it-works', '/features', '/pricing',
+  '/faq', '/about', '/contact', '/careers', '/privacy', '/terms', '/cookies',
+]
+
+const EXPECTED_SPA = [
+  '/start', '/ai-start', '/success', '/reset-password', '/blog/:slug', '/dashboard', '/dashboard/websites',
+  '/dashboard/websites/:id', '/dashboard/analytics', '/dashboard/billing', '/dashboard/support', '/dashboard/profile',
+  '/dashboard/settings', '/dashboard/seo',
+]
+
+describe('route table', () => {
+  it('has every route of the spec exactly once', () => {
+    expect([...prerenderedPaths].sort()).toEqual([...EXPECTED_PRERENDERED].sort())
+    expect([...spaPatterns].sort()).toEqual([...EXPECTED_SPA].sort())
+    const paths = routes.map((r) => r.path)
+    expect(new Set(paths).size).toBe(paths.length)
+  })
+
+  it('gives every route a title, a description and a lazy component', async () => {
+    for (const route of routes) {
+      expect(route.title.trim(), route.path).not.toBe('')
+      expect(route.description.trim().length, route.path).toBeGreaterThan(20)
+      expect(route.description.length, route.path).toBeLessThanOrEqual(160)
+      expect((route.Component as unknown as { $$typeof: symbol }).$$typeof).toBe(Symbol.for('react.lazy'))
+      const mod = await route.load()
+      expect(typeof mod.default, route.path).toBe('function')
+    }
+  })
+
+  it('matches paths with params and trailing slashes', () => {
+    expect(findRoute('/blog/fast-sites')?.path).toBe('/blog/:slug')
+    expect(findRoute('/dashboard/websites/42')?.path).toBe('/dashboard/websites/:id')
+    expect(findRoute('/landing/')?.path).toBe('/landing')
+    expect(findRoute('/nope')).toBeUndefined()
+  })
+
+  it('redirects an unknown path to /', async () => {
+    mockVisitor()
+    renderApp('/this/does/not/exist')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })).toBeInTheDocument()
+  })
+
+  it('sets the page title from the route table', async () => {
+    mockVisitor()
+    renderApp('/login')
+    await screen.findByRole('heading', { level: 1, name: 'Welcome back.' })
+    await waitFor(() => expect(document.title).toBe('Log in | agency'))
+  })
+
+  it('renders the home sections with their anchors', async () => {
+    mockVisitor()
+    renderApp('/pricing')
+    await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })
+    for (const id of ['how-it-works', 'features', 'pricing']) expect(document.getElementById(id)).toBeInTheDocument()
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1)
+    expect(screen.getByRole('link', { name: 'Get Your Website Now' })).toHaveAttribute('href', '/start')
+    expect(screen.getByRole('link', { name: 'See How It Works' })).toHaveAttribute('href', '/#how-it-works')
+  })
+
+  it('sends signed-out visitors from the dashboard to /login', async () => {
+    mockVisitor()
+    renderApp('/dashboard/billing')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back.' })).toBeInTheDocument()
+  })
+})

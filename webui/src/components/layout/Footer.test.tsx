@@ -1,0 +1,22 @@
+import { screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { mockVisitor, renderApp } from '../../test-utils'
+
+describe('Footer', () => {
+  it('has the 11 footer links, the current year, Made in Europe and EN', async () => {
+    mockVisitor()
+    renderApp('/about')
+    await screen.findByRole('heading', { level: 1, name: 'About agency' })
+    const footer = within(screen.getByRole('contentinfo'))
+    const expected = ['/how-it-works', '/features', '/pricing', '/blog', '/about', '/contact', '/careers', '/faq', '/privacy', '/terms', '/cookies']
+    const hrefs = footer.getAllByRole('link').map((a) => a.getAttribute('href'))
+    for (const href of expected) expect(hrefs).toContain(href)
+    expect(hrefs.filter((h) => h !== '/')).toHaveLength(11)
+    for (const heading of ['Product', 'Company', 'Legal']) {
+      expect(footer.getByRole('heading', { name: heading })).toBeInTheDocument()
+    }
+    expect(footer.getByText(`© ${new Date().getFullYear()} agency. All rights reserved.`)).toBeInTheDocument()
+    expect(footer.getByText('Made in Europe')).toBeInTheDocument()
+    expect(footer.getByText('EN')).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState } from 'react'
+import { Link, useLocation, useNavigate } from 'react-router-dom'
+import { useAuth } from '../../lib/auth'
+import { CloseIcon } from '../icons/CloseIcon'
+import { MenuIcon } from '../icons/MenuIcon'
+import { Button, ButtonLink } from '../ui/Button'
+import { Logo } from './Logo'
+import { dashboardNavItem, headerNav } from './nav'
+
+const MOBILE_MENU_ID = 'mobile-menu'
+
+export function Header() {
+  const { user, signOut } = useAuth()
+  const navigate = useNavigate()
+  const location = useLocation()
+  const [menuOpen, setMenuOpen] = useState(false)
+  const [signingOut, setSigningOut] = useState(false)
+  const toggleRef = useRef<HTMLButtonElement>(null)
+
+  // Close the mobile menu on every navigation.
+  useEffect(() => {
+    setMenuOpen(false)
+  }, [location.key])
+
+  // Close on Escape and give focus back to the toggle.
+  useEffect(() => {
+    if (!menuOpen) return undefined
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setMenuOpen(false)
+        toggleRef.current?.focus()
+      }
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [menuOpen])
+
+  const handleSignOut = async () => {
+    setSigningOut(true)
+    try {
+      await signOut()
+    } finally {
+      setSigningOut(false)
+      setMenuOpen(false)
+      navigate('/')
+    }
+  }
+
+  const navItems = user ? [...headerNav, dashboardNavItem] : headerNav
+
+  const actions = (mobile: boolean) =>
+    user ? (
+      <>
+        <ButtonLink to="/dashboard" variant="ghost" size="sm" block={mobile}>
+          Dashboard
+        </ButtonLink>
+        <Button variant="outline" size="sm" block={mobile} busy={signingOut} onClick={handleSignOut}>
+          Sign Out
+        </Button>
+      </>
+    ) : (
+      <>
+        <ButtonLink to="/login" variant="ghost" size="sm" block={mobile}>
+          Login
+        </ButtonLink>
+        <ButtonLink to="/signup" variant="primary" size="sm" block={mobile}>
+          Get Started
+        </ButtonLink>
+      </>
+    )
+
+  return (
+    <header className="site-header">
+      <div className="container container--lg site-header__bar">
+        <Logo />
+        <nav className="site-nav" aria-label="Main">
+          <ul className="site-nav__list">
+            {navItems.map((item) => (
+              <li key={item.to}>
+                <Link className="site-nav__link" to={item.to}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="site-header__actions">{actions(false)}</div>
+        <button
+          ref={toggleRef}
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls={MOBILE_MENU_ID}
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? <CloseIcon /> : <MenuIcon />}
+        </button>
+      </div>
+      <div id={MOBILE_MENU_ID} className="mobile-menu" hidden={!menuOpen}>
+        <nav className="container container--lg" aria-label="Mobile">
+          <ul className="mobile-menu__list">
+            {navItems.map((item) => (
+              <li key={item.to}>
+                <Link className="mobile-menu__link" to={item.to}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <div className="mobile-menu__actions">{actions(true)}</div>
+        </nav>
+      </div>
+    </header>
+  )
+}

@@ -1,0 +1,8 @@
+export { Badge, type BadgeProps, type BadgeTone } from './Badge'
+export { Button, ButtonLink, buttonClass, type ButtonProps, type ButtonLinkProps } from './Button'
+export { Card, type CardProps } from './Card'
+export { Checkbox, type CheckboxProps } from './Checkbox'
+export { ErrorBox, type ErrorBoxProps } from './ErrorBox'
+export { Field, Input, type FieldProps } from './Field'
+export { Container, Section, type ContainerProps, type SectionProps } from './Section'
+export { Spinner, type SpinnerProps } from './Spinner'

@@ -1,0 +1,41 @@
+/**
+ * SSR entry used only at build time by scripts/prerender.mjs (never shipped to browsers).
+ */
+import { StrictMode } from 'react'
+import { prerender } from 'react-dom/static'
+import { StaticRouter } from 'react-router-dom'
+import { App } from './app/App'
+import { findRoute, routes } from './app/routes'
+
+/** Renders `url` to HTML, waiting for lazy page chunks. */
+export async function render(url: string): Promise<string> {
+  // Load the page module first so React.lazy resolves synchronously (see routes.tsx).
+  await findRoute(url)?.load()
+  const { prelude } = await prerender(
+    <StrictMode>
+      <StaticRouter location={url}>
+        <App />
+      </StaticRouter>
+    </StrictMode>,
+    // Never outline large Suspense boundaries: React would otherwise stream them with
+    // inline <script> tags (forbidden by our CSP) instead of inlining them.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
+  )
+  return new Response(prelude).text()
+}
+
+export interface RouteManifestEntry {
+  path: string
+  prerender: boolean
+  /** Source module of the page as keyed in .vite/manifest.json. */
+  source: string
+}
+
+/** The route table, reduced to what the prerender script needs. */
+export const routeManifest: RouteManifestEntry[] = routes.map((r) => ({
+  path: r.path,
+  prerender: r.prerender,
+  source: r.source,
+}))
+
+export { findRoute }

@@ -1,0 +1,42 @@
+import { render } from '@testing-library/react'
+import { MemoryRouter } from 'react-router-dom'
+import { vi } from 'vitest'
+import { App } from './app/App'
+
+export interface FakeResponse {
+  status: number
+  body?: unknown
+}
+
+/** Stubs global fetch; `handler` maps (method, url) to a response. Returns the mock. */
+export function mockFetch(handler: (method: string, url: string, init: RequestInit) => FakeResponse) {
+  const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    const { status, body } = handler(init.method ?? 'GET', url, init)
+    const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body)
+    return new Response(status === 204 ? null : text, {
+      status,
+      headers: { 'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json' },
+    })
+  })
+  vi.stubGlobal('fetch', fn)
+  return fn
+}
+
+/** A visitor: /api/auth/me answers 401. */
+/** What the server sets on log-in next to the HttpOnly session cookie. */
+export function setSignedInHint() {
+  document.cookie = 'agency_signed_in=1; path=/'
+}
+
+export function mockVisitor() {
+  return mockFetch(() => ({ status: 401, body: { error: { code: 'unauthorized', message: 'Not signed in.' } } }))
+}
+
+export function renderApp(path = '/') {
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <App />
+    </MemoryRouter>,
+  )
+}
