@@ -34,6 +34,8 @@ async def test_session_cookie_flags(client: Any) -> None:
     )
     cookie = session_cookie(response)
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    hint = next(v for v in response.headers.getlist("Set-Cookie") if v.startswith("agency_signed_in="))
+    assert hint.startswith("agency_signed_in=1;") and "HttpOnly" not in hint
     assert "Max-Age" not in cookie and "Expires" not in cookie  # a browser-session cookie
     assert "Secure" not in cookie  # plain http in tests; https base_url turns it on
 
@@ -109,7 +111,10 @@ async def test_log_out_really_ends_the_session(app: Any) -> None:
         headers=HEADERS,
     )
     stolen = session_cookie(response).split(";", 1)[0]
-    assert (await call(client, "post", "/api/auth/logout"))[0] == 204
+    logout = await client.post("/api/auth/logout", headers=HEADERS)
+    assert logout.status_code == 204
+    cleared = " ".join(logout.headers.getlist("Set-Cookie"))
+    assert "agency_session=;" in cleared and "agency_signed_in=;" in cleared
     replay = app.test_client()
     response = await replay.get("/api/auth/me", headers={"Cookie": stolen})
     assert response.status_code == 401

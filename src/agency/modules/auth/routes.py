@@ -28,6 +28,9 @@ from agency.modules.auth.schemas import (
 
 blueprint = Blueprint("auth", __name__)
 COOKIE_NAME = "agency_session"
+# Readable by scripts and holding no secret: it only tells the web UI that asking
+# /api/auth/me is worth it, so anonymous visitors make no API call at all.
+HINT_COOKIE = "agency_signed_in"
 
 
 @blueprint.record_once
@@ -47,6 +50,27 @@ def install_sessions(state: BlueprintSetupState) -> None:
     )
 
 
+@blueprint.after_request
+async def write_session_hint(response: Response) -> Response:
+    hint = g.pop("session_hint", None)
+    if hint is None:
+        return response
+    secure = bool(current_app.extensions["agency.settings"].served_over_https)
+    if hint == "clear":
+        response.delete_cookie(HINT_COOKIE, samesite="Lax", secure=secure)
+    else:
+        max_age = int(timedelta(days=service.REMEMBER_DAYS).total_seconds())
+        response.set_cookie(
+            HINT_COOKIE,
+            "1",
+            max_age=max_age if hint == "remember" else None,
+            samesite="Lax",
+            secure=secure,
+            httponly=False,
+        )
+    return response
+
+
 def _client_ip() -> str:
     return str(getattr(g, "client_ip", request.remote_addr or "unknown"))
 
@@ -59,6 +83,7 @@ async def _sign_in(user_id: int, remember: bool) -> None:
         ip=_client_ip(),
     )
     login_user(SessionUser(token), remember=remember)
+    g.session_hint = "remember" if remember else "session"
 
 
 @blueprint.post("/api/auth/signup")
@@ -96,6 +121,7 @@ async def post_logout() -> Response:
     if current_user.auth_id:
         await service.end_session(current_user.auth_id)
     logout_user()
+    g.session_hint = "clear"
     return Response(status=204)
 
 
@@ -198,4 +224,5 @@ async def post_delete_account(data: DeleteAccountIn) -> Response:
     account = await require_account()
     await service.delete_account(account.id, current_password=data.current_password)
     logout_user()
+    g.session_hint = "clear"
     return Response(status=204)
