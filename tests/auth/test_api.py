@@ -34,7 +34,9 @@ async def test_session_cookie_flags(client: Any) -> None:
     )
     cookie = session_cookie(response)
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    hint = next(v for v in response.headers.getlist("Set-Cookie") if v.startswith("agency_signed_in="))
+    hint = next(
+        v for v in response.headers.getlist("Set-Cookie") if v.startswith("agency_signed_in=")
+    )
     assert hint.startswith("agency_signed_in=1;") and "HttpOnly" not in hint
     assert "Max-Age" not in cookie and "Expires" not in cookie  # a browser-session cookie
     assert "Secure" not in cookie  # plain http in tests; https base_url turns it on

@@ -26,7 +26,10 @@ async function start() {
         // Hydration still works: Suspense keeps the server HTML until the chunk arrives.
       }
     }
-    hydrateRoot(container, app)
+    hydrateRoot(container, app, {
+      // A mismatch between prerendered and client markup must be loud: the E2E suite fails on it.
+      onRecoverableError: (error) => console.error('Hydration problem:', error),
+    })
   } else {
     createRoot(container).render(app)
   }

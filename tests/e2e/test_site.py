@@ -1,0 +1,132 @@
+"""The site in real Chromium against the real server: prerendered pages that hydrate cleanly,
+navigation, the unknown-path fallback, the mobile menu, the API docs page."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from agency.core.paths import web_dir
+from tests.e2e.conftest import DESKTOP, ConsoleLog, LiveServer, open_page
+
+HEADLINE = "Your Website. Live in Minutes."
+PRERENDERED = json.loads((web_dir() / "routes.json").read_text())["prerendered"]
+
+
+def settle(page: Page) -> None:
+    """Wait until the page is loaded and the client has taken over the prerendered markup."""
+    page.wait_for_load_state("networkidle")
+
+
+def test_home_is_prerendered_hydrates_cleanly(
+    page: Page, live_server: LiveServer, console: ConsoleLog
+) -> None:
+    page.goto(live_server.url + "/")
+    settle(page)
+    expect(page.get_by_role("heading", level=1)).to_have_text(HEADLINE)
+    expect(page).to_have_title(f"{HEADLINE} | agency")
+    expect(page.get_by_role("link", name="Get Your Website Now")).to_have_attribute(
+        "href", "/start"
+    )
+    assert console.problems == []
+
+
+def test_home_is_readable_without_javascript(
+    browser: Browser, live_server: LiveServer, console: ConsoleLog
+) -> None:
+    page = open_page(browser, console, DESKTOP, java_script_enabled=False)
+    page.goto(live_server.url + "/")
+    expect(page.get_by_role("heading", level=1)).to_have_text(HEADLINE)
+    page.context.close()
+
+
+@pytest.mark.parametrize("path", PRERENDERED)
+def test_every_prerendered_page_hydrates_without_warnings(
+    page: Page, live_server: LiveServer, console: ConsoleLog, path: str
+) -> None:
+    response = page.goto(live_server.url + path)
+    assert response is not None and response.status == 200
+    assert response.url == live_server.url + path  # no redirect
+    settle(page)
+    expect(page.get_by_role("heading", level=1)).to_have_count(1)
+    assert page.title().endswith("| agency") or page.title() == "agency"
+    assert console.problems == [], console.problems
+
+
+def test_header_links_navigate_and_anchor_links_scroll(
+    page: Page, live_server: LiveServer, console: ConsoleLog
+) -> None:
+    page.goto(live_server.url + "/")
+    settle(page)
+    header = page.get_by_role("banner")
+    header.get_by_role("link", name="AI Automation").click()
+    expect(page).to_have_url(live_server.url + "/ai-automation")
+    expect(page.get_by_role("heading", level=1)).to_be_visible()
+    # From another page, an anchor link goes home and then scrolls to the section.
+    header.get_by_role("link", name="Features").click()
+    expect(page).to_have_url(f"{live_server.url}/#features")
+    expect(page.locator("#features")).to_be_in_viewport()
+    header.get_by_role("link", name="Speed Test").click()
+    expect(page).to_have_url(live_server.url + "/speed-test")
+    assert console.problems == []
+
+
+def test_footer_links_reach_their_pages(page: Page, live_server: LiveServer) -> None:
+    page.goto(live_server.url + "/")
+    settle(page)
+    footer = page.get_by_role("contentinfo")
+    footer.get_by_role("link", name="Privacy").click()
+    expect(page).to_have_url(live_server.url + "/privacy")
+    expect(footer).to_contain_text("Made in Europe")
+
+
+@pytest.mark.parametrize("path", ["/no/such/page", "/dashboard-typo", "/assets/missing.js"])
+def test_unknown_paths_land_on_home(page: Page, live_server: LiveServer, path: str) -> None:
+    page.goto(live_server.url + path)
+    expect(page).to_have_url(live_server.url + "/")
+    expect(page.get_by_role("heading", level=1)).to_have_text(HEADLINE)
+
+
+def test_dashboard_sends_visitors_to_login(
+    page: Page, live_server: LiveServer, console: ConsoleLog
+) -> None:
+    page.goto(live_server.url + "/dashboard/billing")
+    expect(page).to_have_url(live_server.url + "/login")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Welcome back.")
+    assert console.problems == []
+
+
+def test_mobile_menu_opens_at_phone_width(
+    phone: Page, live_server: LiveServer, console: ConsoleLog
+) -> None:
+    phone.goto(live_server.url + "/")
+    settle(phone)
+    expect(phone.get_by_role("navigation", name="Main")).to_be_hidden()
+    toggle = phone.get_by_role("banner").locator("button[aria-controls]")
+    expect(toggle).to_have_accessible_name("Open menu")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(toggle).to_have_accessible_name("Close menu")
+    menu = phone.get_by_role("navigation", name="Mobile")
+    expect(menu.get_by_role("link", name="AI Automation")).to_be_visible()
+    phone.keyboard.press("Escape")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    toggle.click()
+    menu.get_by_role("link", name="UGC").click()
+    expect(phone).to_have_url(live_server.url + "/ugc-force")
+    expect(menu).to_be_hidden()
+    assert console.problems == []
+
+
+def test_api_docs_render_from_our_own_files(
+    page: Page, live_server: LiveServer, console: ConsoleLog
+) -> None:
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(live_server.url + "/docs")
+    expect(page.get_by_text("/api/health")).to_be_visible()
+    assert all(url.startswith(live_server.url) for url in requests), requests
+    assert console.problems == []
