@@ -15,11 +15,12 @@ from email.utils import make_msgid, parseaddr
 from typing import Any
 
 import aiosmtplib
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from tortoise import fields
 from tortoise.models import Model
 
 from agency.core import jobs
+from agency.core.paths import PACKAGE_DIR
 from agency.core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -30,7 +31,7 @@ QUEUED, SENT, OUTBOX, FAILED = "queued", "sent", "outbox", "failed"
 MAX_ATTEMPTS = 30
 
 _templates = Environment(
-    loader=PackageLoader("agency", "templates/email"),
+    loader=FileSystemLoader(PACKAGE_DIR / "templates" / "email"),
     autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
     undefined=StrictUndefined,
     keep_trailing_newline=True,
