@@ -52,3 +52,18 @@ def test_generated_secret_key_is_kept(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert len(first) >= 32
     assert load_settings().effective_secret_key() == first
     assert (tmp_path / "data" / "secret_key").stat().st_mode & 0o077 == 0
+
+
+def test_example_config_is_valid_and_documents_every_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import tomllib
+
+    from agency.core.paths import config_dir
+    from agency.core.settings import Settings
+
+    example = config_dir() / "agency.example.toml"
+    monkeypatch.setenv("AGENCY_CONFIG", str(example))
+    load_settings()  # every value in the file is valid
+    documented = set(tomllib.loads(example.read_text()))
+    assert documented == set(Settings.model_fields) - {"web_dir"}

@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 
 from agency.core.paths import web_dir
 from tests.conftest import free_port
+from tests.fakes.smtp import SmtpServer
 
 CHROMIUM = os.environ.get("AGENCY_TEST_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -42,8 +43,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @dataclass
 class LiveServer:
     url: str
-    data_dir: Path
+    workdir: Path
     process: subprocess.Popen[bytes]
+
+    def cli(self, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        """Run `agency ...` against this server's database, as an admin would."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
+        env["AGENCY_DATA_DIR"] = str(self.workdir / "data")
+        return subprocess.run(
+            [sys.executable, "-m", "agency", *args],
+            cwd=self.workdir,
+            env=env,
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
 
 
 def wait_until_up(url: str, process: subprocess.Popen[bytes], timeout: float = 30) -> None:
@@ -61,13 +77,30 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes], timeout: float = 3
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def smtp_server() -> Iterator[SmtpServer]:
+    """A real SMTP server the live server sends its mail to."""
+    server = SmtpServer(free_port())
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer
+) -> Iterator[LiveServer]:
     if not (web_dir() / "index.html").is_file():
         raise RuntimeError("the web UI is not built: run `npm run build` in webui/")
     workdir = tmp_path_factory.mktemp("server")
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
-    env.update(AGENCY_DATA_DIR=str(workdir / "data"), AGENCY_LOG_LEVEL="warning")
+    env.update(
+        AGENCY_DATA_DIR=str(workdir / "data"),
+        AGENCY_LOG_LEVEL="warning",
+        AGENCY_SMTP_HOST="127.0.0.1",
+        AGENCY_SMTP_PORT=str(smtp_server.port),
+        AGENCY_SMTP_SECURITY="none",
+    )
     log = (workdir / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "agency", "serve", "--port", str(port)],
@@ -76,7 +109,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    server = LiveServer(f"http://127.0.0.1:{port}", workdir / "data", process)
+    server = LiveServer(f"http://127.0.0.1:{port}", workdir, process)
     try:
         wait_until_up(server.url, process)
         yield server
