@@ -133,3 +133,18 @@ async def test_robots_txt_is_the_real_file(http: httpx.AsyncClient) -> None:
 async def test_routes_manifest_is_not_served(http: httpx.AsyncClient) -> None:
     response = await http.get("/routes.json")
     assert response.status_code == 302
+
+
+async def test_hsts_on_pages_and_api_when_served_over_https(tmp_path: Path) -> None:
+    web = tmp_path / "web"
+    write_build(web)
+    settings = make_settings(
+        tmp_path, "sqlite://:memory:", web_dir=web, base_url="https://shop.example"
+    )
+    app = create_app(settings)
+    async with app.test_app():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="https://shop.example") as http:
+            for path in ("/", "/assets/index-abc123.js", "/api/health"):
+                response = await http.get(path)
+                assert response.headers["strict-transport-security"].startswith("max-age="), path
