@@ -71,6 +71,30 @@ def pytest_report_header() -> str:
     return f"database tests: SQLite and PostgreSQL ({where})"
 
 
+def postgres_admin(sql: str) -> None:
+    """Run one statement as the PostgreSQL superuser (CREATE/DROP DATABASE)."""
+
+    async def run() -> None:
+        conn = await asyncpg.connect(POSTGRES_ADMIN_URL)
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+def postgres_create(name: str) -> str:
+    """A new, empty database; returns its URL."""
+    postgres_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    postgres_admin(f'CREATE DATABASE "{name}"')
+    return f"{POSTGRES_ADMIN_URL.rsplit('/', 1)[0]}/{name}"
+
+
+def postgres_drop(name: str) -> None:
+    postgres_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -89,20 +113,10 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def postgres_database() -> Iterator[str]:
     """A PostgreSQL database for this test session, migrated once, dropped at the end."""
     name = f"agency_test_{os.getpid()}_{uuid.uuid4().hex[:6]}"
-    base = POSTGRES_ADMIN_URL.rsplit("/", 1)[0]
-
-    async def admin(sql: str) -> None:
-        conn = await asyncpg.connect(POSTGRES_ADMIN_URL)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
-    url = f"{base}/{name}"
+    url = postgres_create(name)
     asyncio.run(db.upgrade(url, MODEL_MODULES))
     yield url
-    asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    postgres_drop(name)
 
 
 async def _empty_postgres(url: str) -> None:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import asyncpg
 import pytest
 from tortoise import Tortoise
 from tortoise.migrations.autodetector import MigrationAutodetector
 
 from agency.core import db
-from tests.conftest import MODEL_MODULES, POSTGRES, POSTGRES_ADMIN_URL
+from tests.conftest import MODEL_MODULES, POSTGRES, postgres_create, postgres_drop
 
 
 async def test_models_have_no_changes_missing_a_migration() -> None:
@@ -39,20 +38,9 @@ def test_fresh_sqlite_file_is_created_and_migrated_once(tmp_path: Path) -> None:
 @pytest.mark.skipif(not POSTGRES, reason="PostgreSQL is not running (CI always has it)")
 def test_fresh_postgres_database_is_migrated_once() -> None:
     name = "agency_migration_check"
-    base = POSTGRES_ADMIN_URL.rsplit("/", 1)[0]
-
-    async def admin(sql: str) -> None:
-        conn = await asyncpg.connect(POSTGRES_ADMIN_URL)
-        try:
-            await conn.execute(sql)
-        finally:
-            await conn.close()
-
-    asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
+    url = postgres_create(name)
     try:
-        first = asyncio.run(db.upgrade(f"{base}/{name}", MODEL_MODULES))
-        assert first
-        assert asyncio.run(db.upgrade(f"{base}/{name}", MODEL_MODULES)) == []
+        assert asyncio.run(db.upgrade(url, MODEL_MODULES))
+        assert asyncio.run(db.upgrade(url, MODEL_MODULES)) == []
     finally:
-        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        postgres_drop(name)
