@@ -40,3 +40,36 @@ export function renderApp(path = '/') {
     </MemoryRouter>,
   )
 }
+
+export const testUser = {
+  id: 1,
+  email: 'ada@example.eu',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  avatar_url: null,
+  role: 'user',
+  created_at: '2025-01-01T00:00:00Z',
+}
+
+/**
+ * A signed-in user: sets the hint cookie and answers /api/auth/me with `user`; other calls go
+ * to `handler` (404 when it returns nothing).
+ */
+export function mockSignedIn(
+  user: object = testUser,
+  handler?: (method: string, url: string, init: RequestInit) => FakeResponse | undefined,
+) {
+  setSignedInHint()
+  return mockFetch((method, url, init) => {
+    if (url === '/api/auth/me') return { status: 200, body: { user } }
+    return handler?.(method, url, init) ?? { status: 404, body: { error: { code: 'not_found', message: 'Not found.' } } }
+  })
+}
+
+/** The JSON body sent with the first call to `url`. */
+export function sentBody(fetchMock: { mock: { calls: unknown[][] } }, url: string): unknown {
+  const call = fetchMock.mock.calls.find(([input]) => input === url)
+  if (!call) throw new Error(`No request to ${url}`)
+  const init = call[1] as RequestInit
+  return JSON.parse(String(init.body))
+}

@@ -18,7 +18,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        "img-src 'self' data:",
+        "img-src 'self' data: https:",  # avatars and article images may live elsewhere
         "font-src 'self'",
         "connect-src 'self'",
         "media-src 'self'",

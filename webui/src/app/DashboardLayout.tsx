@@ -1,26 +1,60 @@
-import { Suspense, useState } from 'react'
-import { Navigate, NavLink, Outlet, useNavigate } from 'react-router-dom'
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom'
+import { AdminOnly } from '../components/dashboard/AdminOnly'
+import { isAdminPath, linksFor } from '../components/dashboard/nav'
+import { NotificationsButton } from '../components/dashboard/NotificationsButton'
+import { DashboardShellContext, type DashboardShell } from '../components/dashboard/shell-context'
+import { UserMenu } from '../components/dashboard/UserMenu'
+import { CloseIcon } from '../components/icons/CloseIcon'
+import { MenuIcon } from '../components/icons/MenuIcon'
 import { Logo } from '../components/layout/Logo'
 import { PageLoading } from '../components/layout/PageLoading'
 import { Button } from '../components/ui/Button'
+import { ErrorBox } from '../components/ui/ErrorBox'
 import { Spinner } from '../components/ui/Spinner'
 import { useAuth } from '../lib/auth'
+import { cx } from '../lib/cx'
 
-const dashboardLinks = [
-  { to: '/dashboard', label: 'Dashboard', end: true },
-  { to: '/dashboard/websites', label: 'Websites', end: false },
-  { to: '/dashboard/analytics', label: 'Analytics', end: false },
-  { to: '/dashboard/billing', label: 'Billing', end: false },
-  { to: '/dashboard/support', label: 'Support', end: false },
-  { to: '/dashboard/profile', label: 'Profile', end: false },
-  { to: '/dashboard/settings', label: 'Settings', end: false },
-]
+const MOBILE_NAV_ID = 'dash-mobile-nav'
 
-/** Minimal dashboard frame; the full shell (sidebar, user menu) comes in a later issue. */
+/** The signed-in frame: top bar (logo, notifications, user menu), sidebar, mobile menu. */
 export default function DashboardLayout() {
-  const { user, isLoading, signOut } = useAuth()
+  const { user, isLoading, error, refresh, signOut } = useAuth()
   const navigate = useNavigate()
+  const location = useLocation()
+  const [leaving, setLeaving] = useState(false)
   const [signingOut, setSigningOut] = useState(false)
+  const [menuOpen, setMenuOpen] = useState(false)
+  const toggleRef = useRef<HTMLButtonElement>(null)
+
+  // The mobile menu closes on every navigation and on Escape.
+  useEffect(() => {
+    setMenuOpen(false)
+  }, [location.key])
+  useEffect(() => {
+    if (!menuOpen) return undefined
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setMenuOpen(false)
+        toggleRef.current?.focus()
+      }
+    }
+    document.addEventListener('keydown', onKeyDown)
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [menuOpen])
+
+  const leave = useCallback<DashboardShell['leave']>(
+    async (clear) => {
+      setLeaving(true)
+      try {
+        await clear()
+      } finally {
+        navigate('/', { replace: true })
+      }
+    },
+    [navigate],
+  )
+  const shell = useMemo<DashboardShell>(() => ({ leave }), [leave])
 
   if (isLoading && !user) {
     return (
@@ -29,49 +63,87 @@ export default function DashboardLayout() {
       </div>
     )
   }
-  // While signing out the user disappears before we navigate to `/`: don't bounce to /login.
-  if (!user) return signingOut ? null : <Navigate to="/login" replace />
 
-  const links = user.role === 'admin' ? [...dashboardLinks, { to: '/dashboard/seo', label: 'SEO Articles', end: false }] : dashboardLinks
-
-  const handleSignOut = async () => {
-    setSigningOut(true)
-    await signOut()
-    navigate('/', { replace: true })
+  if (!user) {
+    // Signing out or deleting the account: the user is gone before we reach `/`.
+    if (leaving) return null
+    if (error) {
+      return (
+        <div className="dash-fallback">
+          <ErrorBox title="We could not load your account.">{error}</ErrorBox>
+          <Button onClick={() => void refresh()}>Try again</Button>
+        </div>
+      )
+    }
+    const from = `${location.pathname}${location.search}${location.hash}`
+    return <Navigate to="/login" replace state={{ from }} />
   }
 
+  const links = linksFor(user.role)
+  const refused = isAdminPath(location.pathname) && user.role !== 'admin'
+
+  const handleSignOut = () => {
+    setSigningOut(true)
+    void leave(signOut)
+  }
+
+  const navList = (variant: 'side' | 'mobile') => (
+    <ul className={cx('dash-nav__list', `dash-nav__list--${variant}`)}>
+      {links.map(({ to, label, end, Icon }) => (
+        <li key={to}>
+          <NavLink to={to} end={end} className="dash-nav__link">
+            <Icon size={18} className="dash-nav__icon" />
+            {label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  )
+
   return (
-    <div className="dash-shell">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <header className="dash-topbar">
-        <div className="container container--lg dash-topbar__bar">
-          <Logo />
-          <div className="dash-topbar__user">
-            <span className="dash-topbar__email">{user.email}</span>
-            <Button variant="outline" size="sm" busy={signingOut} onClick={handleSignOut}>
-              Sign out
-            </Button>
+    <DashboardShellContext.Provider value={shell}>
+      <div className="dash-shell">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="dash-topbar">
+          <div className="dash-topbar__bar">
+            <button
+              ref={toggleRef}
+              type="button"
+              className="dash-menu-toggle"
+              aria-expanded={menuOpen}
+              aria-controls={MOBILE_NAV_ID}
+              aria-label={menuOpen ? 'Close dashboard menu' : 'Open dashboard menu'}
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              {menuOpen ? <CloseIcon size={20} /> : <MenuIcon size={20} />}
+            </button>
+            <Logo />
+            <div className="dash-topbar__actions">
+              <NotificationsButton />
+              <UserMenu user={user} onSignOut={handleSignOut} signingOut={signingOut} />
+            </div>
           </div>
+          <nav id={MOBILE_NAV_ID} className="dash-mobile-nav" aria-label="Dashboard menu" hidden={!menuOpen}>
+            {navList('mobile')}
+          </nav>
+        </header>
+        <div className="dash-body">
+          <aside className="dash-sidebar">
+            <nav aria-label="Dashboard">{navList('side')}</nav>
+          </aside>
+          <main id="main" className="dash-main" tabIndex={-1}>
+            {refused ? (
+              <AdminOnly />
+            ) : (
+              <Suspense fallback={<PageLoading />}>
+                <Outlet />
+              </Suspense>
+            )}
+          </main>
         </div>
-        <nav className="container container--lg dash-nav" aria-label="Dashboard">
-          <ul className="dash-nav__list">
-            {links.map((link) => (
-              <li key={link.to}>
-                <NavLink to={link.to} end={link.end} className="dash-nav__link">
-                  {link.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      </header>
-      <main id="main" className="dash-main container container--lg" tabIndex={-1}>
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
-      </main>
-    </div>
+      </div>
+    </DashboardShellContext.Provider>
   )
 }

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { api, ApiError, errorMessage } from './api-client'
 
-export type UserRole = 'customer' | 'admin'
+export type UserRole = 'user' | 'admin'
 
 /** The signed-in user as returned by `GET /api/auth/me` (`{user: {...}}`). */
 export interface User {
@@ -11,21 +11,40 @@ export interface User {
   last_name?: string | null
   avatar_url?: string | null
   role?: UserRole | string
+  created_at?: string
+}
+
+export interface SignUpInput {
+  email: string
+  password: string
+  confirm_password: string
+  first_name: string
+  last_name: string
 }
 
 export interface AuthState {
   user: User | null
-  /** True until the first `/api/auth/me` answer arrives (and while refreshing). */
+  /** True until the first `/api/auth/me` answer arrives (and while refreshing or signing in). */
   isLoading: boolean
   error: string | null
   refresh: () => Promise<User | null>
+  /** `POST /api/auth/login`; sets the user from the answer. Throws {@link ApiError}. */
+  signIn: (email: string, password: string, remember: boolean) => Promise<User>
+  /** `POST /api/auth/signup`; sets the user from the answer. Throws {@link ApiError}. */
+  signUp: (input: SignUpInput) => Promise<User>
   signOut: () => Promise<void>
+  /** Replaces the current user with a fresh copy from the server (profile or e-mail change). */
+  applyUser: (user: User) => void
+  /** Forgets the user locally, e.g. after the account was deleted (the server ended the session). */
+  forgetUser: () => void
 }
 
 const AuthContext = createContext<AuthState | null>(null)
 
 export const AUTH_ME_PATH = '/api/auth/me'
 export const AUTH_LOGOUT_PATH = '/api/auth/logout'
+export const AUTH_LOGIN_PATH = '/api/auth/login'
+export const AUTH_SIGNUP_PATH = '/api/auth/signup'
 /** Set by the server next to the (HttpOnly) session cookie; holds no secret. Without it
  * nobody is signed in, so visitors make no API call at all. */
 export const SIGNED_IN_HINT = 'agency_signed_in'
@@ -69,12 +88,43 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, [])
 
+  /** Shared by sign-in and sign-up: loading on, error cleared, user from the answer. */
+  const authenticate = useCallback(async (path: string, body: unknown): Promise<User> => {
+    setIsLoading(true)
+    setError(null)
+    try {
+      const data = await api.post<{ user: User }>(path, body)
+      setUser(data.user)
+      return data.user
+    } finally {
+      setIsLoading(false)
+    }
+  }, [])
+
+  const signIn = useCallback(
+    (email: string, password: string, remember: boolean) => authenticate(AUTH_LOGIN_PATH, { email, password, remember }),
+    [authenticate],
+  )
+
+  const signUp = useCallback((input: SignUpInput) => authenticate(AUTH_SIGNUP_PATH, input), [authenticate])
+
   const signOut = useCallback(async () => {
     try {
       await api.post<unknown>(AUTH_LOGOUT_PATH)
     } catch {
       // The local state is cleared whatever the server answered.
     }
+    setUser(null)
+    setError(null)
+  }, [])
+
+  const applyUser = useCallback((next: User) => {
+    setUser(next)
+    setError(null)
+  }, [])
+
+  const forgetUser = useCallback(() => {
+    clearSignedInHint()
     setUser(null)
     setError(null)
   }, [])
@@ -86,10 +136,35 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [refresh])
 
   const value = useMemo<AuthState>(
-    () => ({ user, isLoading, error, refresh, signOut }),
-    [user, isLoading, error, refresh, signOut],
+    () => ({ user, isLoading, error, refresh, signIn, signUp, signOut, applyUser, forgetUser }),
+    [user, isLoading, error, refresh, signIn, signUp, signOut, applyUser, forgetUser],
   )
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>
+}
+
+/** "Ada Lovelace", else the e-mail. */
+export function displayName(user: Pick<User, 'first_name' | 'last_name' | 'email'>): string {
+  const full = [user.first_name, user.last_name].map((part) => part?.trim() ?? '').filter(Boolean).join(' ')
+  return full || user.email
+}
+
+/** The avatar letter: first letter of the first name, else of the e-mail, upper-case. */
+export function avatarInitial(user: Pick<User, 'first_name' | 'email'>): string {
+  const source = user.first_name?.trim() || user.email.trim()
+  return (Array.from(source)[0] ?? '?').toUpperCase()
+}
+
+/**
+ * Where to go back to after logging in: only same-site paths ("/dashboard/settings"),
+ * never "//evil.example" or "/\\evil.example" (browsers treat those as other hosts).
+ */
+export function safeReturnPath(value: unknown): string | null {
+  if (typeof value !== 'string' || !value.startsWith('/')) return null
+  if (value.startsWith('//') || value.startsWith('/\\')) return null
+  // Control characters (tabs, newlines) are stripped by URL parsers and could rebuild "//".
+  if (/[\u0000-\u001f\u007f]/.test(value)) return null
+  if (value === '/login' || value.startsWith('/login?') || value.startsWith('/signup')) return null
+  return value
 }
 
 export function useAuth(): AuthState {

@@ -1,9 +1,9 @@
-import type { ButtonHTMLAttributes, ReactNode } from 'react'
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react'
 import { Link, type LinkProps } from 'react-router-dom'
 import { cx } from '../../lib/cx'
 import { Spinner } from './Spinner'
 
-export type ButtonVariant = 'primary' | 'outline' | 'ghost'
+export type ButtonVariant = 'primary' | 'outline' | 'ghost' | 'danger'
 export type ButtonSize = 'sm' | 'md' | 'lg'
 
 interface StyleProps {
@@ -21,6 +21,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement>, St
   /** Shows a spinner, sets aria-busy and disables the button. */
   busy?: boolean
   children: ReactNode
+  ref?: Ref<HTMLButtonElement>
 }
 
 export function Button({

@@ -6,20 +6,25 @@ export interface CheckboxProps extends Omit<InputHTMLAttributes<HTMLInputElement
   error?: string | null
   id?: string
   className?: string
+  /** Marks the box invalid when the message is shown elsewhere (e.g. a form's error box). */
+  invalid?: boolean
+  /** Id of another element describing the box (e.g. the form's error box). */
+  describedBy?: string
 }
 
-export function Checkbox({ label, error, id, className, ...rest }: CheckboxProps) {
+export function Checkbox({ label, error, id, className, invalid = false, describedBy, ...rest }: CheckboxProps) {
   const autoId = useId()
   const inputId = id ?? `checkbox-${autoId}`
   const errorId = error ? `${inputId}-error` : undefined
+  const isInvalid = Boolean(error) || invalid
   return (
-    <div className={cx('checkbox', error && 'checkbox--invalid', className)}>
+    <div className={cx('checkbox', isInvalid && 'checkbox--invalid', className)}>
       <input
         id={inputId}
         type="checkbox"
         className="checkbox__input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={errorId}
+        aria-invalid={isInvalid ? true : undefined}
+        aria-describedby={[errorId, describedBy].filter(Boolean).join(' ') || undefined}
         {...rest}
       />
       <label className="checkbox__label" htmlFor={inputId}>

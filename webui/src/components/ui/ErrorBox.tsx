@@ -5,12 +5,13 @@ export interface ErrorBoxProps {
   title?: ReactNode
   children: ReactNode
   className?: string
+  id?: string
 }
 
 /** Red alert box, announced by screen readers (role="alert"). */
-export function ErrorBox({ title, children, className }: ErrorBoxProps) {
+export function ErrorBox({ title, children, className, id }: ErrorBoxProps) {
   return (
-    <div className={cx('error-box', className)} role="alert">
+    <div id={id} className={cx('error-box', className)} role="alert">
       {title && <p className="error-box__title">{title}</p>}
       <div className="error-box__body">{children}</div>
     </div>

@@ -1,16 +1,118 @@
-import { Link } from 'react-router-dom'
-import { PageIntro } from '../../components/layout/PageIntro'
+import { useEffect, useId, useState, type FormEvent } from 'react'
+import { Link, useNavigate } from 'react-router-dom'
+import { AuthCard } from '../../components/auth/AuthCard'
+import { Button } from '../../components/ui/Button'
+import { Checkbox } from '../../components/ui/Checkbox'
+import { ErrorBox } from '../../components/ui/ErrorBox'
+import { Field } from '../../components/ui/Field'
+import { useAuth } from '../../lib/auth'
+import {
+  checkNewPassword,
+  invalidProps,
+  MSG_ACCEPT_TERMS,
+  problem,
+  problemFromError,
+  requireAll,
+  useHydrated,
+  type FormProblem,
+} from '../../lib/forms'
 
 export default function SignupPage() {
+  const { user, signUp } = useAuth()
+  const navigate = useNavigate()
+  const hydrated = useHydrated()
+  const errorId = `${useId()}-error`
+
+  const [values, setValues] = useState({ first_name: '', last_name: '', email: '', password: '', confirm_password: '' })
+  const [terms, setTerms] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [formProblem, setFormProblem] = useState<FormProblem | null>(null)
+
+  useEffect(() => {
+    if (user) navigate('/dashboard', { replace: true })
+  }, [user, navigate])
+
+  const set = (name: keyof typeof values) => (event: { target: { value: string } }) =>
+    setValues((current) => ({ ...current, [name]: event.target.value }))
+
+  const validate = (): FormProblem | null =>
+    requireAll(values) ??
+    checkNewPassword(values.password, values.confirm_password, { password: 'password', confirm: 'confirm_password' }) ??
+    (terms ? null : problem(MSG_ACCEPT_TERMS, ['terms']))
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const found = validate()
+    if (found) {
+      setFormProblem(found)
+      return
+    }
+    setFormProblem(null)
+    setBusy(true)
+    try {
+      await signUp({ ...values, email: values.email.trim(), first_name: values.first_name.trim(), last_name: values.last_name.trim() })
+    } catch (err) {
+      setFormProblem(problemFromError(err))
+      setBusy(false)
+    }
+  }
+
+  const flag = (name: string) => invalidProps(formProblem, name, errorId)
+
   return (
-    <PageIntro
+    <AuthCard
       heading="Create your account."
-      text="Sign up with your name, e-mail and a password to order services and follow your websites in the dashboard."
+      text="Sign up to order services and follow your websites in the dashboard."
+      footer={
+        <p>
+          Already have an account? <Link to="/login">Log in</Link>
+        </p>
+      }
     >
-      <p>
-        Already have an account? <Link to="/login">Log in</Link>. By signing up you accept our <Link to="/terms">Terms</Link> and{' '}
-        <Link to="/privacy">Privacy Policy</Link>.
-      </p>
-    </PageIntro>
+      <form className="form-stack" method="post" noValidate onSubmit={handleSubmit}>
+        {formProblem && <ErrorBox id={errorId}>{formProblem.message}</ErrorBox>}
+        <div className="form-grid-2">
+          <Field label="First name" name="first_name" autoComplete="given-name" required value={values.first_name} onChange={set('first_name')} {...flag('first_name')} />
+          <Field label="Last name" name="last_name" autoComplete="family-name" required value={values.last_name} onChange={set('last_name')} {...flag('last_name')} />
+        </div>
+        <Field label="Email" type="email" name="email" autoComplete="email" inputMode="email" required value={values.email} onChange={set('email')} {...flag('email')} />
+        <Field
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          hint="At least 6 characters."
+          required
+          value={values.password}
+          onChange={set('password')}
+          {...flag('password')}
+        />
+        <Field
+          label="Confirm password"
+          type="password"
+          name="confirm_password"
+          autoComplete="new-password"
+          required
+          value={values.confirm_password}
+          onChange={set('confirm_password')}
+          {...flag('confirm_password')}
+        />
+        <Checkbox
+          name="terms"
+          required
+          checked={terms}
+          onChange={(e) => setTerms(e.target.checked)}
+          label={
+            <>
+              I agree to the <Link to="/terms">Terms of Service</Link> and <Link to="/privacy">Privacy Policy</Link>
+            </>
+          }
+          {...flag('terms')}
+        />
+        <Button type="submit" size="lg" block busy={busy} disabled={!hydrated}>
+          Create account
+        </Button>
+      </form>
+    </AuthCard>
   )
 }

@@ -1,0 +1,153 @@
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+import { mockFetch, mockSignedIn, renderApp, setSignedInHint, testUser } from '../test-utils'
+
+const admin = { ...testUser, id: 2, email: 'admin@example.eu', first_name: 'Grace', last_name: 'Hopper', role: 'admin' }
+
+describe('dashboard shell', () => {
+  it('shows a spinner while the user loads, then sends a visitor to /login', async () => {
+    setSignedInHint()
+    let answer: (() => void) | undefined
+    mockFetch(() => ({ status: 401, body: { error: { code: 'unauthorized', message: 'Not signed in.' } } }))
+    // Hold /api/auth/me until the spinner was seen.
+    const gate = new Promise<void>((resolve) => (answer = resolve))
+    const original = globalThis.fetch
+    vi.stubGlobal('fetch', async (...args: Parameters<typeof fetch>) => {
+      await gate
+      return original(...args)
+    })
+    renderApp('/dashboard/billing')
+    expect(await screen.findByText('Loading your account')).toBeInTheDocument()
+    expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument()
+    await act(async () => answer?.())
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back.' })).toBeInTheDocument()
+  })
+
+  it('has a logo link, a notification button with a dot and a user menu', async () => {
+    mockSignedIn()
+    renderApp('/dashboard')
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    const banner = within(screen.getByRole('banner'))
+    expect(banner.getByRole('link', { name: 'agency home' })).toHaveAttribute('href', '/')
+    const bell = banner.getByRole('button', { name: 'Notifications' })
+    expect(bell.querySelector('.icon-button__dot')).not.toBeNull()
+
+    const menuButton = banner.getByRole('button', { name: 'User menu' })
+    expect(menuButton).toHaveAttribute('aria-haspopup', 'true')
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false')
+    await userEvent.click(menuButton)
+    expect(menuButton).toHaveAttribute('aria-expanded', 'true')
+    const panel = document.getElementById(menuButton.getAttribute('aria-controls')!)!
+    expect(panel).toBeVisible()
+    expect(within(panel).getByText('Ada Lovelace')).toBeInTheDocument()
+    expect(within(panel).getByText('ada@example.eu')).toBeInTheDocument()
+    expect(within(panel).getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/dashboard/settings')
+    expect(within(panel).getByRole('button', { name: 'Sign out' })).toBeInTheDocument()
+
+    // Escape closes and gives focus back to the button.
+    await userEvent.keyboard('{Escape}')
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false')
+    expect(panel).not.toBeVisible()
+    expect(menuButton).toHaveFocus()
+
+    // Outside click closes.
+    await userEvent.click(menuButton)
+    expect(panel).toBeVisible()
+    await userEvent.click(screen.getByRole('heading', { level: 1 }))
+    expect(panel).not.toBeVisible()
+
+    // Navigation closes.
+    await userEvent.click(menuButton)
+    await userEvent.click(within(panel).getByRole('link', { name: 'Settings' }))
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeInTheDocument()
+    expect(panel).not.toBeVisible()
+  })
+
+  it('opens the user menu from the keyboard and moves focus into it', async () => {
+    mockSignedIn()
+    renderApp('/dashboard')
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    const menuButton = screen.getByRole('button', { name: 'User menu' })
+    menuButton.focus()
+    await userEvent.keyboard('{ArrowDown}')
+    const panel = document.getElementById(menuButton.getAttribute('aria-controls')!)!
+    expect(within(panel).getByRole('link', { name: 'Settings' })).toHaveFocus()
+    await userEvent.keyboard('{ArrowDown}')
+    expect(within(panel).getByRole('button', { name: 'Sign out' })).toHaveFocus()
+  })
+
+  it('shows the first letter of the first name, else of the e-mail, upper-case', async () => {
+    mockSignedIn({ ...testUser, first_name: 'ada' })
+    const { unmount } = renderApp('/dashboard')
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    expect(within(screen.getByRole('button', { name: 'User menu' })).getByTestId('avatar-letter')).toHaveTextContent(/^A$/)
+    unmount()
+
+    mockSignedIn({ ...testUser, first_name: '', last_name: null, email: 'zoe@example.eu' })
+    renderApp('/dashboard')
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    expect(within(screen.getByRole('button', { name: 'User menu' })).getByTestId('avatar-letter')).toHaveTextContent(/^Z$/)
+  })
+
+  it('shows the avatar image with alt text, and the letter when it cannot load', async () => {
+    mockSignedIn({ ...testUser, avatar_url: 'https://img.example/ada.png' })
+    renderApp('/dashboard')
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    const button = screen.getByRole('button', { name: 'User menu' })
+    const img = within(button).getByAltText('Avatar of Ada Lovelace')
+    expect(img).toHaveAttribute('src', 'https://img.example/ada.png')
+    await act(async () => img.dispatchEvent(new Event('error')))
+    expect(within(button).getByTestId('avatar-letter')).toHaveTextContent('A')
+  })
+
+  it('lists SEO Articles only for admins', async () => {
+    mockSignedIn()
+    const { unmount } = renderApp('/dashboard')
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    const sidebar = within(screen.getByRole('navigation', { name: 'Dashboard' }))
+    for (const name of ['Dashboard', 'Websites', 'Analytics', 'Billing', 'Support', 'Profile', 'Settings']) {
+      expect(sidebar.getByRole('link', { name })).toBeInTheDocument()
+    }
+    expect(screen.queryByRole('link', { name: 'SEO Articles' })).not.toBeInTheDocument()
+    unmount()
+
+    mockSignedIn(admin)
+    renderApp('/dashboard')
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    expect(within(screen.getByRole('navigation', { name: 'Dashboard' })).getByRole('link', { name: 'SEO Articles' })).toHaveAttribute(
+      'href',
+      '/dashboard/seo',
+    )
+  })
+
+  it('refuses /dashboard/seo to a non-admin and opens it for an admin', async () => {
+    mockSignedIn()
+    const { unmount } = renderApp('/dashboard/seo')
+    expect(await screen.findByText('Only admins can open the article manager.')).toBeInTheDocument()
+    expect(screen.queryByRole('heading', { name: 'SEO Articles' })).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Back to the dashboard' })).toHaveAttribute('href', '/dashboard')
+    unmount()
+
+    mockSignedIn(admin)
+    renderApp('/dashboard/seo')
+    expect(await screen.findByRole('heading', { level: 1, name: 'SEO Articles' })).toBeInTheDocument()
+    expect(screen.queryByText('Only admins can open the article manager.')).not.toBeInTheDocument()
+  })
+
+  it('has a mobile menu toggle that lists the pages and closes on navigation', async () => {
+    mockSignedIn()
+    renderApp('/dashboard')
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    const toggle = screen.getByRole('button', { name: 'Open dashboard menu' })
+    const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!
+    expect(panel).not.toBeVisible()
+    await userEvent.click(toggle)
+    expect(toggle).toHaveAttribute('aria-expanded', 'true')
+    const mobile = within(screen.getByRole('navigation', { name: 'Dashboard menu' }))
+    for (const name of ['Dashboard', 'Billing', 'Support', 'Settings']) expect(mobile.getByRole('link', { name })).toBeInTheDocument()
+    await userEvent.click(mobile.getByRole('link', { name: 'Billing' }))
+    expect(await screen.findByRole('heading', { level: 1, name: 'Billing' })).toBeInTheDocument()
+    await waitFor(() => expect(panel).not.toBeVisible())
+  })
+})

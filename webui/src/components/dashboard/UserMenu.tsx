@@ -1,0 +1,114 @@
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { Link, useLocation } from 'react-router-dom'
+import { displayName, type User } from '../../lib/auth'
+import { ChevronDownIcon } from '../icons/ChevronDownIcon'
+import { LogOutIcon } from '../icons/LogOutIcon'
+import { SettingsIcon } from '../icons/SettingsIcon'
+import { Spinner } from '../ui/Spinner'
+import { Avatar } from './Avatar'
+import { usePopover } from './usePopover'
+
+export interface UserMenuProps {
+  user: User
+  onSignOut: () => void
+  signingOut: boolean
+}
+
+/** Avatar button opening a small panel: name, e-mail, Settings link, Sign out. */
+export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
+  const [open, setOpen] = useState(false)
+  const panelId = useId()
+  const containerRef = useRef<HTMLDivElement>(null)
+  const buttonRef = useRef<HTMLButtonElement>(null)
+  const panelRef = useRef<HTMLDivElement>(null)
+  const focusFirst = useRef(false)
+  const location = useLocation()
+  const close = useCallback(() => setOpen(false), [])
+
+  usePopover(open, close, containerRef, buttonRef)
+
+  // Close on navigation (e.g. after following the Settings link).
+  useEffect(() => {
+    setOpen(false)
+  }, [location.key])
+
+  // Opened from the keyboard: move focus into the panel.
+  useEffect(() => {
+    if (open && focusFirst.current) panelRef.current?.querySelector<HTMLElement>('a, button')?.focus()
+    focusFirst.current = false
+  }, [open])
+
+  const items = () => Array.from(panelRef.current?.querySelectorAll<HTMLElement>('a, button:not(:disabled)') ?? [])
+
+  const onButtonKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
+      focusFirst.current = true
+      if (event.key === 'ArrowDown') {
+        event.preventDefault()
+        setOpen(true)
+      }
+    }
+  }
+
+  const onPanelKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return
+    event.preventDefault()
+    const list = items()
+    const index = list.indexOf(document.activeElement as HTMLElement)
+    const step = event.key === 'ArrowDown' ? 1 : -1
+    list[(index + step + list.length) % list.length]?.focus()
+  }
+
+  const name = displayName(user)
+
+  return (
+    <div className="user-menu" ref={containerRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="user-menu__button"
+        aria-label="User menu"
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onKeyDown={onButtonKeyDown}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <Avatar user={user} />
+        <span className="user-menu__first" aria-hidden="true">
+          {user.first_name?.trim() || user.email}
+        </span>
+        <ChevronDownIcon size={16} className="user-menu__chevron" />
+      </button>
+      <div id={panelId} ref={panelRef} className="user-menu__panel" hidden={!open} onKeyDown={onPanelKeyDown}>
+        <div className="user-menu__who">
+          <Avatar user={user} size="lg" />
+          <div className="user-menu__who-text">
+            <p className="user-menu__name">{name}</p>
+            <p className="user-menu__email">{user.email}</p>
+          </div>
+        </div>
+        <ul className="user-menu__list">
+          <li>
+            <Link to="/dashboard/settings" className="user-menu__item">
+              <SettingsIcon size={18} />
+              Settings
+            </Link>
+          </li>
+          <li>
+            <button
+              type="button"
+              className="user-menu__item user-menu__item--danger"
+              onClick={onSignOut}
+              disabled={signingOut}
+              aria-busy={signingOut || undefined}
+            >
+              {signingOut ? <Spinner label={null} size="sm" /> : <LogOutIcon size={18} />}
+              Sign out
+            </button>
+          </li>
+        </ul>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,74 @@
+/**
+ * Client-side form checks and error plumbing shared by the account forms.
+ * Messages are the spec's wording (accounts spec, section 5) and match the server's.
+ */
+import { useEffect, useState } from 'react'
+import { ApiError, errorMessage } from './api-client'
+
+export const MSG_FILL_ALL = 'Please fill in all fields'
+export const MSG_PASSWORD_MISMATCH = 'Passwords do not match'
+export const MSG_PASSWORD_SHORT = 'Password must be at least 6 characters'
+export const MSG_PASSWORD_LONG = 'Password must be at most 128 characters'
+export const MSG_ACCEPT_TERMS = 'Please accept the Terms of Service and Privacy Policy'
+
+export const MIN_PASSWORD_LENGTH = 6
+export const MAX_PASSWORD_LENGTH = 128
+
+/** A message for the form's red box plus the fields it concerns (marked invalid). */
+export interface FormProblem {
+  message: string
+  fields: readonly string[]
+  /** Per-field messages from the server (`error.fields`), shown under the fields. */
+  fieldMessages?: Readonly<Record<string, string>>
+}
+
+export function problem(message: string, fields: readonly string[] = []): FormProblem {
+  return { message, fields }
+}
+
+/** Names of the values that are empty (strings are trimmed, passwords are not special-cased). */
+export function emptyFields(values: Readonly<Record<string, string>>): string[] {
+  return Object.entries(values)
+    .filter(([, value]) => value.trim() === '')
+    .map(([name]) => name)
+}
+
+/** "All fields required" problem, or null when every value is filled in. */
+export function requireAll(values: Readonly<Record<string, string>>): FormProblem | null {
+  const missing = emptyFields(values)
+  return missing.length > 0 ? problem(MSG_FILL_ALL, missing) : null
+}
+
+/** New-password checks in the spec's order: match, then length. */
+export function checkNewPassword(
+  password: string,
+  confirm: string,
+  names: { password: string; confirm: string },
+): FormProblem | null {
+  if (password !== confirm) return problem(MSG_PASSWORD_MISMATCH, [names.confirm])
+  if (password.length < MIN_PASSWORD_LENGTH) return problem(MSG_PASSWORD_SHORT, [names.password])
+  if (password.length > MAX_PASSWORD_LENGTH) return problem(MSG_PASSWORD_LONG, [names.password])
+  return null
+}
+
+/** Turns a thrown value (usually {@link ApiError}) into a form problem. */
+export function problemFromError(err: unknown): FormProblem {
+  const fieldMessages = err instanceof ApiError ? err.fields : undefined
+  return { message: errorMessage(err), fields: Object.keys(fieldMessages ?? {}), fieldMessages }
+}
+
+/**
+ * False during prerender and the hydration render, true afterwards. Prerendered forms keep
+ * their submit button disabled until React handles the submit (no native GET with a password).
+ */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false)
+  useEffect(() => setHydrated(true), [])
+  return hydrated
+}
+
+/** Props marking one input invalid and pointing it at the form's error box. */
+export function invalidProps(current: FormProblem | null, name: string, errorBoxId: string) {
+  const flagged = current !== null && current.fields.includes(name)
+  return flagged ? { invalid: true, describedBy: errorBoxId } : {}
+}
