@@ -14,6 +14,7 @@ from rich.table import Table
 from agency import __version__
 from agency.core import db, jobs, mail
 from agency.core.cli_support import CliContext
+from agency.core.cli_support import console as out
 from agency.core.logging import configure_logging
 from agency.core.settings import Settings, SettingsError, load_settings
 from agency.registry import MODULES
@@ -147,7 +148,7 @@ def mail_outbox(
 
     messages = context.run(pending)
     if not messages:
-        console.print("the outbox is empty")
+        out.print("the outbox is empty")
         return
     table = Table(title=f"{len(messages)} message(s) not delivered")
     for column in ("id", "created", "to", "subject", "status", "last error"):
@@ -161,10 +162,10 @@ def mail_outbox(
             message.status,
             message.last_error or "",
         )
-    Console().print(table)
+    out.print(table)
     if show_body:
         for message in messages:
-            Console().print(f"\n[bold]#{message.id} {message.subject}[/bold]\n{message.text}")
+            out.print(f"\n[bold]#{message.id} {message.subject}[/bold]\n{message.text}")
 
 
 @app.command()

@@ -282,3 +282,19 @@ async def test_wrong_json_types_are_a_400_not_a_500(client: Any) -> None:
         status, data = await call(client, "post", "/api/auth/login", body)
         assert status == 400, body
         assert data["error"]["code"] == "validation_error"
+
+
+async def test_forgot_password_is_limited_per_address(client: Any) -> None:
+    for _ in range(5):
+        status, _ = await call(client, "post", "/api/auth/forgot-password", {"email": "x@y.co"})
+        assert status == 202
+    status, data = await call(client, "post", "/api/auth/forgot-password", {"email": "x@y.co"})
+    assert status == 429 and data["error"]["code"] == "rate_limited"
+
+
+async def test_sign_up_is_limited_per_address(client: Any) -> None:
+    for n in range(10):
+        assert (await sign_up(client, email=f"user{n}@example.com"))[0] == 201
+    status, data = await sign_up(client, email="one-too-many@example.com")
+    assert status == 429
+    assert error_message(data).startswith("Too many attempts. Please try again in ")
