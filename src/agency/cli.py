@@ -61,6 +61,23 @@ def apply_migrations(settings: Settings) -> list[str]:
     return asyncio.run(db.upgrade(settings.effective_database_url, model_modules()))
 
 
+def prepare_modules(settings: Settings) -> None:
+    """Each module's start-up step (e.g. the shipped catalogue on a fresh install)."""
+    steps = [m.prepare for m in MODULES if m.prepare is not None]
+    if not steps:
+        return
+
+    async def run() -> None:
+        await db.init_db(settings.effective_database_url, model_modules())
+        try:
+            for step in steps:
+                await step()
+        finally:
+            await db.close_db()
+
+    asyncio.run(run())
+
+
 @app.command()
 def serve(
     host: Annotated[
@@ -85,6 +102,7 @@ def serve(
     if migrate:
         for name in apply_migrations(settings):
             console.print(f"applied migration {name}")
+    prepare_modules(settings)
 
     def load_app(_target: str) -> Any:
         # Runs in each worker process: every worker builds its own app and connections.

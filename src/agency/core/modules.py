@@ -25,6 +25,8 @@ class Module:
     job_handlers: background job kinds this module runs, by kind name.
     csrf_exempt: API paths that accept requests without the CSRF guard (payment webhooks).
     user_data: how to export and erase what this module holds about a user.
+    prepare: runs in `agency serve` after the migrations, before the workers start (loads
+        default data on a fresh install).
     """
 
     name: str
@@ -35,3 +37,4 @@ class Module:
     job_handlers: dict[str, JobHandler] = field(default_factory=dict)
     csrf_exempt: tuple[str, ...] = ()
     user_data: UserData | None = None
+    prepare: Callable[[], Awaitable[object]] | None = None

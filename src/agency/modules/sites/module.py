@@ -1,5 +1,12 @@
 """What the sites module contributes to the program (see `agency.core.modules.Module`)."""
 
 from agency.core.modules import Module
+from agency.core.userdata import UserData
+from agency.modules.sites import models, routes, service
 
-MODULE = Module(name="sites")
+MODULE = Module(
+    name="sites",
+    models=models,
+    blueprint=routes.blueprint,
+    user_data=UserData(export=service.export_user, erase=service.erase_user),
+)

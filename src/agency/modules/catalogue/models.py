@@ -1,0 +1,48 @@
+"""The catalogue's tables: service families and the plans sold in them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tortoise import fields
+from tortoise.models import Model
+
+
+class Family(Model):
+    key = fields.CharField(max_length=40, primary_key=True)
+    title = fields.CharField(max_length=200)
+    description = fields.TextField()
+    cta = fields.CharField(max_length=100)
+    show_domain = fields.BooleanField(default=False)
+    bullets: list[Any] = fields.JSONField(default=list)
+    default_plan = fields.CharField(max_length=64)
+    sort_order = fields.IntField(default=0)
+
+    class Meta:
+        table = "catalogue_family"
+
+
+class Plan(Model):
+    key = fields.CharField(max_length=64, primary_key=True)
+    family = fields.CharField(max_length=40, db_index=True)
+    name = fields.CharField(max_length=100)
+    description = fields.TextField()
+    price = fields.IntField()
+    currency = fields.CharField(max_length=3, default="EUR")
+    original_price = fields.IntField(null=True)
+    save_percent = fields.IntField(null=True)
+    mode = fields.CharField(max_length=16)
+    interval = fields.CharField(max_length=16, null=True)
+    badge = fields.CharField(max_length=16, null=True)
+    features: list[Any] = fields.JSONField(default=list)
+    delivery = fields.CharField(max_length=50, null=True)
+    guarantee = fields.CharField(max_length=100, null=True)
+    checkout = fields.BooleanField(default=True)
+    active = fields.BooleanField(default=True)
+    sort_order = fields.IntField(default=0)
+    stripe_product_id = fields.CharField(max_length=255, null=True)
+    stripe_price_id = fields.CharField(max_length=255, null=True, db_index=True)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "catalogue_plan"

@@ -1,0 +1,132 @@
+"""Catalogue shapes: the data file's entries, the public API's answer, and the PlanInfo other
+modules receive."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+Mode = Literal["payment", "subscription"]
+Badge = Literal["popular", "premium", "launch"]
+
+
+class PlanIn(BaseModel):
+    """One `[[plans]]` entry of config/catalogue.toml."""
+
+    key: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)
+    family: str
+    name: str = Field(min_length=1, max_length=100)
+    description: str
+    price: int = Field(gt=0)
+    currency: Literal["EUR"] = "EUR"
+    original_price: int | None = Field(default=None, gt=0)
+    save_percent: int | None = Field(default=None, ge=1, le=99)
+    mode: Mode
+    interval: Literal["month", "year"] | None = None
+    badge: Badge | None = None
+    features: list[str] = []
+    delivery: str | None = None
+    guarantee: str | None = None
+    checkout: bool = True
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PlanIn:
+        if (self.mode == "subscription") != (self.interval is not None):
+            raise ValueError(f"{self.key}: subscriptions need an interval, one-time plans none")
+        if self.original_price is not None and self.original_price <= self.price:
+            raise ValueError(f"{self.key}: original_price must be above price")
+        return self
+
+
+class FamilyIn(BaseModel):
+    """One `[[families]]` entry of config/catalogue.toml."""
+
+    key: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=40)
+    title: str
+    description: str
+    cta: str
+    show_domain: bool = False
+    bullets: list[str] = []
+    default_plan: str
+
+
+class CatalogueIn(BaseModel):
+    families: list[FamilyIn]
+    plans: list[PlanIn]
+
+    @model_validator(mode="after")
+    def _references(self) -> CatalogueIn:
+        families = {f.key for f in self.families}
+        plan_families = {p.key: p.family for p in self.plans}
+        if len(families) != len(self.families) or len(plan_families) != len(self.plans):
+            raise ValueError("family and plan keys must be unique")
+        for plan in self.plans:
+            if plan.family not in families:
+                raise ValueError(f"{plan.key}: unknown family {plan.family!r}")
+        for family in self.families:
+            if plan_families.get(family.default_plan) != family.key:
+                raise ValueError(f"{family.key}: default_plan is not one of its plans")
+        return self
+
+
+@dataclass(frozen=True)
+class PlanInfo:
+    """A plan as other modules (billing) see it."""
+
+    key: str
+    family: str
+    name: str
+    price: int
+    currency: str
+    mode: str
+    interval: str | None
+    checkout: bool
+    active: bool
+    stripe_product_id: str | None
+    stripe_price_id: str | None
+    description: str
+
+
+class PlanOut(BaseModel):
+    key: str
+    family: str
+    name: str
+    description: str
+    price: int
+    currency: str
+    original_price: int | None
+    save_percent: int | None
+    mode: str
+    interval: str | None
+    badge: str | None
+    features: list[str]
+    delivery: str | None
+    guarantee: str | None
+    checkout: bool
+    price_id: str | None
+
+
+class FamilyOut(BaseModel):
+    key: str
+    title: str
+    description: str
+    cta: str
+    show_domain: bool
+    bullets: list[str]
+    default_plan: str
+    plans: list[str]
+
+
+class CatalogueOut(BaseModel):
+    families: list[FamilyOut]
+    plans: list[PlanOut]
+
+
+@dataclass(frozen=True)
+class SeedReport:
+    created: list[str]
+    updated: list[str]
+    deactivated: list[str]
+    unchanged: int

@@ -1,0 +1,178 @@
+"""Catalogue use cases: load the data file, seed it, read it, resolve a /start request."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from agency.core.errors import ValidationFailed
+from agency.core.paths import config_dir
+from agency.modules.catalogue.models import Family, Plan
+from agency.modules.catalogue.schemas import (
+    CatalogueIn,
+    CatalogueOut,
+    FamilyOut,
+    PlanIn,
+    PlanInfo,
+    PlanOut,
+    SeedReport,
+)
+
+DEFAULT_FAMILY = "website"
+# Plan fields copied from the data file; Stripe ids and `active` are the program's own.
+_DATA_FIELDS = tuple(name for name in PlanIn.model_fields if name != "key")
+
+
+def default_file() -> Path:
+    return config_dir() / "catalogue.toml"
+
+
+def load_file(path: Path | None = None) -> CatalogueIn:
+    """Parse and check the catalogue data file; a readable error names the bad entry."""
+    path = path or default_file()
+    try:
+        return CatalogueIn.model_validate(tomllib.loads(path.read_text()))
+    except (tomllib.TOMLDecodeError, ValidationError) as exc:
+        raise ValidationFailed(f"{path}: {exc}") from exc
+
+
+async def seed(data: CatalogueIn) -> SeedReport:
+    """Load the catalogue idempotently: new plans are created, changed ones updated, plans no
+    longer in the file deactivated (never deleted: orders may point at them)."""
+    created: list[str] = []
+    updated: list[str] = []
+    unchanged = 0
+    for order, family in enumerate(data.families):
+        family_values = family.model_dump(exclude={"key"}) | {"sort_order": order}
+        await Family.update_or_create(defaults=family_values, key=family.key)
+    for order, plan in enumerate(data.plans):
+        values: dict[str, Any] = {name: getattr(plan, name) for name in _DATA_FIELDS}
+        values["active"] = True
+        existing = await Plan.get_or_none(key=plan.key)
+        if existing is None:
+            await Plan.create(key=plan.key, sort_order=order, **values)
+            created.append(plan.key)
+            continue
+        if any(getattr(existing, name) != value for name, value in values.items()):
+            updated.append(plan.key)
+        else:
+            unchanged += 1
+        # The position follows the file too, without counting as a change of the plan.
+        await Plan.filter(key=plan.key).update(sort_order=order, **values)
+    keys = [plan.key for plan in data.plans]
+    gone = await Plan.filter(active=True).exclude(key__in=keys).values_list("key", flat=True)
+    await Plan.filter(key__in=list(gone)).update(active=False)
+    return SeedReport(created, updated, sorted(str(k) for k in gone), unchanged)
+
+
+async def seed_if_empty() -> SeedReport | None:
+    """On a fresh install, load the shipped catalogue so the site can sell at once."""
+    if await Plan.exists():
+        return None
+    return await seed(load_file())
+
+
+def _info(plan: Plan) -> PlanInfo:
+    return PlanInfo(
+        key=plan.key,
+        family=plan.family,
+        name=plan.name,
+        price=plan.price,
+        currency=plan.currency,
+        mode=plan.mode,
+        interval=plan.interval,
+        checkout=plan.checkout,
+        active=plan.active,
+        stripe_product_id=plan.stripe_product_id,
+        stripe_price_id=plan.stripe_price_id,
+        description=plan.description,
+    )
+
+
+async def get_plan(key: str) -> PlanInfo | None:
+    plan = await Plan.get_or_none(key=key)
+    return _info(plan) if plan else None
+
+
+async def plan_by_price_id(price_id: str) -> PlanInfo | None:
+    plan = await Plan.get_or_none(stripe_price_id=price_id)
+    return _info(plan) if plan else None
+
+
+async def all_plans(include_inactive: bool = False) -> list[PlanInfo]:
+    query = Plan.all() if include_inactive else Plan.filter(active=True)
+    return [_info(plan) for plan in await query.order_by("sort_order")]
+
+
+async def set_stripe_ids(key: str, *, product_id: str, price_id: str) -> None:
+    await Plan.filter(key=key).update(stripe_product_id=product_id, stripe_price_id=price_id)
+
+
+async def catalogue() -> CatalogueOut:
+    """Every active family and plan, in the data file's order."""
+    plans = await Plan.filter(active=True).order_by("sort_order")
+    families = await Family.all().order_by("sort_order")
+    by_family: dict[str, list[str]] = {}
+    for plan in plans:
+        by_family.setdefault(plan.family, []).append(plan.key)
+    return CatalogueOut(
+        families=[
+            FamilyOut(
+                key=f.key,
+                title=f.title,
+                description=f.description,
+                cta=f.cta,
+                show_domain=f.show_domain,
+                bullets=list(f.bullets),
+                default_plan=f.default_plan,
+                plans=by_family.get(f.key, []),
+            )
+            for f in families
+            if f.key in by_family
+        ],
+        plans=[
+            PlanOut(
+                key=p.key,
+                family=p.family,
+                name=p.name,
+                description=p.description,
+                price=p.price,
+                currency=p.currency,
+                original_price=p.original_price,
+                save_percent=p.save_percent,
+                mode=p.mode,
+                interval=p.interval,
+                badge=p.badge,
+                features=list(p.features),
+                delivery=p.delivery,
+                guarantee=p.guarantee,
+                checkout=p.checkout,
+                price_id=p.stripe_price_id,
+            )
+            for p in plans
+        ],
+    )
+
+
+def resolve_start(
+    requested_type: str | None,
+    requested_plan: str | None,
+    plan_families: Mapping[str, str],
+    family_defaults: Mapping[str, str],
+) -> tuple[str, str]:
+    """The (family, plan) /start shows, by the spec's rules.
+
+    The plan is used when it is a known plan key (of the requested family, when one is given);
+    otherwise the family's default plan; an unknown family means website / professional.
+    `plan_families` holds only plans sold through /start; `family_defaults` only their families.
+    """
+    family = requested_type if requested_type in family_defaults else None
+    plan_family = plan_families.get(requested_plan or "")
+    if plan_family is not None and (family is None or plan_family == family):
+        return plan_family, str(requested_plan)
+    family = family or DEFAULT_FAMILY
+    return family, family_defaults[family]
