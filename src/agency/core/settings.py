@@ -64,6 +64,11 @@ class Settings(BaseSettings):
     smtp_security: Literal["starttls", "tls", "none"] = "starttls"
     smtp_timeout: float = Field(default=20.0, gt=0)
 
+    # Payments (Stripe). Without a secret key, checkout answers that payments are not set up.
+    stripe_secret_key: str = ""
+    stripe_webhook_secret: str = ""
+    stripe_api_base: str = ""
+
     @field_validator("base_url")
     @classmethod
     def _strip_trailing_slash(cls, value: str) -> str:

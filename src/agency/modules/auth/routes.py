@@ -5,13 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any, cast
 
-from quart import Blueprint, Quart, Response, current_app, g, jsonify, request
+from quart import Blueprint, Quart, Response, current_app, g, jsonify
 from quart.blueprints import BlueprintSetupState
-from quart_auth import QuartAuth, current_user, login_user, logout_user
+from quart_auth import QuartAuth, current_user, logout_user
 from quart_schema import validate_request, validate_response
 
 from agency.modules.auth import service
-from agency.modules.auth.api import SessionUser, login_required, require_account
 from agency.modules.auth.schemas import (
     DeleteAccountIn,
     EmailChangeIn,
@@ -24,6 +23,13 @@ from agency.modules.auth.schemas import (
     SignUpIn,
     UserEnvelope,
     UserOut,
+)
+from agency.modules.auth.web import (
+    SessionUser,
+    client_ip,
+    login_required,
+    require_account,
+    sign_in,
 )
 
 blueprint = Blueprint("auth", __name__)
@@ -71,19 +77,7 @@ async def write_session_hint(response: Response) -> Response:
     return response
 
 
-def _client_ip() -> str:
-    return str(getattr(g, "client_ip", request.remote_addr or "unknown"))
-
-
-async def _sign_in(user_id: int, remember: bool) -> None:
-    token = await service.start_session(
-        user_id,
-        remember=remember,
-        user_agent=request.headers.get("User-Agent", ""),
-        ip=_client_ip(),
-    )
-    login_user(SessionUser(token), remember=remember)
-    g.session_hint = "remember" if remember else "session"
+_client_ip = client_ip
 
 
 @blueprint.post("/api/auth/signup")
@@ -99,7 +93,7 @@ async def post_signup(data: SignUpIn) -> tuple[UserEnvelope, int]:
         last_name=data.last_name,
         client_ip=_client_ip(),
     )
-    await _sign_in(account.id, remember=False)
+    await sign_in(account, remember=False)
     return UserEnvelope(user=UserOut.of(account)), 201
 
 
@@ -111,7 +105,7 @@ async def post_login(data: LogInIn) -> UserEnvelope:
     account = await service.authenticate(
         email=data.email, password=data.password, client_ip=_client_ip()
     )
-    await _sign_in(account.id, remember=data.remember)
+    await sign_in(account, remember=data.remember)
     return UserEnvelope(user=UserOut.of(account))
 
 

@@ -215,6 +215,31 @@ async def authenticate(*, email: str, password: str, client_ip: str) -> Account:
     return await _account(user)
 
 
+def split_full_name(full_name: str) -> tuple[str, str]:
+    """The spec's rule: first name before the first space, last name the next word."""
+    first, _, rest = full_name.strip().partition(" ")
+    return first, (rest.split() or [""])[0]
+
+
+async def register_or_authenticate(
+    *, full_name: str, email: str, password: str, client_ip: str
+) -> Account:
+    """For a signed-out buyer: a new account, or their existing one when the password is right.
+    A wrong password for a registered e-mail gets 'This email is already registered.'"""
+    email = normalise_email(email)
+    if await User.exists(email=email):
+        try:
+            return await authenticate(email=email, password=password, client_ip=client_ip)
+        except Unauthorized as exc:
+            raise Conflict(
+                MSG_EMAIL_TAKEN, code="email_registered", fields={"email": MSG_EMAIL_TAKEN}
+            ) from exc
+    _check_new_password(password, None)
+    await ratelimit.enforce(SIGNUP_PER_ADDRESS, client_ip)
+    first_name, last_name = split_full_name(full_name)
+    return await create_user(email, password, first_name, last_name)
+
+
 # ---------------------------------------------------------------- sessions
 
 

@@ -1,5 +1,15 @@
 """What the billing module contributes to the program (see `agency.core.modules.Module`)."""
 
 from agency.core.modules import Module
+from agency.core.userdata import UserData
+from agency.modules.billing import cli, models, routes, service
 
-MODULE = Module(name="billing")
+MODULE = Module(
+    name="billing",
+    models=models,
+    blueprint=routes.blueprint,
+    cli=cli.app,
+    cli_name="stripe",
+    csrf_exempt=(routes.WEBHOOK_PATH,),
+    user_data=UserData(export=service.export_user, erase=service.erase_user),
+)

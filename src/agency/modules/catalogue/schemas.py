@@ -87,6 +87,7 @@ class PlanInfo:
     stripe_product_id: str | None
     stripe_price_id: str | None
     description: str
+    takes_domain: bool
 
 
 class PlanOut(BaseModel):

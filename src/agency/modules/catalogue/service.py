@@ -76,7 +76,12 @@ async def seed_if_empty() -> SeedReport | None:
     return await seed(load_file())
 
 
-def _info(plan: Plan) -> PlanInfo:
+async def _domain_families() -> set[str]:
+    keys = await Family.filter(show_domain=True).values_list("key", flat=True)
+    return {str(key) for key in keys}
+
+
+def _info(plan: Plan, domain_families: set[str]) -> PlanInfo:
     return PlanInfo(
         key=plan.key,
         family=plan.family,
@@ -90,22 +95,24 @@ def _info(plan: Plan) -> PlanInfo:
         stripe_product_id=plan.stripe_product_id,
         stripe_price_id=plan.stripe_price_id,
         description=plan.description,
+        takes_domain=plan.family in domain_families,
     )
 
 
 async def get_plan(key: str) -> PlanInfo | None:
     plan = await Plan.get_or_none(key=key)
-    return _info(plan) if plan else None
+    return _info(plan, await _domain_families()) if plan else None
 
 
 async def plan_by_price_id(price_id: str) -> PlanInfo | None:
     plan = await Plan.get_or_none(stripe_price_id=price_id)
-    return _info(plan) if plan else None
+    return _info(plan, await _domain_families()) if plan else None
 
 
 async def all_plans(include_inactive: bool = False) -> list[PlanInfo]:
     query = Plan.all() if include_inactive else Plan.filter(active=True)
-    return [_info(plan) for plan in await query.order_by("sort_order")]
+    domain_families = await _domain_families()
+    return [_info(plan, domain_families) for plan in await query.order_by("sort_order")]
 
 
 async def set_stripe_ids(key: str, *, product_id: str, price_id: str) -> None:

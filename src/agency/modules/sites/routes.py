@@ -5,7 +5,7 @@ from __future__ import annotations
 from quart import Blueprint
 from quart_schema import validate_response
 
-from agency.modules.auth.api import login_required, require_account
+from agency.modules.auth.web import login_required, require_account
 from agency.modules.sites import service
 from agency.modules.sites.schemas import WebsiteList
 

@@ -1,0 +1,107 @@
+"""What other modules' routes may use of accounts: who is signed in, guards, signing in.
+Quart-bound; plain functions and data are in `api.py`."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from functools import wraps
+from typing import ParamSpec, TypeVar
+
+from quart import g, request
+from quart_auth import Action, AuthUser, current_user, login_user
+
+from agency.core.errors import Forbidden, Unauthorized
+from agency.modules.auth import service
+from agency.modules.auth.schemas import Account
+
+__all__ = [
+    "SessionUser",
+    "admin_required",
+    "client_ip",
+    "current_account",
+    "login_required",
+    "require_account",
+    "sign_in",
+]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+MSG_ADMINS_ONLY = "Only admins can do this."
+
+
+class SessionUser(AuthUser):
+    """quart-auth's user, backed by a session row: logging out, a password change or a reset
+    really ends a session, and every server process agrees."""
+
+    def __init__(self, auth_id: str | None, action: Action = Action.PASS) -> None:
+        super().__init__(auth_id, action)
+        self._user_id: int | None = None
+        self._resolved = False
+
+    async def user_id(self) -> int | None:
+        if not self._resolved:
+            self._user_id = await service.session_user_id(self.auth_id) if self.auth_id else None
+            self._resolved = True
+        return self._user_id
+
+    @property
+    async def is_authenticated(self) -> bool:
+        return await self.user_id() is not None
+
+
+def client_ip() -> str:
+    """The client's address as the core worked it out (trusted proxies honoured)."""
+    return str(getattr(g, "client_ip", request.remote_addr or "unknown"))
+
+
+async def sign_in(account: Account, *, remember: bool = False) -> None:
+    """Start a session for this request's browser (the cookie is set on the response)."""
+    token = await service.start_session(
+        account.id,
+        remember=remember,
+        user_agent=request.headers.get("User-Agent", ""),
+        ip=client_ip(),
+    )
+    login_user(SessionUser(token), remember=remember)
+    g.session_hint = "remember" if remember else "session"
+    g.account = account
+
+
+async def current_account() -> Account | None:
+    """The signed-in account of this request, or None."""
+    if "account" not in g:
+        user_id = await current_user.user_id() if isinstance(current_user, SessionUser) else None
+        g.account = await service.get_account(user_id) if user_id is not None else None
+    account: Account | None = g.account
+    return account
+
+
+async def require_account() -> Account:
+    account = await current_account()
+    if account is None:
+        raise Unauthorized(service.MSG_NOT_SIGNED_IN)
+    return account
+
+
+def login_required(handler: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """401 in the API's error shape unless someone is signed in."""
+
+    @wraps(handler)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        await require_account()
+        return await handler(*args, **kwargs)
+
+    return wrapper
+
+
+def admin_required(handler: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """401 when signed out, 403 for anyone but an admin, whatever the web UI shows."""
+
+    @wraps(handler)
+    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> T:
+        account = await require_account()
+        if not account.is_admin:
+            raise Forbidden(MSG_ADMINS_ONLY)
+        return await handler(*args, **kwargs)
+
+    return wrapper

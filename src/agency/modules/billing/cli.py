@@ -1,0 +1,67 @@
+"""`agency stripe ...`: sync the catalogue to Stripe, replay events, reconcile subscriptions."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from agency.core.cli_support import CliContext, console, errors
+from agency.core.errors import AppError
+from agency.modules.billing import service
+from agency.modules.billing.clients import StripeGateway
+
+app = typer.Typer(help="Payments with Stripe.", no_args_is_help=True)
+
+
+def _gateway(context: CliContext) -> StripeGateway:
+    settings = context.settings
+    gateway = StripeGateway(
+        settings.stripe_secret_key, settings.stripe_api_base, settings.stripe_webhook_secret
+    )
+    if not gateway.configured:
+        errors.print("[red]Set AGENCY_STRIPE_SECRET_KEY first.[/red]")
+        raise typer.Exit(2)
+    return gateway
+
+
+@app.command("sync")
+def sync(
+    ctx: typer.Context,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say what would change.")] = False,
+) -> None:
+    """Create or match a Stripe Product and Price for every plan (lookup key = plan key)."""
+    context: CliContext = ctx.obj
+    gateway = _gateway(context)
+    try:
+        lines = context.run(lambda: service.sync_prices(gateway, dry_run=dry_run))
+    except AppError as error:
+        errors.print(f"[red]{error.message}[/red]")
+        raise typer.Exit(1) from error
+    for line in lines:
+        console.print(line)
+    console.print(f"{len(lines)} plan(s) checked{' (dry run)' if dry_run else ''}")
+
+
+@app.command("replay")
+def replay(
+    ctx: typer.Context,
+    failed: Annotated[bool, typer.Option("--failed", help="Only events that failed.")] = False,
+    ids: Annotated[list[str] | None, typer.Option("--id", help="Event id (repeatable).")] = None,
+) -> None:
+    """Apply stored webhook events again (all, the failed ones, or by id)."""
+    context: CliContext = ctx.obj
+    gateway = _gateway(context)
+    outcomes = context.run(lambda: service.replay(gateway, failed_only=failed, ids=ids or []))
+    for event_id, outcome in outcomes.items():
+        console.print(f"{event_id}: {outcome}")
+    console.print(f"{len(outcomes)} event(s) replayed")
+
+
+@app.command("reconcile")
+def reconcile(ctx: typer.Context) -> None:
+    """Re-fetch every known subscription from Stripe and store its current state."""
+    context: CliContext = ctx.obj
+    gateway = _gateway(context)
+    updated = context.run(lambda: service.reconcile(gateway))
+    console.print(f"{len(updated)} subscription(s) reconciled")

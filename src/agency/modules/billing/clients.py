@@ -1,0 +1,120 @@
+"""The Stripe gateway: every call the billing module makes to Stripe, through the official SDK.
+
+Answers are plain dicts, so the service never depends on the SDK's object classes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import stripe
+
+from agency.core.errors import ServiceUnavailable, ValidationFailed
+
+WEBHOOK_TOLERANCE_SECONDS = 300
+MSG_NOT_CONFIGURED = "Payments are not set up yet. Please contact us to order."
+MSG_BAD_SIGNATURE = "Invalid webhook signature."
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    result: dict[str, Any] = value.to_dict() if hasattr(value, "to_dict") else dict(value)
+    return result
+
+
+class StripeGateway:
+    def __init__(self, secret_key: str, api_base: str = "", webhook_secret: str = "") -> None:
+        self.webhook_secret = webhook_secret
+        self._client: stripe.StripeClient | None = None
+        if secret_key:
+            addresses: Any = {"api": api_base.rstrip("/")} if api_base else None
+            self._client = stripe.StripeClient(
+                secret_key,
+                base_addresses=addresses,
+                http_client=stripe.HTTPXClient(),
+                max_network_retries=2,
+            )
+
+    @property
+    def configured(self) -> bool:
+        return self._client is not None
+
+    @property
+    def client(self) -> stripe.StripeClient:
+        if self._client is None:
+            raise ServiceUnavailable(MSG_NOT_CONFIGURED, code="payments_not_configured")
+        return self._client
+
+    # --- webhooks -------------------------------------------------------------------------
+
+    def verify_event(self, payload: bytes, signature: str | None) -> dict[str, Any]:
+        """The event, if the signature over the raw body is valid and fresh (300 s)."""
+        if not self.webhook_secret:
+            raise ServiceUnavailable(MSG_NOT_CONFIGURED, code="payments_not_configured")
+        try:
+            stripe.WebhookSignature.verify_header(
+                payload.decode("utf-8"),
+                signature or "",
+                self.webhook_secret,
+                WEBHOOK_TOLERANCE_SECONDS,
+            )
+            event: Any = json.loads(payload)
+        except (stripe.SignatureVerificationError, ValueError, UnicodeDecodeError) as exc:
+            raise ValidationFailed(MSG_BAD_SIGNATURE, code="bad_signature") from exc
+        if not isinstance(event, dict) or not isinstance(event.get("id"), str):
+            raise ValidationFailed(MSG_BAD_SIGNATURE, code="bad_signature")
+        return event
+
+    # --- customers and checkout -------------------------------------------------------------
+
+    async def create_customer(self, *, email: str, name: str, user_id: int) -> str:
+        customer = await self.client.v1.customers.create_async(
+            params={"email": email, "name": name, "metadata": {"user_id": str(user_id)}}
+        )
+        return str(customer.id)
+
+    async def create_checkout_session(self, params: dict[str, Any]) -> dict[str, Any]:
+        session = await self.client.v1.checkout.sessions.create_async(params=params)  # type: ignore[arg-type]
+        return _dict(session)
+
+    async def retrieve_checkout_session(self, session_id: str) -> dict[str, Any]:
+        return _dict(await self.client.v1.checkout.sessions.retrieve_async(session_id))
+
+    async def retrieve_subscription(self, subscription_id: str) -> dict[str, Any]:
+        subscription = await self.client.v1.subscriptions.retrieve_async(
+            subscription_id, params={"expand": ["default_payment_method"]}
+        )
+        return _dict(subscription)
+
+    async def retrieve_payment_intent(self, payment_intent_id: str) -> dict[str, Any]:
+        intent = await self.client.v1.payment_intents.retrieve_async(
+            payment_intent_id, params={"expand": ["payment_method"]}
+        )
+        return _dict(intent)
+
+    async def create_portal_session(self, *, customer: str, return_url: str) -> str:
+        session = await self.client.v1.billing_portal.sessions.create_async(
+            params={"customer": customer, "return_url": return_url}
+        )
+        return str(session.url)
+
+    # --- catalogue sync ---------------------------------------------------------------------
+
+    async def prices_by_lookup_key(self, lookup_key: str) -> list[dict[str, Any]]:
+        prices = await self.client.v1.prices.list_async(
+            params={"lookup_keys": [lookup_key], "active": True, "limit": 10}
+        )
+        return [_dict(price) for price in prices.data]
+
+    async def create_product(self, *, name: str, description: str, plan_key: str) -> str:
+        product = await self.client.v1.products.create_async(
+            params={"name": name, "description": description, "metadata": {"plan": plan_key}}
+        )
+        return str(product.id)
+
+    async def create_price(self, params: dict[str, Any]) -> str:
+        price = await self.client.v1.prices.create_async(params=params)  # type: ignore[arg-type]
+        return str(price.id)
+
+    async def archive_price(self, price_id: str) -> None:
+        await self.client.v1.prices.update_async(price_id, params={"active": False})

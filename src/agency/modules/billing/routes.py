@@ -1,0 +1,113 @@
+"""Checkout, the payment webhook and the billing reads of the dashboard."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from quart import Blueprint, Quart, current_app, request
+from quart.blueprints import BlueprintSetupState
+from quart_schema import validate_request, validate_response
+
+from agency.modules.auth import api as auth_api
+from agency.modules.auth import web as auth_web
+from agency.modules.billing import service
+from agency.modules.billing.clients import StripeGateway
+from agency.modules.billing.schemas import (
+    CheckoutIn,
+    CheckoutStatus,
+    OrderList,
+    SubscriptionEnvelope,
+    UrlOut,
+    WebhookOut,
+)
+
+blueprint = Blueprint("billing", __name__)
+WEBHOOK_PATH = "/api/billing/webhook"
+
+
+@blueprint.record_once
+def install_gateway(state: BlueprintSetupState) -> None:
+    app = cast(Quart, state.app)
+    settings = app.extensions["agency.settings"]
+    app.extensions["billing.gateway"] = StripeGateway(
+        settings.stripe_secret_key, settings.stripe_api_base, settings.stripe_webhook_secret
+    )
+
+
+def _gateway() -> StripeGateway:
+    gateway: StripeGateway = current_app.extensions["billing.gateway"]
+    return gateway
+
+
+def _public_url() -> str:
+    return str(current_app.extensions["agency.settings"].public_url)
+
+
+@blueprint.post("/api/billing/checkout")
+@validate_request(CheckoutIn)
+@validate_response(UrlOut, 200)
+async def post_checkout(data: CheckoutIn) -> UrlOut:
+    """Start a card checkout for a plan. Signed-out buyers send full name, e-mail and password:
+    their account is created (or, with the right password, they are signed in) first."""
+    account = await auth_web.current_account()
+    if account is None:
+        service.check_visitor_fields(data.plan, data.full_name, data.email, data.password)
+        await service.validate_plan(data.plan)
+        account = await auth_api.register_or_authenticate(
+            full_name=data.full_name,
+            email=data.email,
+            password=data.password,
+            client_ip=auth_web.client_ip(),
+        )
+        await auth_web.sign_in(account)
+    request_ = service.CheckoutRequest(plan_key=data.plan, domain=data.domain, page=data.page)
+    url = await service.create_checkout(_gateway(), account, request_, _public_url())
+    return UrlOut(url=url)
+
+
+@blueprint.post(WEBHOOK_PATH)
+@validate_response(WebhookOut, 200)
+async def post_webhook() -> WebhookOut:
+    """Stripe's events, verified by signature; the only source of truth about payments."""
+    payload = await request.get_data(as_text=False)
+    assert isinstance(payload, bytes)
+    event = _gateway().verify_event(payload, request.headers.get("Stripe-Signature"))
+    outcome = await service.receive_event(_gateway(), event)
+    return WebhookOut(received=True, outcome=outcome)
+
+
+@blueprint.get("/api/billing/subscription")
+@auth_web.login_required
+@validate_response(SubscriptionEnvelope, 200)
+async def get_subscription() -> SubscriptionEnvelope:
+    """The signed-in user's subscription (null when there is none)."""
+    account = await auth_web.require_account()
+    return SubscriptionEnvelope(subscription=await service.current_subscription(account.id))
+
+
+@blueprint.get("/api/billing/orders")
+@auth_web.login_required
+@validate_response(OrderList, 200)
+async def get_orders() -> OrderList:
+    """The signed-in user's orders, newest first."""
+    account = await auth_web.require_account()
+    return OrderList(orders=await service.list_orders(account.id))
+
+
+@blueprint.get("/api/billing/checkout/<session_id>")
+@auth_web.login_required
+@validate_response(CheckoutStatus, 200)
+async def get_checkout_status(session_id: str) -> CheckoutStatus:
+    """Whether the payment for this checkout has been recorded (from the webhook)."""
+    account = await auth_web.require_account()
+    return await service.checkout_status(account.id, session_id)
+
+
+@blueprint.post("/api/billing/portal")
+@auth_web.login_required
+@validate_response(UrlOut, 200)
+async def post_portal() -> UrlOut:
+    """A Stripe customer portal session to manage the subscription and cards."""
+    account = await auth_web.require_account()
+    url = await service.portal_url(_gateway(), account.id, _public_url() + "/dashboard/billing")
+    return UrlOut(url=url)
