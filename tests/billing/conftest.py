@@ -1,0 +1,83 @@
+"""Billing fixtures: our fake Stripe over real HTTP, and an app whose Stripe SDK talks to it."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agency.app import create_app
+from agency.modules.billing import service as billing
+from agency.modules.catalogue import service as catalogue
+from tests.auth.helpers import HEADERS
+from tests.conftest import make_settings
+from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
+
+WEBHOOK_SECRET = "whsec_test_secret"
+
+
+@pytest.fixture(scope="session")
+def stripe_fake() -> Iterator[FakeStripe]:
+    with run_fake_stripe() as fake:
+        yield fake
+
+
+@pytest.fixture
+def fake(stripe_fake: FakeStripe) -> FakeStripe:
+    """The fake, emptied. No webhook URL: a test posts the stored events itself, in the order
+    and with the duplicates it wants, through the app's real webhook endpoint."""
+    stripe_fake.reset()
+    return stripe_fake
+
+
+@pytest.fixture
+async def shop(tmp_path: Path, database_url: str, fake: FakeStripe) -> AsyncIterator[Any]:
+    """A started app with the catalogue seeded and synced to the fake Stripe."""
+    settings = make_settings(
+        tmp_path,
+        database_url,
+        stripe_secret_key=fake.api_key,
+        stripe_api_base=fake.base_url,
+        stripe_webhook_secret=WEBHOOK_SECRET,
+        base_url="http://shop.test",
+    )
+    app = create_app(settings)
+    async with app.test_app() as test_app:
+        await catalogue.seed(catalogue.load_file())
+        await billing.sync_prices(app.extensions["billing.gateway"], dry_run=False)
+        yield test_app
+
+
+def signature(payload: str, secret: str = WEBHOOK_SECRET, at: int | None = None) -> str:
+    """The Stripe-Signature header Stripe computes: HMAC-SHA256 over "{t}.{body}"."""
+    timestamp = int(time.time()) if at is None else at
+    digest = hmac.new(secret.encode(), f"{timestamp}.{payload}".encode(), hashlib.sha256)
+    return f"t={timestamp},v1={digest.hexdigest()}"
+
+
+async def deliver(client: Any, event: dict[str, Any], **sign: Any) -> Any:
+    payload = json.dumps(event)
+    return await client.post(
+        "/api/billing/webhook",
+        data=payload,
+        headers={
+            "Content-Type": "application/json",
+            "Stripe-Signature": signature(payload, **sign),
+        },
+    )
+
+
+async def checkout(client: Any, plan: str, **body: Any) -> tuple[int, Any]:
+    response = await client.post(
+        "/api/billing/checkout", json={"plan": plan, **body}, headers=HEADERS
+    )
+    return response.status_code, await response.get_json()
+
+
+VISITOR = {"full_name": "Ada Lovelace", "email": "ada@example.com", "password": "correct horse"}
