@@ -61,7 +61,7 @@ def configure_logging(level: str = "info", fmt: str = "text") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
-    for noisy in ("tortoise", "aiosqlite", "asyncio", "httpx", "httpcore", "hpack"):
+    for noisy in ("tortoise", "aiosqlite", "asyncio", "httpx", "httpcore", "hpack", "stripe"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     # Our own access log replaces the servers' ones.
     for server_logger in ("granian.access", "uvicorn.access", "quart.serving"):
