@@ -18,6 +18,9 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 from agency.core.paths import web_dir
 from tests.conftest import free_port
 from tests.fakes.smtp import SmtpServer
+from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
+
+WEBHOOK_SECRET = "whsec_e2e_secret"
 
 CHROMIUM = os.environ.get("AGENCY_TEST_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -45,19 +48,19 @@ class LiveServer:
     url: str
     workdir: Path
     process: subprocess.Popen[bytes]
+    env: dict[str, str]
+    stripe: FakeStripe
 
     def cli(self, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-        """Run `agency ...` against this server's database, as an admin would."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
-        env["AGENCY_DATA_DIR"] = str(self.workdir / "data")
+        """Run `agency ...` with this server's configuration, as an admin would."""
         return subprocess.run(
             [sys.executable, "-m", "agency", *args],
             cwd=self.workdir,
-            env=env,
+            env=self.env,
             input=stdin,
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=120,
             check=True,
         )
 
@@ -89,10 +92,16 @@ def smtp_server() -> Iterator[SmtpServer]:
 def live_server(
     tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer
 ) -> Iterator[LiveServer]:
+    """The real server, its mail going to a real SMTP server and its payments to our fake
+    Stripe, which sends its signed webhooks back to the server over HTTP."""
     if not (web_dir() / "index.html").is_file():
         raise RuntimeError("the web UI is not built: run `npm run build` in webui/")
     workdir = tmp_path_factory.mktemp("server")
     port = free_port()
+    stripe_context = run_fake_stripe(
+        webhook_url=f"http://127.0.0.1:{port}/api/billing/webhook", webhook_secret=WEBHOOK_SECRET
+    )
+    fake = stripe_context.__enter__()
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
     env.update(
         AGENCY_DATA_DIR=str(workdir / "data"),
@@ -100,6 +109,10 @@ def live_server(
         AGENCY_SMTP_HOST="127.0.0.1",
         AGENCY_SMTP_PORT=str(smtp_server.port),
         AGENCY_SMTP_SECURITY="none",
+        AGENCY_BASE_URL=f"http://127.0.0.1:{port}",
+        AGENCY_STRIPE_SECRET_KEY=fake.api_key,
+        AGENCY_STRIPE_API_BASE=fake.base_url,
+        AGENCY_STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
     )
     log = (workdir / "server.log").open("wb")
     process = subprocess.Popen(
@@ -109,9 +122,10 @@ def live_server(
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    server = LiveServer(f"http://127.0.0.1:{port}", workdir, process)
+    server = LiveServer(f"http://127.0.0.1:{port}", workdir, process, env, fake)
     try:
         wait_until_up(server.url, process)
+        server.cli("stripe", "sync")
         yield server
     finally:
         process.terminate()
@@ -120,6 +134,7 @@ def live_server(
         except subprocess.TimeoutExpired:
             process.kill()
         log.close()
+        stripe_context.__exit__(None, None, None)
 
 
 @pytest.fixture(scope="session")
