@@ -73,3 +73,10 @@ export function sentBody(fetchMock: { mock: { calls: unknown[][] } }, url: strin
   const init = call[1] as RequestInit
   return JSON.parse(String(init.body))
 }
+
+/** Replaces `window.location` with a stub whose `assign` is a mock (restored after each test). */
+export function stubLocationAssign() {
+  const assign = vi.fn()
+  vi.stubGlobal('location', { href: 'http://localhost/', origin: 'http://localhost', assign })
+  return assign
+}

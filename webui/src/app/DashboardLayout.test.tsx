@@ -27,7 +27,7 @@ describe('dashboard shell', () => {
   it('has a logo link, a notification button with a dot and a user menu', async () => {
     mockSignedIn()
     renderApp('/dashboard')
-    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })
     const banner = within(screen.getByRole('banner'))
     expect(banner.getByRole('link', { name: 'agency home' })).toHaveAttribute('href', '/')
     const bell = banner.getByRole('button', { name: 'Notifications' })
@@ -67,7 +67,7 @@ describe('dashboard shell', () => {
   it('opens the user menu from the keyboard and moves focus into it', async () => {
     mockSignedIn()
     renderApp('/dashboard')
-    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })
     const menuButton = screen.getByRole('button', { name: 'User menu' })
     menuButton.focus()
     await userEvent.keyboard('{ArrowDown}')
@@ -80,20 +80,20 @@ describe('dashboard shell', () => {
   it('shows the first letter of the first name, else of the e-mail, upper-case', async () => {
     mockSignedIn({ ...testUser, first_name: 'ada' })
     const { unmount } = renderApp('/dashboard')
-    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })
     expect(within(screen.getByRole('button', { name: 'User menu' })).getByTestId('avatar-letter')).toHaveTextContent(/^A$/)
     unmount()
 
     mockSignedIn({ ...testUser, first_name: '', last_name: null, email: 'zoe@example.eu' })
     renderApp('/dashboard')
-    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })
     expect(within(screen.getByRole('button', { name: 'User menu' })).getByTestId('avatar-letter')).toHaveTextContent(/^Z$/)
   })
 
   it('shows the avatar image with alt text, and the letter when it cannot load', async () => {
     mockSignedIn({ ...testUser, avatar_url: 'https://img.example/ada.png' })
     renderApp('/dashboard')
-    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })
     const button = screen.getByRole('button', { name: 'User menu' })
     const img = within(button).getByAltText('Avatar of Ada Lovelace')
     expect(img).toHaveAttribute('src', 'https://img.example/ada.png')
@@ -104,7 +104,7 @@ describe('dashboard shell', () => {
   it('lists SEO Articles only for admins', async () => {
     mockSignedIn()
     const { unmount } = renderApp('/dashboard')
-    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })
     const sidebar = within(screen.getByRole('navigation', { name: 'Dashboard' }))
     for (const name of ['Dashboard', 'Websites', 'Analytics', 'Billing', 'Support', 'Profile', 'Settings']) {
       expect(sidebar.getByRole('link', { name })).toBeInTheDocument()
@@ -114,7 +114,7 @@ describe('dashboard shell', () => {
 
     mockSignedIn(admin)
     renderApp('/dashboard')
-    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })
     expect(within(screen.getByRole('navigation', { name: 'Dashboard' })).getByRole('link', { name: 'SEO Articles' })).toHaveAttribute(
       'href',
       '/dashboard/seo',
@@ -138,7 +138,7 @@ describe('dashboard shell', () => {
   it('has a mobile menu toggle that lists the pages and closes on navigation', async () => {
     mockSignedIn()
     renderApp('/dashboard')
-    await screen.findByRole('heading', { level: 1, name: 'Dashboard' })
+    await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })
     const toggle = screen.getByRole('button', { name: 'Open dashboard menu' })
     const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!
     expect(panel).not.toBeVisible()

@@ -45,7 +45,7 @@ describe('navigation', () => {
       return { status: 404 }
     })
     renderApp('/dashboard')
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'User menu' }))
     await userEvent.click(screen.getByRole('button', { name: 'Sign out' }))
     expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })).toBeInTheDocument()

@@ -15,6 +15,7 @@ import {
   ServerIcon,
   type IconProps,
 } from '../components/icons'
+import { HomePricing } from '../components/home/HomePricing'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
@@ -177,6 +178,26 @@ export default function HomePage() {
             Every website plan includes hosting, a 99/100 PageSpeed score and launch within 24 hours. Pick the plan that
             fits your business.
           </p>
+        </div>
+        <HomePricing />
+      </Section>
+
+      <Section tone="accent" className="closing-cta" aria-labelledby="closing-cta-title">
+        <div className="closing-cta__inner">
+          <h2 id="closing-cta-title" className="closing-cta__title">
+            Ready for a website that works as fast as you do?
+          </h2>
+          <p className="closing-cta__text">
+            Tell us about your business today and your new website goes live within 24 hours, hosting included.
+          </p>
+          <div className="closing-cta__actions">
+            <ButtonLink to="/start" size="lg">
+              Get Started Now
+            </ButtonLink>
+            <ButtonLink to="/#pricing" size="lg" variant="outline">
+              View Plans
+            </ButtonLink>
+          </div>
         </div>
       </Section>
     </>

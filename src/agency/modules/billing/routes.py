@@ -52,7 +52,7 @@ async def post_checkout(data: CheckoutIn) -> UrlOut:
     account = await auth_web.current_account()
     if account is None:
         service.check_visitor_fields(data.plan, data.full_name, data.email, data.password)
-        await service.validate_plan(data.plan)
+        await service.validate_plan(_gateway(), data.plan)
         account = await auth_api.register_or_authenticate(
             full_name=data.full_name,
             email=data.email,

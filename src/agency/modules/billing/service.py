@@ -71,12 +71,18 @@ def check_visitor_fields(plan_key: str, full_name: str, email: str, password: st
         raise ValidationFailed(MSG_REQUIRED)
 
 
-async def validate_plan(plan_key: str) -> catalogue_api.PlanInfo:
+async def validate_plan(gateway: StripeGateway, plan_key: str) -> catalogue_api.PlanInfo:
+    """The plan to sell, once we know it can be sold: checked before any account is created."""
     if not plan_key.strip():
         raise ValidationFailed(MSG_SELECT_PACKAGE, fields={"plan": MSG_SELECT_PACKAGE})
     plan = await catalogue_api.get_plan(plan_key.strip())
     if plan is None or not plan.active or not plan.checkout:
         raise ValidationFailed(MSG_INVALID_PACKAGE, fields={"plan": MSG_INVALID_PACKAGE})
+    if not gateway.configured:
+        raise ServiceUnavailable(MSG_NOT_CONFIGURED, code="payments_not_configured")
+    if not plan.stripe_price_id:
+        log.error("plan has no Stripe price: run `agency stripe sync`", extra={"plan": plan.key})
+        raise ValidationFailed(MSG_CHECKOUT_FAILED, code="checkout_failed")
     return plan
 
 
@@ -107,9 +113,7 @@ async def create_checkout(
     gateway: StripeGateway, account: Account, request: CheckoutRequest, public_url: str
 ) -> str:
     """A Stripe Checkout Session for the plan; returns the address to send the buyer to."""
-    plan = await validate_plan(request.plan_key)
-    if not gateway.configured:
-        raise ServiceUnavailable(MSG_NOT_CONFIGURED, code="payments_not_configured")
+    plan = await validate_plan(gateway, request.plan_key)
     domain = ""
     if request.domain.strip() and plan.takes_domain:
         domain = sites_api.clean_domain(request.domain)
@@ -121,9 +125,6 @@ async def create_checkout(
             "Manage it from your dashboard's billing page.",
             code="already_subscribed",
         )
-    if not plan.stripe_price_id:
-        log.error("plan has no Stripe price: run `agency stripe sync`", extra={"plan": plan.key})
-        raise ValidationFailed(MSG_CHECKOUT_FAILED, code="checkout_failed")
     customer_id = await _customer_for(gateway, account)
     metadata = {"plan": plan.key, "domain": domain, "user_id": str(account.id)}
     cancel_url = (

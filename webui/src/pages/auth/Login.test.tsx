@@ -76,7 +76,7 @@ describe('/login', () => {
     await userEvent.type(screen.getByLabelText(/^Email/), 'ada@example.eu')
     await userEvent.type(screen.getByLabelText(/^Password/), 'secret12')
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }))
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })).toBeInTheDocument()
   })
 
   it('follows a same-site ?next= path', async () => {
@@ -94,6 +94,6 @@ describe('/login', () => {
   it('sends a signed-in user on to /dashboard', async () => {
     mockSignedIn()
     renderApp('/login')
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })).toBeInTheDocument()
   })
 })

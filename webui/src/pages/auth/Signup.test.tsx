@@ -88,7 +88,7 @@ describe('/signup', () => {
     await fill({ first: 'Ada', last: 'Lovelace', email: 'ada@example.eu', password: 'secret12', confirm: 'secret12' })
     await userEvent.click(screen.getByRole('checkbox', { name: /I agree/ }))
     await submit()
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })).toBeInTheDocument()
     expect(sentBody(fetchMock, '/api/auth/signup')).toEqual({
       email: 'ada@example.eu',
       password: 'secret12',

@@ -1,10 +1,181 @@
-import { PageIntro } from '../../components/layout/PageIntro'
+import { useCallback, useEffect, useState } from 'react'
+import { Link } from 'react-router-dom'
+import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
+import { Badge } from '../../components/ui/Badge'
+import { Button, ButtonLink } from '../../components/ui/Button'
+import { Card } from '../../components/ui/Card'
+import { ErrorBox } from '../../components/ui/ErrorBox'
+import { Spinner } from '../../components/ui/Spinner'
+import { api, errorMessage } from '../../lib/api-client'
+import {
+  cardLabel,
+  fetchOrders,
+  fetchSubscription,
+  formatIsoDate,
+  formatPeriodEnd,
+  isActive,
+  orderStatusTone,
+  PORTAL_PATH,
+  statusText,
+  subscriptionPlanName,
+  type Order,
+  type Subscription,
+} from '../../lib/billing'
+import { formatPrice, loadCatalogue, type Catalogue } from '../../lib/catalogue'
+
+interface Loaded {
+  subscription: Subscription | null
+  orders: Order[]
+  catalogue: Catalogue | null
+}
 
 export default function BillingPage() {
+  const [data, setData] = useState<Loaded | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [attempt, setAttempt] = useState(0)
+
+  useEffect(() => {
+    let live = true
+    setData(null)
+    setError(null)
+    // The catalogue only names a plan the API did not name: its failure is not fatal.
+    const catalogue = loadCatalogue().catch(() => null)
+    Promise.all([fetchSubscription(), fetchOrders(), catalogue]).then(
+      ([subscription, orders, cat]) => live && setData({ subscription, orders, catalogue: cat }),
+      (err: unknown) => live && setError(errorMessage(err)),
+    )
+    return () => {
+      live = false
+    }
+  }, [attempt])
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), [])
+
   return (
-    <PageIntro
-      heading="Billing"
-      text="Your plan, payment card, next billing date and orders appear here."
-    />
+    <div className="dash-page">
+      <DashPageHeader heading="Billing" text="Your plan, payment card, next billing date and orders." />
+      {error ? (
+        <div className="dash-fallback-inline">
+          <ErrorBox title="We could not load your billing details.">{error}</ErrorBox>
+          <Button onClick={retry}>Try again</Button>
+        </div>
+      ) : data === null ? (
+        <div className="page-loading">
+          <Spinner label="Loading your billing details" size="lg" />
+        </div>
+      ) : (
+        <div className="billing-stack">
+          <PlanSummary subscription={data.subscription} catalogue={data.catalogue} />
+          <OrdersTable orders={data.orders} />
+        </div>
+      )}
+    </div>
+  )
+}
+
+function PlanSummary({ subscription, catalogue }: { subscription: Subscription | null; catalogue: Catalogue | null }) {
+  const [busy, setBusy] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
+  const active = isActive(subscription)
+  const planName = subscriptionPlanName(subscription, catalogue)
+  const card = subscription ? cardLabel(subscription.payment_method_brand, subscription.payment_method_last4) : null
+
+  const openPortal = async () => {
+    setProblem(null)
+    setBusy(true)
+    try {
+      const { url } = await api.post<{ url: string }>(PORTAL_PATH)
+      window.location.assign(url)
+    } catch (err) {
+      setProblem(errorMessage(err))
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Card className="dash-card plan-card billing-plan">
+      <div className="plan-card__top">
+        <h2 id="billing-plan-title" className="plan-card__label">
+          Current Plan
+        </h2>
+        <Badge tone={active ? 'green' : 'grey'}>{active ? 'Active subscription' : 'No active subscription'}</Badge>
+      </div>
+      <p className="plan-card__name">{planName ?? (subscription ? 'Your plan' : 'No plan yet')}</p>
+      {subscription ? (
+        <dl className="plan-card__facts plan-card__facts--wide">
+          <div>
+            <dt>Status</dt>
+            <dd>{statusText(subscription.subscription_status)}</dd>
+          </div>
+          <div>
+            <dt>{subscription.cancel_at_period_end ? 'Ends on' : 'Next billing date'}</dt>
+            <dd>{formatPeriodEnd(subscription.current_period_end)}</dd>
+          </div>
+          <div>
+            <dt>Payment method</dt>
+            <dd>{card ?? 'No card on file'}</dd>
+          </div>
+        </dl>
+      ) : (
+        <p className="plan-card__note">
+          You have no subscription yet. <Link to="/start">Browse our packages</Link> to get started.
+        </p>
+      )}
+      {problem && <ErrorBox className="billing-plan__error">{problem}</ErrorBox>}
+      <div className="billing-plan__actions">
+        <Button variant="outline" busy={busy} onClick={() => void openPortal()}>
+          Manage subscription
+        </Button>
+        <p className="billing-plan__hint">Change your card, download invoices or cancel in the secure Stripe portal.</p>
+      </div>
+    </Card>
+  )
+}
+
+function OrdersTable({ orders }: { orders: Order[] }) {
+  return (
+    <section className="dash-section" aria-labelledby="orders-title">
+      <h2 id="orders-title" className="dash-section__title">
+        Orders
+      </h2>
+      {orders.length === 0 ? (
+        <Card className="dash-card empty-state">
+          <p className="empty-state__title">No orders yet.</p>
+          <p className="empty-state__text">When you buy a package, your orders and receipts appear here.</p>
+          <ButtonLink to="/start" size="sm">
+            Browse packages
+          </ButtonLink>
+        </Card>
+      ) : (
+        <div className="table-wrap card">
+          <table className="data-table">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Package</th>
+                <th scope="col" className="data-table__num">
+                  Amount
+                </th>
+                <th scope="col">Status</th>
+                <th scope="col">Card</th>
+              </tr>
+            </thead>
+            <tbody>
+              {orders.map((order) => (
+                <tr key={order.id}>
+                  <td data-label="Date">{formatIsoDate(order.order_date)}</td>
+                  <td data-label="Package">{order.plan_name ?? order.plan_key ?? '—'}</td>
+                  <td data-label="Amount" className="data-table__num">{formatPrice(order.amount, order.currency.toUpperCase())}</td>
+                  <td data-label="Status">
+                    <Badge tone={orderStatusTone(order.status)}>{statusText(order.status)}</Badge>
+                  </td>
+                  <td data-label="Card">{cardLabel(order.card_brand, order.card_last4) ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   )
 }

@@ -1,10 +1,262 @@
-import { PageIntro } from '../../components/layout/PageIntro'
+import { useCallback, useEffect, useState, type ComponentType } from 'react'
+import { Link } from 'react-router-dom'
+import { WebsiteCards } from '../../components/dashboard/WebsiteCards'
+import { BoltIcon } from '../../components/icons/BoltIcon'
+import { CheckIcon } from '../../components/icons/CheckIcon'
+import { GlobeIcon } from '../../components/icons/GlobeIcon'
+import type { IconProps } from '../../components/icons/Icon'
+import { PlusIcon } from '../../components/icons/PlusIcon'
+import { RocketIcon } from '../../components/icons/RocketIcon'
+import { Badge } from '../../components/ui/Badge'
+import { Button, ButtonLink } from '../../components/ui/Button'
+import { Card } from '../../components/ui/Card'
+import { ErrorBox } from '../../components/ui/ErrorBox'
+import { Spinner } from '../../components/ui/Spinner'
+import { errorMessage } from '../../lib/api-client'
+import { useAuth } from '../../lib/auth'
+import {
+  cardLabel,
+  fetchSubscription,
+  fetchWebsites,
+  formatPeriodEnd,
+  isActive,
+  subscriptionPlanName,
+  type Subscription,
+  type Website,
+} from '../../lib/billing'
+import { billingSuffix, findPlan, formatPrice, loadCatalogue, type Catalogue } from '../../lib/catalogue'
+
+interface Choice {
+  title: string
+  text: string
+  plans: string[]
+  to: string
+  cta: string
+  Icon: ComponentType<IconProps>
+}
+
+/** The three services offered to a customer without an active subscription (prices: catalogue). */
+const CHOICES: Choice[] = [
+  {
+    title: 'Website Services',
+    text: 'A fast, hosted website with a 99/100 PageSpeed score, live within 24 hours.',
+    plans: ['starter', 'professional', 'premium'],
+    to: '/start?type=website&plan=professional',
+    cta: 'Choose a Website Plan',
+    Icon: GlobeIcon,
+  },
+  {
+    title: 'AI Automation',
+    text: 'Done-for-you AI systems for support, leads and repetitive work.',
+    plans: ['starter-ai', 'pro-ai', 'full-stack-ai'],
+    to: '/start?type=ai&plan=pro-ai',
+    cta: 'Choose an AI Package',
+    Icon: BoltIcon,
+  },
+  {
+    title: 'UGC Content',
+    text: 'Creator videos for your ads and social channels, ready to post.',
+    plans: ['starter-clip', 'conversion-bundle', 'scaling-stack', 'custom-campaign'],
+    to: '/start?type=ugc&plan=conversion-bundle',
+    cta: 'Choose a UGC Package',
+    Icon: RocketIcon,
+  },
+]
+
+interface Loaded {
+  subscription: Subscription | null
+  websites: Website[]
+  catalogue: Catalogue | null
+  catalogueError: string | null
+}
 
 export default function DashboardHomePage() {
+  const { user } = useAuth()
+  const [data, setData] = useState<Loaded | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [attempt, setAttempt] = useState(0)
+
+  useEffect(() => {
+    let live = true
+    setData(null)
+    setError(null)
+    const catalogue = loadCatalogue().then(
+      (value) => ({ catalogue: value, catalogueError: null }),
+      (err: unknown) => ({ catalogue: null, catalogueError: errorMessage(err) }),
+    )
+    Promise.all([fetchSubscription(), fetchWebsites(), catalogue]).then(
+      ([subscription, websites, cat]) => live && setData({ subscription, websites, ...cat }),
+      (err: unknown) => live && setError(errorMessage(err)),
+    )
+    return () => {
+      live = false
+    }
+  }, [attempt])
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), [])
+
+  if (!user) return null // the dashboard shell renders pages for a signed-in user only
+  const firstName = user.first_name?.trim() || 'there'
+  const active = data !== null && isActive(data.subscription)
+
   return (
-    <PageIntro
-      heading="Dashboard"
-      text="Your subscription and your websites appear here."
-    />
+    <div className="dash-page dash-home">
+      <div className="dash-home__head">
+        <div>
+          <h1 className="dash-page__title">Welcome back, {firstName}</h1>
+          <p className="dash-page__text">
+            {active ? 'Your plan and your websites at a glance.' : 'Your services and websites at a glance.'}
+          </p>
+        </div>
+        {active && (
+          <ButtonLink to="/start?type=website" className="dash-home__new">
+            <PlusIcon size={18} />
+            New Website
+          </ButtonLink>
+        )}
+      </div>
+
+      {error ? (
+        <div className="dash-fallback-inline">
+          <ErrorBox title="We could not load your dashboard.">{error}</ErrorBox>
+          <Button onClick={retry}>Try again</Button>
+        </div>
+      ) : data === null ? (
+        <div className="page-loading">
+          <Spinner label="Loading your dashboard" size="lg" />
+        </div>
+      ) : (
+        <>
+          {active && data.subscription ? (
+            <CurrentPlanCard subscription={data.subscription} catalogue={data.catalogue} />
+          ) : (
+            <ChooseService catalogue={data.catalogue} catalogueError={data.catalogueError} onRetry={retry} />
+          )}
+          {(active || data.websites.length > 0) && (
+            <section className="dash-section" aria-labelledby="your-websites">
+              <h2 id="your-websites" className="dash-section__title">
+                Your Websites
+              </h2>
+              <WebsiteCards websites={data.websites} />
+            </section>
+          )}
+        </>
+      )}
+    </div>
+  )
+}
+
+function CurrentPlanCard({ subscription, catalogue }: { subscription: Subscription; catalogue: Catalogue | null }) {
+  const active = isActive(subscription)
+  const name = subscriptionPlanName(subscription, catalogue) ?? 'Your plan'
+  const card = cardLabel(subscription.payment_method_brand, subscription.payment_method_last4)
+  return (
+    <section className="dash-section" aria-labelledby="current-plan">
+      <Card className="plan-card dash-card">
+        <div className="plan-card__top">
+          <h2 id="current-plan" className="plan-card__label">
+            Current Plan
+          </h2>
+          <Badge tone={active ? 'green' : 'grey'}>{active ? 'Active subscription' : 'No active subscription'}</Badge>
+        </div>
+        <p className="plan-card__name">
+          <span className="plan-card__check">
+            <CheckIcon size={18} />
+          </span>
+          {name}
+        </p>
+        <dl className="plan-card__facts">
+          <div>
+            <dt>Next billing date</dt>
+            <dd>{formatPeriodEnd(subscription.current_period_end)}</dd>
+          </div>
+          <div>
+            <dt>Payment method</dt>
+            <dd>{card ?? 'No card on file'}</dd>
+          </div>
+        </dl>
+        {subscription.cancel_at_period_end && (
+          <p className="plan-card__note">Your subscription ends on the date above and will not renew.</p>
+        )}
+        <Link to="/dashboard/billing" className="plan-card__manage">
+          Manage subscription
+        </Link>
+      </Card>
+    </section>
+  )
+}
+
+function ChooseService({
+  catalogue,
+  catalogueError,
+  onRetry,
+}: {
+  catalogue: Catalogue | null
+  catalogueError: string | null
+  onRetry: () => void
+}) {
+  return (
+    <section className="dash-section" aria-labelledby="choose-service">
+      <h2 id="choose-service" className="dash-section__title">
+        Choose Your Service
+      </h2>
+      <p className="dash-section__text">Pick what you need. Our team starts as soon as your order is in.</p>
+      {catalogue === null ? (
+        <div className="dash-fallback-inline">
+          <ErrorBox title="We could not load the packages.">{catalogueError}</ErrorBox>
+          <Button onClick={onRetry}>Try again</Button>
+        </div>
+      ) : (
+        <ul className="choice-grid">
+          {CHOICES.map((choice) => (
+            <li key={choice.title}>
+              <ChoiceCard choice={choice} catalogue={catalogue} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="choice-guarantee">
+        <CheckIcon size={18} />
+        Every package comes with a 30-day money-back guarantee.
+      </p>
+    </section>
+  )
+}
+
+function ChoiceCard({ choice, catalogue }: { choice: Choice; catalogue: Catalogue }) {
+  const { title, text, Icon } = choice
+  const plans = choice.plans.map((key) => findPlan(catalogue, key)).filter((p) => p !== undefined)
+  return (
+    <Card className="choice-card">
+      <span className="icon-tile">
+        <Icon />
+      </span>
+      <h3 className="choice-card__title">{title}</h3>
+      <p className="choice-card__text">{text}</p>
+      <ul className="choice-card__plans">
+        {plans.map((plan) => (
+          <li key={plan.key} className="choice-plan">
+            <div className="choice-plan__head">
+              <span className="choice-plan__name">
+                {plan.name}
+                {plan.badge === 'popular' && (
+                  <Badge tone="purple" className="choice-plan__badge">
+                    Popular
+                  </Badge>
+                )}
+              </span>
+              <span className="choice-plan__price">
+                {formatPrice(plan.price, plan.currency)}
+                <span className="choice-plan__suffix">{plan.mode === 'subscription' ? billingSuffix(plan) : ''}</span>
+              </span>
+            </div>
+            <p className="choice-plan__desc">{plan.description}</p>
+          </li>
+        ))}
+      </ul>
+      <ButtonLink to={choice.to} block className="choice-card__cta">
+        {choice.cta}
+      </ButtonLink>
+    </Card>
   )
 }

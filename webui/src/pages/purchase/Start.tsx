@@ -1,11 +1,25 @@
-import { PageIntro } from '../../components/layout/PageIntro'
+import { useSearchParams } from 'react-router-dom'
+import { PurchaseLayout } from '../../components/purchase/PurchaseLayout'
+import { familyPlans, resolveStart, type Catalogue } from '../../lib/catalogue'
 
+/** /start?type=&plan=&canceled=true: the purchase page of every family sold online. */
 export default function StartPage() {
-  return (
-    <PageIntro
-      heading="Choose Your Package"
-      eyebrow="Get started"
-      text="Pick a package, enter your details and continue to secure card checkout."
-    />
-  )
+  const [params] = useSearchParams()
+  const type = params.get('type')
+  const plan = params.get('plan')
+
+  const select = (catalogue: Catalogue) => {
+    const resolved = resolveStart(catalogue, type, plan)
+    if (!resolved) return null
+    const { family } = resolved
+    return {
+      family,
+      plans: familyPlans(catalogue, family.key).filter((p) => p.checkout),
+      initialPlan: resolved.plan?.key ?? null,
+      title: family.title,
+      description: family.description,
+    }
+  }
+
+  return <PurchaseLayout page="start" canceled={params.get('canceled') === 'true'} select={select} eyebrow="Get started" />
 }

@@ -1,17 +1,170 @@
-import { Link } from 'react-router-dom'
-import { PageIntro } from '../../components/layout/PageIntro'
+import { useEffect, useState, type ReactNode } from 'react'
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom'
+import { CheckIcon } from '../../components/icons/CheckIcon'
+import { ClockIcon } from '../../components/icons/ClockIcon'
 import { ButtonLink } from '../../components/ui/Button'
+import { Container } from '../../components/ui/Section'
+import { Spinner } from '../../components/ui/Spinner'
+import { api } from '../../lib/api-client'
+import { useAuth } from '../../lib/auth'
+import { cx } from '../../lib/cx'
+
+export interface CheckoutStatus {
+  status: 'pending' | 'paid' | 'expired'
+  mode: 'payment' | 'subscription' | null
+  plan_key: string | null
+  plan_name: string | null
+}
+
+export const POLL_INTERVAL_MS = 2000
+/** Give up waiting after this long (then explain that the payment shows up later). */
+export const POLL_LIMIT_MS = 60_000
+
+export const MSG_LATE =
+  "We haven't received the payment confirmation yet. If you completed the payment, it will appear in your dashboard within a few minutes."
+
+type Phase = 'auth' | 'pending' | 'paid' | 'late' | 'missing'
 
 export default function SuccessPage() {
+  const { refresh } = useAuth()
+  const navigate = useNavigate()
+  const location = useLocation()
+  const [params] = useSearchParams()
+  const sessionId = params.get('session_id')
+  const [phase, setPhase] = useState<Phase>('auth')
+  const [planName, setPlanName] = useState<string | null>(null)
+  const here = `${location.pathname}${location.search}`
+
+  useEffect(() => {
+    let live = true
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const maxAttempts = Math.ceil(POLL_LIMIT_MS / POLL_INTERVAL_MS)
+
+    const poll = async (attempt: number) => {
+      try {
+        const data = await api.get<CheckoutStatus>(`/api/billing/checkout/${encodeURIComponent(sessionId ?? '')}`)
+        if (!live) return
+        if (data.plan_name) setPlanName(data.plan_name)
+        if (data.status === 'paid') return setPhase('paid')
+        if (data.status === 'expired') return setPhase('late')
+      } catch {
+        // A network blip or an unknown session: keep trying until the time limit.
+        if (!live) return
+      }
+      if (attempt + 1 >= maxAttempts) return setPhase('late')
+      timer = setTimeout(() => void poll(attempt + 1), POLL_INTERVAL_MS)
+    }
+
+    void (async () => {
+      const user = await refresh()
+      if (!live) return
+      if (!user) {
+        navigate('/login', { replace: true, state: { from: here } })
+        return
+      }
+      if (!sessionId) {
+        setPhase('missing')
+        return
+      }
+      setPhase('pending')
+      void poll(0)
+    })()
+
+    return () => {
+      live = false
+      if (timer !== undefined) clearTimeout(timer)
+    }
+    // Runs once per page visit (the session id is part of the URL).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [sessionId])
+
+  if (phase === 'auth') {
+    return (
+      <div className="page-loading">
+        <Spinner label="Loading your order" size="lg" />
+      </div>
+    )
+  }
+
+  if (phase === 'pending') {
+    return (
+      <SuccessCard tone="wait" icon={<Spinner label={null} size="lg" />} heading="Confirming your payment…" live>
+        <p>This usually takes a few seconds. Please keep this page open.</p>
+      </SuccessCard>
+    )
+  }
+
+  if (phase === 'paid') {
+    return (
+      <SuccessCard tone="done" icon={<CheckIcon size={32} />} heading="Payment Successful.">
+        <p>Our team starts on your website immediately. An email with the next steps is on its way to you.</p>
+        {planName && (
+          <p className="success-card__plan">
+            Your package: <strong>{planName}</strong>
+          </p>
+        )}
+        <div className="success-card__actions">
+          <ButtonLink to="/dashboard" size="lg">
+            Go to Dashboard
+          </ButtonLink>
+          <Link to="/support">Contact support</Link>
+        </div>
+      </SuccessCard>
+    )
+  }
+
+  if (phase === 'missing') {
+    return (
+      <SuccessCard tone="wait" icon={<ClockIcon size={32} />} heading="No payment to confirm">
+        <p>
+          This page confirms a payment after checkout, but the link has no payment reference. Your orders and
+          subscription are always listed in your dashboard.
+        </p>
+        <div className="success-card__actions">
+          <ButtonLink to="/dashboard" size="lg">
+            Go to Dashboard
+          </ButtonLink>
+          <Link to="/support">Contact support</Link>
+        </div>
+      </SuccessCard>
+    )
+  }
+
   return (
-    <PageIntro
-      heading="Payment Successful."
-      text="Our team starts on your website immediately. An e-mail with the next steps is on its way to you."
-    >
-      <p className="actions-row">
-        <ButtonLink to="/dashboard">Go to Dashboard</ButtonLink>
+    <SuccessCard tone="wait" icon={<ClockIcon size={32} />} heading="Payment not confirmed yet">
+      <p>{MSG_LATE}</p>
+      <div className="success-card__actions">
+        <ButtonLink to="/dashboard" size="lg">
+          Go to Dashboard
+        </ButtonLink>
         <Link to="/support">Contact support</Link>
-      </p>
-    </PageIntro>
+      </div>
+    </SuccessCard>
+  )
+}
+
+function SuccessCard({
+  tone,
+  icon,
+  heading,
+  live = false,
+  children,
+}: {
+  tone: 'done' | 'wait'
+  icon: ReactNode
+  heading: string
+  live?: boolean
+  children: ReactNode
+}) {
+  return (
+    <div className="success-page">
+      <Container size="sm">
+        <div className={cx('success-card', 'card', `success-card--${tone}`)} role={live ? 'status' : undefined}>
+          <span className="success-card__icon">{icon}</span>
+          <h1 className="success-card__title">{heading}</h1>
+          <div className="success-card__body">{children}</div>
+        </div>
+      </Container>
+    </div>
   )
 }

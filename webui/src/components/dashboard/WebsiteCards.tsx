@@ -1,0 +1,66 @@
+import { Link } from 'react-router-dom'
+import { GlobeIcon } from '../icons/GlobeIcon'
+import { PlusIcon } from '../icons/PlusIcon'
+import { Badge } from '../ui/Badge'
+import { scoreBand, websiteStatusTone, type Website } from '../../lib/billing'
+import { cx } from '../../lib/cx'
+
+/** "Your Websites": one card per website and a dashed tile to order a new one. */
+export function WebsiteCards({ websites }: { websites: Website[] }) {
+  return (
+    <ul className="site-grid">
+      {websites.map((site) => (
+        <li key={site.id}>
+          <WebsiteCard site={site} />
+        </li>
+      ))}
+      <li>
+        <Link to="/start?type=website" className="site-card site-card--new">
+          <span className="site-card__new-icon">
+            <PlusIcon size={24} />
+          </span>
+          Create a new website
+        </Link>
+      </li>
+    </ul>
+  )
+}
+
+function WebsiteCard({ site }: { site: Website }) {
+  const score = typeof site.page_speed === 'number' ? Math.max(0, Math.min(100, Math.round(site.page_speed))) : null
+  const band = scoreBand(score)
+  const label = `Page speed score for ${site.domain}`
+  return (
+    <article className="site-card card">
+      <div className="site-card__head">
+        <span className="site-card__icon">
+          <GlobeIcon size={20} />
+        </span>
+        <div className="site-card__title">
+          <h3 className="site-card__domain">{site.domain}</h3>
+          <Badge tone={websiteStatusTone(site.status)} className={cx('status-badge', `status-badge--${site.status}`)}>
+            {site.status.toUpperCase()}
+          </Badge>
+        </div>
+      </div>
+      <div className="site-card__score">
+        <p className="site-card__score-row">
+          <span>Page speed</span>
+          <span className={cx('site-card__score-value', `score--${band}`)}>
+            {score === null ? 'N/A' : <>{score}<span className="site-card__score-max">/100</span></>}
+          </span>
+        </p>
+        <progress
+          className={cx('score-bar', `score-bar--${band}`)}
+          max={100}
+          value={score ?? 0}
+          aria-label={label}
+          aria-valuetext={score === null ? 'N/A' : `${score} out of 100`}
+        />
+      </div>
+      <Link to={`/dashboard/websites/${site.id}`} className="site-card__link">
+        View details<span className="visually-hidden"> of {site.domain}</span>
+      </Link>
+    </article>
+  )
+}

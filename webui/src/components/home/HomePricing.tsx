@@ -1,0 +1,140 @@
+import { useEffect, useState } from 'react'
+import { CheckIcon } from '../icons/CheckIcon'
+import { Badge } from '../ui/Badge'
+import { Button, ButtonLink } from '../ui/Button'
+import { Card } from '../ui/Card'
+import { ErrorBox } from '../ui/ErrorBox'
+import { useAuth } from '../../lib/auth'
+import { api } from '../../lib/api-client'
+import { badgeLabel, billingSuffix, DEFAULT_FAMILY, familyPlans, formatPrice, useCatalogue, type Plan } from '../../lib/catalogue'
+import { cx } from '../../lib/cx'
+
+/**
+ * The home page's website plans. Prerendered (and first rendered on the client) as skeleton
+ * cards, so hydration matches; the plans come from the catalogue in an effect.
+ */
+export function HomePricing() {
+  const { user } = useAuth()
+  const state = useCatalogue()
+  const [currentPriceId, setCurrentPriceId] = useState<string | null>(null)
+
+  useEffect(() => {
+    setCurrentPriceId(null)
+    if (!user) return undefined
+    let live = true
+    // Only the price id is needed here (no need to pull the dashboard's billing helpers).
+    api.get<{ subscription: { subscription_status: string; price_id: string | null } | null }>('/api/billing/subscription').then(
+      ({ subscription }) => live && setCurrentPriceId(subscription?.subscription_status === 'active' ? subscription.price_id : null),
+      () => undefined, // the cards still work without it
+    )
+    return () => {
+      live = false
+    }
+  }, [user])
+
+  if (state.status === 'error') {
+    return (
+      <div className="pricing-fallback">
+        <ErrorBox title="We could not load the plans.">{state.error}</ErrorBox>
+        <Button variant="outline" onClick={state.retry}>
+          Try again
+        </Button>
+      </div>
+    )
+  }
+
+  if (state.status === 'loading') {
+    return (
+      <div className="pricing-grid" aria-busy="true">
+        <span className="visually-hidden" role="status">
+          Loading plans
+        </span>
+        {[0, 1, 2].map((n) => (
+          <div key={n} className={cx('price-card', 'price-card--skeleton', 'card', n === 1 && 'price-card--featured')} aria-hidden="true">
+            <span className="skeleton skeleton--title" />
+            <span className="skeleton skeleton--line" />
+            <span className="skeleton skeleton--price" />
+            <span className="skeleton skeleton--line" />
+            <span className="skeleton skeleton--line skeleton--short" />
+            <span className="skeleton skeleton--line" />
+            <span className="skeleton skeleton--button" />
+          </div>
+        ))}
+      </div>
+    )
+  }
+
+  const plans = familyPlans(state.catalogue, DEFAULT_FAMILY)
+  const launch = plans.some((plan) => plan.original_price !== null && plan.original_price > plan.price)
+  return (
+    <>
+      {launch && (
+        <p className="pricing-launch">
+          <Badge tone="yellow">Limited time launch pricing</Badge>
+        </p>
+      )}
+      <ul className="pricing-grid">
+        {plans.map((plan) => (
+          <li key={plan.key}>
+            <PriceCard plan={plan} current={plan.price_id !== null && plan.price_id === currentPriceId} />
+          </li>
+        ))}
+      </ul>
+    </>
+  )
+}
+
+function PriceCard({ plan, current }: { plan: Plan; current: boolean }) {
+  const badge = badgeLabel(plan.badge, plan.family)
+  const featured = plan.badge === 'popular'
+  const titleId = `price-${plan.key}`
+  return (
+    <Card className={cx('price-card', featured && 'price-card--featured', current && 'price-card--current')}>
+      {badge && (
+        <Badge tone={featured ? 'purple' : 'blue'} className="price-card__badge">
+          {badge}
+        </Badge>
+      )}
+      <h3 id={titleId} className="price-card__name">
+        {plan.name}
+      </h3>
+      <p className="price-card__desc">{plan.description}</p>
+      <p className="price-card__price">
+        <span className="price-card__amount">{formatPrice(plan.price, plan.currency)}</span>
+        <span className="price-card__suffix">{billingSuffix(plan)}</span>
+      </p>
+      {plan.original_price !== null && plan.original_price > plan.price && (
+        <p className="price-card__was">
+          <s>
+            <span className="visually-hidden">Was </span>
+            {formatPrice(plan.original_price, plan.currency)}
+          </s>
+          {plan.save_percent !== null && <span className="price-card__save">Save {plan.save_percent}%</span>}
+        </p>
+      )}
+      <ul className="check-list price-card__features">
+        {plan.features.map((feature) => (
+          <li key={feature}>
+            <CheckIcon size={18} className="check-list__icon" />
+            {feature}
+          </li>
+        ))}
+      </ul>
+      {current ? (
+        <Button block disabled variant="outline" className="price-card__cta">
+          Current Plan
+        </Button>
+      ) : (
+        <ButtonLink
+          to={`/start?type=${encodeURIComponent(plan.family)}&plan=${encodeURIComponent(plan.key)}`}
+          block
+          variant={featured ? 'primary' : 'outline'}
+          className="price-card__cta"
+          aria-describedby={titleId}
+        >
+          Get Started
+        </ButtonLink>
+      )}
+    </Card>
+  )
+}

@@ -1,0 +1,359 @@
+import { useId, useRef, useState, type FormEvent } from 'react'
+import { Link, useLocation } from 'react-router-dom'
+import { CheckIcon } from '../icons/CheckIcon'
+import { LockIcon } from '../icons/LockIcon'
+import { Badge, type BadgeTone } from '../ui/Badge'
+import { Button } from '../ui/Button'
+import { ErrorBox } from '../ui/ErrorBox'
+import { Field } from '../ui/Field'
+import { api, ApiError, errorMessage } from '../../lib/api-client'
+import { useAuth } from '../../lib/auth'
+import { badgeLabel, billingSuffix, formatPrice, priceWithSuffix, type Family, type Plan, type PlanBadge } from '../../lib/catalogue'
+import { cx } from '../../lib/cx'
+
+export const CHECKOUT_PATH = '/api/billing/checkout'
+export const MSG_SELECT_PACKAGE = 'Please select a package'
+export const MSG_FILL_REQUIRED = 'Please fill in all required fields'
+
+export type PurchasePage = 'start' | 'ai-start'
+
+export interface PurchaseFormProps {
+  page: PurchasePage
+  /** The family whose texts (call to action, domain field, bullets) apply. */
+  family: Family
+  /** The packages offered, in display order. */
+  plans: Plan[]
+  /** Preselected plan key. */
+  initialPlan: string | null
+}
+
+interface Problem {
+  message: string
+  fields: string[]
+  /** Show a "Log in" link that comes back to this page and plan. */
+  loginLink?: string
+}
+
+/** Server messages that concern one input (marked invalid next to the red box). */
+const FIELD_OF_MESSAGE: Record<string, string> = {
+  'Please enter a valid domain (e.g., example.com)': 'domain',
+  'Password must be at least 6 characters': 'password',
+  'Please select a package': 'plan',
+  'Please select a valid package': 'plan',
+}
+
+const BADGE_TONES: Record<PlanBadge, BadgeTone> = { popular: 'purple', premium: 'blue', launch: 'green' }
+
+/** Where "Log in" should come back to: this page, with the chosen plan. */
+function returnUrl(pathname: string, search: string, plan: string): string {
+  const params = new URLSearchParams(search)
+  params.delete('canceled')
+  params.set('plan', plan)
+  return `${pathname}?${params.toString()}`
+}
+
+export function PurchaseForm({ page, family, plans, initialPlan }: PurchaseFormProps) {
+  const { user } = useAuth()
+  const location = useLocation()
+  const baseId = useId()
+  const errorId = `${baseId}-error`
+  const packagesLabelId = `${baseId}-packages`
+  const errorRef = useRef<HTMLDivElement>(null)
+
+  const [planKey, setPlanKey] = useState<string | null>(
+    initialPlan && plans.some((plan) => plan.key === initialPlan) ? initialPlan : null,
+  )
+  const [values, setValues] = useState({ full_name: '', email: '', password: '', domain: '' })
+  const [showPassword, setShowPassword] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [problem, setProblem] = useState<Problem | null>(null)
+
+  const selected = plans.find((plan) => plan.key === planKey) ?? null
+
+  const set = (name: keyof typeof values) => (event: { target: { value: string } }) =>
+    setValues((current) => ({ ...current, [name]: event.target.value }))
+
+  const show = (next: Problem) => {
+    setProblem(next)
+    // The submit button may sit in the bottom bar, far from the message: bring it into view.
+    requestAnimationFrame(() => errorRef.current?.scrollIntoView({ block: 'center', behavior: 'smooth' }))
+  }
+
+  const validate = (): Problem | null => {
+    if (!selected) return { message: MSG_SELECT_PACKAGE, fields: ['plan'] }
+    if (!user) {
+      const missing = (['full_name', 'email', 'password'] as const).filter((name) =>
+        name === 'password' ? values.password === '' : values[name].trim() === '',
+      )
+      if (missing.length > 0) return { message: MSG_FILL_REQUIRED, fields: [...missing] }
+    }
+    return null
+  }
+
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    if (busy) return
+    const found = validate()
+    if (found || !selected) {
+      show(found ?? { message: MSG_SELECT_PACKAGE, fields: ['plan'] })
+      return
+    }
+    setProblem(null)
+    setBusy(true)
+    const body: Record<string, string> = { plan: selected.key, page }
+    const domain = values.domain.trim()
+    if (family.show_domain && domain !== '') body.domain = domain
+    if (!user) {
+      body.full_name = values.full_name.trim()
+      body.email = values.email.trim()
+      body.password = values.password
+    }
+    try {
+      const data = await api.post<{ url: string }>(CHECKOUT_PATH, body)
+      if (!data?.url) throw new Error('no url')
+      window.location.assign(data.url)
+      // Busy until the browser leaves for the payment page.
+    } catch (err) {
+      setBusy(false)
+      const fields = err instanceof ApiError && err.fields ? Object.keys(err.fields) : []
+      if (err instanceof ApiError && err.code === 'email_registered') {
+        const next = returnUrl(location.pathname, location.search, selected.key)
+        show({
+          message: err.message,
+          fields: ['email', 'password'],
+          loginLink: `/login?next=${encodeURIComponent(next)}`,
+        })
+        return
+      }
+      const message = errorMessage(err)
+      const concerned = FIELD_OF_MESSAGE[message]
+      show({ message, fields: concerned && !fields.includes(concerned) ? [...fields, concerned] : fields })
+    }
+  }
+
+  const flag = (name: string) =>
+    problem?.fields.includes(name) ? { invalid: true, describedBy: errorId } : {}
+
+  const passwordToggle = (
+    <button
+      type="button"
+      className="password-toggle"
+      aria-pressed={showPassword}
+      aria-label="Show password"
+      onClick={() => setShowPassword((visible) => !visible)}
+    >
+      {showPassword ? 'Hide' : 'Show'}
+    </button>
+  )
+
+  return (
+    <form className="purchase-form" method="post" noValidate onSubmit={handleSubmit} aria-busy={busy || undefined}>
+      {problem && (
+        <div ref={errorRef}>
+          <ErrorBox id={errorId}>
+            {problem.message}
+            {problem.loginLink && (
+              <>
+                {' '}
+                <Link to={problem.loginLink} className="error-box__link">
+                  Log in
+                </Link>
+              </>
+            )}
+          </ErrorBox>
+        </div>
+      )}
+
+      <section className="purchase-step" aria-labelledby={`${baseId}-details`}>
+        <h2 id={`${baseId}-details`} className="purchase-step__title">
+          Your details
+        </h2>
+        {user ? (
+          <p className="purchase-signed-in">
+            <CheckIcon size={18} />
+            <span>
+              Signed in as <strong>{user.email}</strong>
+            </span>
+          </p>
+        ) : (
+          <div className="form-stack">
+            <Field
+              label="Full Name"
+              name="full_name"
+              autoComplete="name"
+              required
+              value={values.full_name}
+              onChange={set('full_name')}
+              {...flag('full_name')}
+            />
+            <Field
+              label="Email Address"
+              type="email"
+              name="email"
+              autoComplete="email"
+              inputMode="email"
+              required
+              value={values.email}
+              onChange={set('email')}
+              {...flag('email')}
+            />
+            <Field
+              label="Password"
+              type={showPassword ? 'text' : 'password'}
+              name="password"
+              autoComplete="current-password"
+              required
+              hint="Used to access your dashboard. We never share it."
+              value={values.password}
+              onChange={set('password')}
+              addon={passwordToggle}
+              {...flag('password')}
+            />
+            <p className="purchase-step__note">
+              Already have an account?{' '}
+              <Link to={`/login?next=${encodeURIComponent(returnUrl(location.pathname, location.search, planKey ?? family.default_plan))}`}>
+                Log in
+              </Link>
+            </p>
+          </div>
+        )}
+        {family.show_domain && (
+          <Field
+            className="purchase-domain"
+            label={
+              <>
+                Domain Name <span className="field__optional">(optional)</span>
+              </>
+            }
+            name="domain"
+            placeholder="example.com"
+            autoComplete="url"
+            inputMode="url"
+            hint="Enter without http:// or https://"
+            value={values.domain}
+            onChange={set('domain')}
+            {...flag('domain')}
+          />
+        )}
+      </section>
+
+      <section className="purchase-step">
+        <h2 id={packagesLabelId} className="purchase-step__title">
+          Choose your package
+        </h2>
+        <div
+          role="radiogroup"
+          aria-labelledby={packagesLabelId}
+          aria-required="true"
+          aria-invalid={problem?.fields.includes('plan') ? true : undefined}
+          aria-describedby={problem?.fields.includes('plan') ? errorId : undefined}
+          className="package-list"
+        >
+          {plans.map((plan) => (
+            <PackageOption
+              key={plan.key}
+              plan={plan}
+              familyKey={family.key}
+              checked={plan.key === planKey}
+              onSelect={() => {
+                setPlanKey(plan.key)
+                if (problem?.fields.includes('plan')) setProblem(null)
+              }}
+            />
+          ))}
+        </div>
+      </section>
+
+      <p className="purchase-consent">
+        By continuing you agree to our <Link to="/terms">Terms of Service</Link> and{' '}
+        <Link to="/privacy">Privacy Policy</Link>.
+      </p>
+
+      <div className="purchase-submit">
+        {selected && (
+          <p className="purchase-submit__summary" aria-hidden="true">
+            <span className="purchase-submit__plan">{selected.name}</span>
+            <span className="purchase-submit__price">{priceWithSuffix(selected)}</span>
+          </p>
+        )}
+        <Button type="submit" size="lg" block busy={busy} className="purchase-submit__button">
+          {family.cta}
+        </Button>
+      </div>
+
+      <p className="purchase-secure">
+        <LockIcon size={16} />
+        Secure checkout with Stripe. Your card details never touch our servers.
+      </p>
+    </form>
+  )
+}
+
+function PackageOption({
+  plan,
+  familyKey,
+  checked,
+  onSelect,
+}: {
+  plan: Plan
+  familyKey: string
+  checked: boolean
+  onSelect: () => void
+}) {
+  const id = useId()
+  const badge = badgeLabel(plan.badge, familyKey)
+  const suffix = billingSuffix(plan)
+  const hasOriginal = plan.original_price !== null && plan.original_price > plan.price
+  return (
+    <label className={cx('package-option', checked && 'package-option--checked', plan.badge && `package-option--${plan.badge}`)}>
+      <input
+        type="radio"
+        name="plan"
+        value={plan.key}
+        checked={checked}
+        onChange={onSelect}
+        className="package-option__input"
+        aria-label={`${plan.name} ${priceWithSuffix(plan)}`}
+        aria-describedby={`${id}-extra ${id}-desc`}
+      />
+      <span className="package-option__body">
+        <span className="package-option__head">
+          <span className="package-option__name">
+            {plan.name}
+          </span>
+          {badge && plan.badge && (
+            <Badge tone={BADGE_TONES[plan.badge]} className="package-option__badge">
+              {badge}
+            </Badge>
+          )}
+        </span>
+        <span id={`${id}-desc`} className="package-option__desc">
+          {plan.description}
+        </span>
+        {(plan.delivery || plan.guarantee) && (
+          <span className="package-option__meta">
+            {[plan.delivery && `Delivery in ${plan.delivery}`, plan.guarantee].filter(Boolean).join(' · ')}
+          </span>
+        )}
+      </span>
+      <span className="package-option__pricing">
+        <span className="package-option__price">
+          {formatPrice(plan.price, plan.currency)}
+          <span className={cx('package-option__suffix', suffix === 'one-time' && 'package-option__suffix--spaced')}>{suffix}</span>
+        </span>
+        <span id={`${id}-extra`} className="package-option__extra">
+          {badge && <span className="visually-hidden">{badge}. </span>}
+          {hasOriginal && plan.original_price !== null && (
+            <s className="package-option__was">
+              <span className="visually-hidden">Was </span>
+              {formatPrice(plan.original_price, plan.currency)}
+            </s>
+          )}
+          {plan.save_percent !== null && plan.save_percent > 0 && (
+            <span className="package-option__save">Save {plan.save_percent}%</span>
+          )}
+        </span>
+      </span>
+    </label>
+  )
+}

@@ -1,0 +1,109 @@
+import type { ReactNode } from 'react'
+import { CheckIcon } from '../icons/CheckIcon'
+import { Button } from '../ui/Button'
+import { ErrorBox } from '../ui/ErrorBox'
+import { Container } from '../ui/Section'
+import { Spinner } from '../ui/Spinner'
+import { useAuth } from '../../lib/auth'
+import { priceWithSuffix, useCatalogue, type Catalogue, type Family, type Plan } from '../../lib/catalogue'
+import { PurchaseForm, type PurchasePage } from './PurchaseForm'
+
+export const MSG_CANCELED =
+  'Your checkout was cancelled and nothing was charged. Your package is still selected below whenever you are ready.'
+
+export interface PurchaseSelection {
+  family: Family
+  plans: Plan[]
+  initialPlan: string | null
+  title: string
+  description: string
+}
+
+export interface PurchaseLayoutProps {
+  page: PurchasePage
+  canceled: boolean
+  /** What to offer, from the loaded catalogue (null: nothing to sell). */
+  select: (catalogue: Catalogue) => PurchaseSelection | null
+  eyebrow?: ReactNode
+}
+
+/** /start and /ai-start: loads the catalogue and the user, then the heading, notes and form. */
+export function PurchaseLayout({ page, canceled, select, eyebrow }: PurchaseLayoutProps) {
+  const { user, isLoading } = useAuth()
+  const state = useCatalogue()
+
+  if (state.status === 'loading' || (isLoading && !user)) {
+    return (
+      <div className="page-loading">
+        <Spinner label="Loading packages" size="lg" />
+      </div>
+    )
+  }
+
+  if (state.status === 'error') {
+    return (
+      <Container size="sm" className="purchase-fallback">
+        <ErrorBox title="We could not load the packages.">{state.error}</ErrorBox>
+        <Button onClick={state.retry}>Try again</Button>
+      </Container>
+    )
+  }
+
+  const selection = select(state.catalogue)
+  if (!selection || selection.plans.length === 0) {
+    return (
+      <Container size="sm" className="purchase-fallback">
+        <ErrorBox title="No packages are available right now.">Please contact us to order.</ErrorBox>
+      </Container>
+    )
+  }
+
+  const { family, plans, initialPlan, title, description } = selection
+  return (
+    <div className="purchase">
+      <Container size="lg">
+        <div className="purchase__head">
+          {eyebrow && <p className="purchase__eyebrow">{eyebrow}</p>}
+          <h1 className="purchase__title">{title}</h1>
+          <p className="purchase__text">{description}</p>
+        </div>
+        {canceled && (
+          <div className="purchase-note" role="status">
+            {MSG_CANCELED}
+          </div>
+        )}
+        <div className="purchase__grid">
+          <div className="purchase__main">
+            <PurchaseForm key={family.key} page={page} family={family} plans={plans} initialPlan={initialPlan} />
+          </div>
+          <PurchaseAside family={family} plans={plans} />
+        </div>
+      </Container>
+    </div>
+  )
+}
+
+/** The family's promises and what every package includes. */
+function PurchaseAside({ family, plans }: { family: Family; plans: Plan[] }) {
+  const cheapest = plans.reduce<Plan | null>((low, plan) => (low === null || plan.price < low.price ? plan : low), null)
+  return (
+    <aside className="purchase__aside" aria-label="Why order with us">
+      <div className="purchase-aside card">
+        <h2 className="purchase-aside__title">What you get</h2>
+        <ul className="check-list">
+          {family.bullets.map((bullet) => (
+            <li key={bullet}>
+              <CheckIcon size={18} className="check-list__icon" />
+              {bullet}
+            </li>
+          ))}
+        </ul>
+        {cheapest && plans.length > 1 && (
+          <p className="purchase-aside__from">
+            Packages from <strong>{priceWithSuffix(cheapest)}</strong>
+          </p>
+        )}
+      </div>
+    </aside>
+  )
+}

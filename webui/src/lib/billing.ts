@@ -1,0 +1,123 @@
+/** Billing and websites data of the signed-in user, and how the dashboard shows it. */
+import { api } from './api-client'
+import { planByPriceId, type Catalogue } from './catalogue'
+
+export interface Subscription {
+  subscription_status: string
+  price_id: string | null
+  plan_key: string | null
+  plan_name: string | null
+  /** Unix seconds. */
+  current_period_end: number | null
+  cancel_at_period_end: boolean
+  payment_method_brand: string | null
+  payment_method_last4: string | null
+}
+
+export interface Order {
+  id: string | number
+  plan_key: string | null
+  plan_name: string | null
+  /** Cents. */
+  amount: number
+  currency: string
+  status: string
+  order_date: string
+  card_brand: string | null
+  card_last4: string | null
+}
+
+export type WebsiteStatus = 'live' | 'building' | string
+
+export interface Website {
+  id: string | number
+  domain: string
+  page_speed: number | null
+  status: WebsiteStatus
+  created_at: string
+}
+
+export const SUBSCRIPTION_PATH = '/api/billing/subscription'
+export const ORDERS_PATH = '/api/billing/orders'
+export const PORTAL_PATH = '/api/billing/portal'
+export const SITES_PATH = '/api/sites'
+
+export async function fetchSubscription(): Promise<Subscription | null> {
+  const data = await api.get<{ subscription: Subscription | null }>(SUBSCRIPTION_PATH)
+  return data?.subscription ?? null
+}
+
+export async function fetchOrders(): Promise<Order[]> {
+  const data = await api.get<{ orders: Order[] | null }>(ORDERS_PATH)
+  return data?.orders ?? []
+}
+
+export async function fetchWebsites(): Promise<Website[]> {
+  const data = await api.get<{ websites: Website[] | null }>(SITES_PATH)
+  return data?.websites ?? []
+}
+
+/** A subscription counts only when its status is exactly 'active'. */
+export function isActive(subscription: Subscription | null | undefined): subscription is Subscription {
+  return subscription?.subscription_status === 'active'
+}
+
+/** The plan name: from the API, else matched by price id in the catalogue. */
+export function subscriptionPlanName(subscription: Subscription | null, catalogue: Catalogue | null): string | null {
+  if (!subscription) return null
+  if (subscription.plan_name) return subscription.plan_name
+  return (catalogue && planByPriceId(catalogue, subscription.price_id)?.name) ?? null
+}
+
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
+/** "Visa •••• 4242"; null when there is no card. */
+export function cardLabel(brand: string | null | undefined, last4: string | null | undefined): string | null {
+  if (!brand && !last4) return null
+  const name = brand ? capitalise(brand) : 'Card'
+  return last4 ? `${name} •••• ${last4}` : name
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })
+
+/** Unix seconds as "22 December 2026"; 'N/A' when missing. */
+export function formatPeriodEnd(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return 'N/A'
+  return dateFormat.format(new Date(seconds * 1000))
+}
+
+/** An ISO timestamp as "22 December 2026" (the raw text if it does not parse). */
+export function formatIsoDate(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date)
+}
+
+/** "past_due" -> "Past due". */
+export function statusText(status: string): string {
+  return capitalise(status.replace(/_/g, ' '))
+}
+
+export type StatusTone = 'green' | 'yellow' | 'grey' | 'red'
+
+export function websiteStatusTone(status: string): StatusTone {
+  if (status === 'live') return 'green'
+  if (status === 'building') return 'yellow'
+  return 'grey'
+}
+
+export function orderStatusTone(status: string): StatusTone {
+  if (status === 'paid' || status === 'complete' || status === 'succeeded') return 'green'
+  if (status === 'pending' || status === 'open') return 'yellow'
+  if (status === 'failed' || status === 'refunded' || status === 'canceled') return 'red'
+  return 'grey'
+}
+
+/** The colour band of a page-speed score (as the speed test draws it). */
+export function scoreBand(score: number | null): 'good' | 'average' | 'poor' | 'none' {
+  if (score === null || score === undefined) return 'none'
+  if (score >= 90) return 'good'
+  if (score >= 50) return 'average'
+  return 'poor'
+}

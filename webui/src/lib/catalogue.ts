@@ -1,0 +1,200 @@
+/**
+ * The plan catalogue (`GET /api/catalogue`): every price, plan name, badge and family text the
+ * UI shows comes from here, never from the bundle. Fetched at most once per page load.
+ */
+import { useCallback, useEffect, useState } from 'react'
+import { api, errorMessage } from './api-client'
+
+export type PlanBadge = 'popular' | 'premium' | 'launch'
+
+export interface Family {
+  key: string
+  title: string
+  description: string
+  cta: string
+  show_domain: boolean
+  bullets: string[]
+  default_plan: string
+  /** Plan keys in display order. */
+  plans: string[]
+}
+
+export interface Plan {
+  key: string
+  family: string
+  name: string
+  description: string
+  /** Integer cents. */
+  price: number
+  currency: string
+  original_price: number | null
+  save_percent: number | null
+  mode: 'payment' | 'subscription'
+  interval: 'month' | null
+  badge: PlanBadge | null
+  features: string[]
+  delivery: string | null
+  guarantee: string | null
+  /** False: shown on a page but never sold through /start. */
+  checkout: boolean
+  price_id: string | null
+}
+
+export interface Catalogue {
+  families: Family[]
+  plans: Plan[]
+}
+
+export const CATALOGUE_PATH = '/api/catalogue'
+
+let pending: Promise<Catalogue> | null = null
+
+/** The catalogue, fetched once per page load (a failed fetch is retried on the next call). */
+export function loadCatalogue(): Promise<Catalogue> {
+  pending ??= api.get<Catalogue>(CATALOGUE_PATH).catch((err: unknown) => {
+    pending = null
+    throw err
+  })
+  return pending
+}
+
+/** Tests only: forget the cached catalogue. */
+export function resetCatalogueCache(): void {
+  pending = null
+}
+
+export type CatalogueState =
+  | { status: 'loading'; catalogue: null; error: null }
+  | { status: 'ready'; catalogue: Catalogue; error: null }
+  | { status: 'error'; catalogue: null; error: string }
+
+/**
+ * The catalogue for a component. Starts in `loading` on every render path (prerender and
+ * hydration included) and fetches in an effect, so prerendered markup matches the first
+ * client render.
+ */
+export function useCatalogue(): CatalogueState & { retry: () => void } {
+  const [state, setState] = useState<CatalogueState>({ status: 'loading', catalogue: null, error: null })
+  const [attempt, setAttempt] = useState(0)
+
+  useEffect(() => {
+    let live = true
+    loadCatalogue().then(
+      (catalogue) => live && setState({ status: 'ready', catalogue, error: null }),
+      (err: unknown) => live && setState({ status: 'error', catalogue: null, error: errorMessage(err) }),
+    )
+    return () => {
+      live = false
+    }
+  }, [attempt])
+
+  const retry = useCallback(() => {
+    setState({ status: 'loading', catalogue: null, error: null })
+    setAttempt((n) => n + 1)
+  }, [])
+
+  return { ...state, retry }
+}
+
+// ---- Formatting ------------------------------------------------------------------------
+
+const formatters = new Map<string, Intl.NumberFormat>()
+
+/** "€19", "€1,999", "€19.50" (decimals only when the amount is not whole). */
+export function formatPrice(cents: number, currency = 'EUR'): string {
+  const whole = cents % 100 === 0
+  const id = `${currency}:${whole ? 0 : 2}`
+  let format = formatters.get(id)
+  if (!format) {
+    const digits = whole ? 0 : 2
+    format = new Intl.NumberFormat('en-IE', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    })
+    formatters.set(id, format)
+  }
+  return format.format(cents / 100)
+}
+
+/** "/month" for subscriptions, "one-time" otherwise. */
+export function billingSuffix(plan: Pick<Plan, 'mode' | 'interval'>): string {
+  if (plan.mode === 'subscription') return `/${plan.interval ?? 'month'}`
+  return 'one-time'
+}
+
+/** "€29/month", "€499 one-time". */
+export function priceWithSuffix(plan: Pick<Plan, 'price' | 'currency' | 'mode' | 'interval'>): string {
+  const suffix = billingSuffix(plan)
+  return `${formatPrice(plan.price, plan.currency)}${suffix.startsWith('/') ? '' : ' '}${suffix}`
+}
+
+/** The badge text of a plan ("Most Popular" is worded "Perfect for Clinics" for leadgen). */
+export function badgeLabel(badge: PlanBadge | null, familyKey: string): string | null {
+  switch (badge) {
+    case 'popular':
+      return familyKey === 'leadgen' ? 'Perfect for Clinics' : 'Most Popular'
+    case 'premium':
+      return 'Premium'
+    case 'launch':
+      return 'Launch Offer'
+    default:
+      return null
+  }
+}
+
+// ---- Look-ups --------------------------------------------------------------------------
+
+export function findPlan(catalogue: Catalogue, key: string | null | undefined): Plan | undefined {
+  return key ? catalogue.plans.find((plan) => plan.key === key) : undefined
+}
+
+export function findFamily(catalogue: Catalogue, key: string | null | undefined): Family | undefined {
+  return key ? catalogue.families.find((family) => family.key === key) : undefined
+}
+
+/** The family's plans in display order. */
+export function familyPlans(catalogue: Catalogue, familyKey: string): Plan[] {
+  const family = findFamily(catalogue, familyKey)
+  if (!family) return []
+  return family.plans.map((key) => findPlan(catalogue, key)).filter((plan): plan is Plan => plan !== undefined)
+}
+
+/** The plan whose payment-provider price id is `priceId`. */
+export function planByPriceId(catalogue: Catalogue, priceId: string | null | undefined): Plan | undefined {
+  return priceId ? catalogue.plans.find((plan) => plan.price_id === priceId) : undefined
+}
+
+export const DEFAULT_FAMILY = 'website'
+
+/** A family sold through /start: it has at least one plan with checkout. */
+function isSoldFamily(catalogue: Catalogue, family: Family): boolean {
+  return familyPlans(catalogue, family.key).some((plan) => plan.checkout)
+}
+
+/**
+ * The (family, plan) /start shows, by the same rule as the server: `plan` is used when it is a
+ * known plan sold through /start (of `type`, when `type` is a sold family); otherwise the
+ * family's default plan; an unknown family means website (default professional). `plan` is null
+ * only when the catalogue's default plan is not on sale (nothing is preselected then).
+ */
+export function resolveStart(
+  catalogue: Catalogue,
+  type: string | null | undefined,
+  plan: string | null | undefined,
+): { family: Family; plan: Plan | null } | null {
+  const sold = catalogue.families.filter((family) => isSoldFamily(catalogue, family))
+  const requestedFamily = sold.find((family) => family.key === type)
+  const requestedPlan = findPlan(catalogue, plan)
+  if (requestedPlan && requestedPlan.checkout) {
+    const planFamily = sold.find((family) => family.key === requestedPlan.family)
+    if (planFamily && (!requestedFamily || requestedFamily.key === planFamily.key)) {
+      return { family: planFamily, plan: requestedPlan }
+    }
+  }
+  const family = requestedFamily ?? sold.find((f) => f.key === DEFAULT_FAMILY) ?? sold[0]
+  if (!family) return null
+  const chosen = findPlan(catalogue, family.default_plan)
+  return { family, plan: chosen && chosen.family === family.key && chosen.checkout ? chosen : null }
+}
