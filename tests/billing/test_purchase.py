@@ -315,3 +315,13 @@ async def test_any_order_with_duplicates_converges(
     assert len(orders["orders"]) == 1
     me = (await call(client, "get", "/api/auth/me"))[1]["user"]["id"]
     assert [w.domain for w in await sites_api.list_websites(me)] == ["converge.example.com"]
+
+
+async def test_a_visitor_signed_in_by_checkout_gets_the_signed_in_hint(shop: Any) -> None:
+    client = shop.test_client()
+    response = await client.post(
+        "/api/billing/checkout", json={"plan": "pro-ai", **VISITOR}, headers=HEADERS
+    )
+    assert response.status_code == 200
+    cookies = " ".join(response.headers.getlist("Set-Cookie"))
+    assert "agency_session=" in cookies and "agency_signed_in=1" in cookies

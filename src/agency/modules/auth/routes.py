@@ -56,7 +56,7 @@ def install_sessions(state: BlueprintSetupState) -> None:
     )
 
 
-@blueprint.after_request
+@blueprint.after_app_request  # app-wide: other modules sign people in too (checkout)
 async def write_session_hint(response: Response) -> Response:
     hint = g.pop("session_hint", None)
     if hint is None:
