@@ -325,3 +325,30 @@ async def test_a_visitor_signed_in_by_checkout_gets_the_signed_in_hint(shop: Any
     assert response.status_code == 200
     cookies = " ".join(response.headers.getlist("Set-Cookie"))
     assert "agency_session=" in cookies and "agency_signed_in=1" in cookies
+
+
+async def test_replay_applies_failed_events_and_reconcile_refetches(
+    shop: Any, fake: FakeStripe, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agency.modules.billing import service
+
+    client = shop.test_client()
+    await sign_up(client)
+    events = await buy(fake, client, "starter")
+    gateway = shop.app.extensions["billing.gateway"]
+    real = gateway.retrieve_subscription
+
+    async def broken(_subscription_id: str) -> Any:
+        raise ConnectionError("Stripe unreachable")
+
+    monkeypatch.setattr(gateway, "retrieve_subscription", broken)
+    for event in events:
+        assert (await deliver(client, event)).status_code == 500
+    assert await WebhookEvent.filter(status="failed").count() == len(events)
+    monkeypatch.setattr(gateway, "retrieve_subscription", real)
+    outcomes = await service.replay(gateway, failed_only=True, ids=[])
+    assert set(outcomes.values()) == {"processed"}
+    assert (await Subscription.get()).status == "active"
+    await fake.fail_async((await Subscription.get()).id)  # no webhook reaches us this time
+    assert await service.reconcile(gateway) == [(await Subscription.get()).id]
+    assert (await Subscription.get()).status == "past_due"
