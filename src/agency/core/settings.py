@@ -63,6 +63,8 @@ class Settings(BaseSettings):
     smtp_password: str = ""
     smtp_security: Literal["starttls", "tls", "none"] = "starttls"
     smtp_timeout: float = Field(default=20.0, gt=0)
+    # Where new leads are announced; empty = leads are only stored.
+    agency_email: str = ""
 
     # Payments (Stripe). Without a secret key, checkout answers that payments are not set up.
     stripe_secret_key: str = ""

@@ -1,0 +1,153 @@
+"""Leads: the public e-mail forms and the free-preview request store a lead and tell the agency."""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from agency.core import mail, ratelimit
+from agency.core.errors import ValidationFailed
+from agency.core.ratelimit import Limit
+from agency.modules.auth import api as auth_api
+from agency.modules.insights.models import Lead
+from agency.modules.insights.schemas import LeadOut
+
+log = logging.getLogger(__name__)
+
+MSG_FILL_ALL = "Please fill in all fields"
+MSG_EMAIL = "Please enter your email address"
+MSG_UNKNOWN_FORM = "This form is not known."
+THANKS_CONSULTATION = (
+    "Thank you! We'll contact you within 24 hours to schedule your free consultation."
+)
+LEADS_PER_ADDRESS = Limit("lead-ip", limit=10, window=60 * 60)
+
+
+@dataclass(frozen=True)
+class Form:
+    label: str
+    confirmation: str
+    needs_name_and_domain: bool = False
+
+
+FORMS: dict[str, Form] = {
+    "ai-automation-strategy-call": Form("AI automation strategy call", THANKS_CONSULTATION),
+    "ai-onboarding-audit": Form(
+        "AI onboarding audit",
+        "Thank you! We'll contact you within 24 hours to schedule your free onboarding audit.",
+    ),
+    "ai-booking-demo": Form(
+        "AI booking demo",
+        "Thank you! We'll contact you within 24 hours to schedule your free demo.",
+    ),
+    "clinic-consultation": Form("Clinic consultation", THANKS_CONSULTATION),
+    # The spec's preview request carries the fixed source text 'Real Estate Website Rebuild'.
+    "free-preview": Form("Real Estate Website Rebuild", "Request Received!", True),
+}
+
+
+def label_of(source: str) -> str:
+    form = FORMS.get(source)
+    return form.label if form else source
+
+
+async def submit_lead(
+    *,
+    source: str,
+    email: str,
+    name: str,
+    domain: str,
+    message: str,
+    honeypot: str,
+    client_ip: str,
+    notify: str,
+) -> str:
+    """Store a lead and e-mail the agency; returns the confirmation the visitor sees."""
+    form = FORMS.get(source)
+    if form is None:
+        raise ValidationFailed(MSG_UNKNOWN_FORM, fields={"source": MSG_UNKNOWN_FORM})
+    if form.needs_name_and_domain and not (name.strip() and email.strip() and domain.strip()):
+        raise ValidationFailed(MSG_FILL_ALL)
+    if not email.strip():
+        raise ValidationFailed(MSG_EMAIL, fields={"email": MSG_EMAIL})
+    if honeypot.strip():
+        log.info("lead form honeypot filled; dropped", extra={"source": source})
+        return form.confirmation  # a bot is told it worked, and nothing is kept
+    await ratelimit.enforce(LEADS_PER_ADDRESS, client_ip)
+    lead = await Lead.create(
+        source=source,
+        email=email.strip().lower(),
+        name=name.strip() or None,
+        domain=domain.strip() or None,
+        message=message.strip() or None,
+    )
+    if notify:
+        await mail.send_mail(
+            notify,
+            "new_lead",
+            {
+                "form": form.label,
+                "email": lead.email,
+                "name": lead.name or "-",
+                "domain": lead.domain or "-",
+                "message": lead.message or "-",
+            },
+        )
+    return form.confirmation
+
+
+def _out(lead: Lead) -> LeadOut:
+    return LeadOut(
+        id=lead.id,
+        source=lead.source,
+        source_label=label_of(lead.source),
+        email=lead.email,
+        name=lead.name,
+        domain=lead.domain,
+        message=lead.message,
+        created_at=lead.created_at,
+    )
+
+
+async def list_leads(source: str | None = None, since: datetime | None = None) -> list[LeadOut]:
+    query = Lead.all()
+    if source:
+        query = query.filter(source=source)
+    if since is not None:
+        query = query.filter(created_at__gte=since)
+    return [_out(lead) for lead in await query.order_by("-created_at", "-id")]
+
+
+def to_csv(leads: list[LeadOut]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["created_at", "form", "email", "name", "domain", "message"])
+    for lead in leads:
+        writer.writerow(
+            [
+                lead.created_at.isoformat(),
+                lead.source_label,
+                lead.email,
+                lead.name or "",
+                lead.domain or "",
+                lead.message or "",
+            ]
+        )
+    return buffer.getvalue()
+
+
+async def export_user(user_id: int) -> object:
+    account = await auth_api.get_account(user_id)
+    if account is None:
+        return []
+    leads = await Lead.filter(email=account.email).order_by("-created_at")
+    return [_out(lead).model_dump(mode="json") for lead in leads]
+
+
+async def erase_user(user_id: int) -> None:
+    account = await auth_api.get_account(user_id)
+    if account is not None:
+        await Lead.filter(email=account.email).delete()
