@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import stripe
 
 from agency.app import create_app
 from agency.modules.billing import service as billing
@@ -55,10 +53,8 @@ async def shop(tmp_path: Path, database_url: str, fake: FakeStripe) -> AsyncIter
 
 
 def signature(payload: str, secret: str = WEBHOOK_SECRET, at: int | None = None) -> str:
-    """The Stripe-Signature header Stripe computes: HMAC-SHA256 over "{t}.{body}"."""
-    timestamp = int(time.time()) if at is None else at
-    digest = hmac.new(secret.encode(), f"{timestamp}.{payload}".encode(), hashlib.sha256)
-    return f"t={timestamp},v1={digest.hexdigest()}"
+    """The Stripe-Signature header, computed by the stripe SDK's own helper."""
+    return str(stripe.WebhookSignature.generate_signature_header(payload, secret, at))
 
 
 async def deliver(client: Any, event: dict[str, Any], **sign: Any) -> Any:
