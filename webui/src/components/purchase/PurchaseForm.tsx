@@ -25,6 +25,8 @@ export interface PurchaseFormProps {
   plans: Plan[]
   /** Preselected plan key. */
   initialPlan: string | null
+  /** Show only the preselected package until the buyer asks for all of them. */
+  narrow?: boolean
 }
 
 interface Problem {
@@ -52,7 +54,7 @@ function returnUrl(pathname: string, search: string, plan: string): string {
   return `${pathname}?${params.toString()}`
 }
 
-export function PurchaseForm({ page, family, plans, initialPlan }: PurchaseFormProps) {
+export function PurchaseForm({ page, family, plans, initialPlan, narrow = false }: PurchaseFormProps) {
   const { user } = useAuth()
   const location = useLocation()
   const baseId = useId()
@@ -69,6 +71,8 @@ export function PurchaseForm({ page, family, plans, initialPlan }: PurchaseFormP
   const [problem, setProblem] = useState<Problem | null>(null)
 
   const selected = plans.find((plan) => plan.key === planKey) ?? null
+  const [showAll, setShowAll] = useState(!narrow || plans.length < 2)
+  const shown = showAll ? plans : plans.filter((plan) => plan.key === planKey)
 
   const set = (name: keyof typeof values) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [name]: event.target.value }))
@@ -249,7 +253,7 @@ export function PurchaseForm({ page, family, plans, initialPlan }: PurchaseFormP
           aria-describedby={problem?.fields.includes('plan') ? errorId : undefined}
           className="package-list"
         >
-          {plans.map((plan) => (
+          {shown.map((plan) => (
             <PackageOption
               key={plan.key}
               plan={plan}
@@ -262,6 +266,11 @@ export function PurchaseForm({ page, family, plans, initialPlan }: PurchaseFormP
             />
           ))}
         </div>
+        {!showAll && (
+          <button type="button" className="link-button package-list__more" onClick={() => setShowAll(true)}>
+            Show all {plans.length} packages
+          </button>
+        )}
       </section>
 
       <p className="purchase-consent">

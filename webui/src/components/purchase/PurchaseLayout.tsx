@@ -15,6 +15,8 @@ export interface PurchaseSelection {
   family: Family
   plans: Plan[]
   initialPlan: string | null
+  /** Show only the preselected package at first. */
+  narrow?: boolean
   title: string
   description: string
 }
@@ -58,7 +60,7 @@ export function PurchaseLayout({ page, canceled, select, eyebrow }: PurchaseLayo
     )
   }
 
-  const { family, plans, initialPlan, title, description } = selection
+  const { family, plans, initialPlan, title, description, narrow } = selection
   return (
     <div className="purchase">
       <Container size="lg">
@@ -74,7 +76,7 @@ export function PurchaseLayout({ page, canceled, select, eyebrow }: PurchaseLayo
         )}
         <div className="purchase__grid">
           <div className="purchase__main">
-            <PurchaseForm key={family.key} page={page} family={family} plans={plans} initialPlan={initialPlan} />
+            <PurchaseForm key={family.key} page={page} family={family} plans={plans} initialPlan={initialPlan} narrow={narrow ?? false} />
           </div>
           <PurchaseAside family={family} plans={plans} />
         </div>

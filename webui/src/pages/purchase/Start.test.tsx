@@ -73,9 +73,13 @@ describe('/start', () => {
     renderApp('/start?type=ugc&plan=custom-campaign')
     await heading('Order Your UGC Videos')
     expect(radio(/^Custom Campaign €499 one-time$/)).toBeChecked()
-    expect(screen.getAllByRole('radio')).toHaveLength(4)
+    // The plan named in the link narrows the list; the others are one click away.
+    expect(screen.getAllByRole('radio')).toHaveLength(1)
     const custom = radio(/^Custom Campaign/).closest('label') as HTMLElement
     expect(within(custom).getByText('Premium')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Show all 4 packages' }))
+    expect(screen.getAllByRole('radio')).toHaveLength(4)
+    expect(radio(/^Custom Campaign/)).toBeChecked()
   })
 
   it('words the leadgen badge "Perfect for Clinics" and shows the launch offer badge for rebuild', async () => {

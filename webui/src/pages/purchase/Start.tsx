@@ -16,6 +16,8 @@ export default function StartPage() {
       family,
       plans: familyPlans(catalogue, family.key).filter((p) => p.checkout),
       initialPlan: resolved.plan?.key ?? null,
+      // A plan named in the link narrows the list to that package (the others one click away).
+      narrow: plan !== null && resolved.plan?.key === plan,
       title: family.title,
       description: family.description,
     }
