@@ -66,6 +66,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", backends, indirect=True)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests last: sync Playwright keeps an event loop running in the main thread for
+    the rest of the session, which asyncio.run() and pytest-asyncio cannot share."""
+    items.sort(key=lambda item: "/e2e/" in str(item.path))
+
+
 def pytest_report_header() -> str:
     where = POSTGRES_ADMIN_URL.rpartition("@")[2] if POSTGRES else "NOT AVAILABLE"
     return f"database tests: SQLite and PostgreSQL ({where})"

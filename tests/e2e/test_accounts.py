@@ -24,6 +24,7 @@ def expected_failures(console: ConsoleLog) -> list[str]:
 
 def sign_up(page: Page, base: str, email: str, password: str) -> None:
     page.goto(base + "/signup")
+    page.wait_for_load_state("networkidle")
     form = page.locator("form")
     form.get_by_label("First name").fill("Grace")
     form.get_by_label("Last name").fill("Hopper")
@@ -36,6 +37,7 @@ def sign_up(page: Page, base: str, email: str, password: str) -> None:
 
 def log_in(page: Page, base: str, email: str, password: str, remember: bool = False) -> None:
     page.goto(base + "/login")
+    page.wait_for_load_state("networkidle")
     page.get_by_label("Email").fill(email)
     page.locator("input[name=password]").fill(password)
     if remember:
@@ -83,6 +85,7 @@ def test_account_journey(
 
     # Forgot password: the reset link arrives by e-mail.
     page.goto(base + "/login")
+    page.wait_for_load_state("networkidle")  # hydrated: the link navigates in the app
     page.get_by_role("link", name="Forgot password?").click()
     expect(page).to_have_url(base + "/forgot-password")
     page.get_by_label("Email").fill(EMAIL)
@@ -94,6 +97,7 @@ def test_account_journey(
     assert link.group(0).startswith(base)
 
     page.goto(link.group(0))
+    page.wait_for_load_state("networkidle")
     page.locator("input[name=password]").fill(NEW_PASSWORD)
     page.locator("input[name=confirm_password]").fill(NEW_PASSWORD)
     page.get_by_role("button", name="Set new password").click()
