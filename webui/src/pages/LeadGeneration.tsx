@@ -1,11 +1,193 @@
-import { PageIntro } from '../components/layout/PageIntro'
+import { CalendarIcon } from '../components/icons/CalendarIcon'
+import { ChartIcon } from '../components/icons/ChartIcon'
+import { CheckIcon } from '../components/icons/CheckIcon'
+import { ClockIcon } from '../components/icons/ClockIcon'
+import { FormIcon } from '../components/icons/FormIcon'
+import { GaugeIcon } from '../components/icons/GaugeIcon'
+import { PhoneIcon } from '../components/icons/PhoneIcon'
+import { SearchIcon } from '../components/icons/SearchIcon'
+import { ShieldIcon } from '../components/icons/ShieldIcon'
+import { Guarantee, IconCards, type IconCardItem } from '../components/landing/Blocks'
+import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
+import { LandingHero, SectionHead } from '../components/landing/LandingHero'
+import { LeadForm } from '../components/landing/LeadForm'
+import { OfferPrice } from '../components/landing/OfferPrice'
+import { StickyMobileCta } from '../components/landing/StickyMobileCta'
+import { Testimonials, type Testimonial } from '../components/landing/Testimonials'
+import { startUrl } from '../components/landing/links'
+import { ButtonLink } from '../components/ui/Button'
+import { Card } from '../components/ui/Card'
+import { Section } from '../components/ui/Section'
+import { CONTACT_PHONE, telHref } from '../config/site'
+
+const CTA = startUrl('leadgen', 'landing-page-rebuild')
+
+const fixes: IconCardItem[] = [
+  { title: 'Slow mobile pages', text: 'Most patients search on their phone. We rebuild your page to a 99/100 PageSpeed score so it opens instantly.', Icon: GaugeIcon },
+  { title: 'Hidden booking button', text: 'A clear “Book a consultation” button on every screen, so patients never have to hunt for it.', Icon: CalendarIcon },
+  { title: 'Long, confusing forms', text: 'We cut the enquiry form down to what you really need, so more patients finish it.', Icon: FormIcon },
+  { title: 'Missing trust signals', text: 'Qualifications, reviews and before/after information placed where patients look for reassurance.', Icon: ShieldIcon },
+  { title: 'Weak local search', text: 'Clean structure, titles and local details so patients nearby find your clinic on Google.', Icon: SearchIcon },
+  { title: 'No tracking', text: 'Enquiries and bookings are measured, so you finally know which ads and pages bring patients.', Icon: ChartIcon },
+]
+
+const testimonials: Testimonial[] = [
+  {
+    quote: 'Our old page took ages to load on mobile. The new one is instant, and patients now book straight from their phones.',
+    name: 'Dr. Laura Fischer',
+    position: 'Owner, dental practice in Munich',
+    result: 'More mobile bookings',
+  },
+  {
+    quote: 'They rebuilt our landing page in a day. The consultation form is shorter and we get far fewer half-finished enquiries.',
+    name: 'Marc Dubois',
+    position: 'Practice manager, aesthetic clinic in Lyon',
+    result: 'Live in 24 hours',
+  },
+  {
+    quote: 'For the first time we can see which ads bring real consultations. That alone changed how we spend our budget.',
+    name: 'Sofia Romano',
+    position: 'Marketing lead, physiotherapy centre in Milan',
+    result: 'Tracking that works',
+  },
+]
+
+const faq: FaqItem[] = [
+  {
+    question: 'What exactly do you rebuild?',
+    answer: 'Your main landing page and the booking funnel behind it: page design, copy polish, consultation form, mobile speed and tracking. Your domain and the rest of your website stay as they are.',
+  },
+  {
+    question: 'Is it really done in 24 hours?',
+    answer: 'Yes. Once we have your current page, logo and the treatments you want to promote, your rebuilt landing page goes live within 24 hours.',
+  },
+  {
+    question: 'What if the new page does not bring more enquiries?',
+    answer: 'You have a 30-day money-back guarantee. If you are not happy with the result, tell us within 30 days and we refund you.',
+  },
+  {
+    question: 'Do you follow medical advertising rules?',
+    answer: 'We keep claims factual and avoid promises about treatment outcomes. You approve every text before the page goes live.',
+  },
+]
+
+function OfferCard() {
+  return (
+    <Card className="offer-card">
+      <p className="offer-card__ribbon">Landing page &amp; funnel rebuild</p>
+      <h3 className="offer-card__name">Everything fixed, live in 24h</h3>
+      <OfferPrice planKey="landing-page-rebuild" />
+      <ul className="offer-card__facts">
+        <li>
+          <ClockIcon size={18} />
+          Delivered in 24h
+        </li>
+        <li>
+          <ShieldIcon size={18} />
+          30-day money-back guarantee
+        </li>
+        <li>
+          <GaugeIcon size={18} />
+          99/100 PageSpeed score
+        </li>
+        <li>
+          <CheckIcon size={18} />
+          All six fixes included
+        </li>
+      </ul>
+      <ButtonLink to={CTA} size="lg" block>
+        Rebuild My Landing Page
+      </ButtonLink>
+      <p className="offer-card__fine">One-time payment. No subscription.</p>
+    </Card>
+  )
+}
 
 export default function LeadGenerationPage() {
   return (
-    <PageIntro
-      heading="Landing Page & Funnel Rebuild for Clinics"
-      eyebrow="For clinics"
-      text="We rebuild your clinic landing page and funnel within 24 hours so more visitors book a consultation, with a 30-day money-back guarantee."
-    />
+    <>
+      <LandingHero
+        badge="For clinics and practices"
+        title="Turn Your Clinic Website Into a Patient Booking Machine"
+        lead="We rebuild your clinic’s landing page and booking funnel in 24 hours, so more of the patients who visit actually book a consultation."
+        points={['Live in 24h', '30-day money-back guarantee', 'Fast on every phone']}
+        actions={
+          <>
+            <ButtonLink to={CTA} size="lg">
+              Rebuild My Landing Page
+            </ButtonLink>
+            <ButtonLink to="#consultation" size="lg" variant="outline">
+              Book a Free Consultation
+            </ButtonLink>
+          </>
+        }
+        aside={<OfferCard />}
+      />
+
+      <Section id="fixes" aria-labelledby="fixes-title">
+        <SectionHead
+          eyebrow="What we fix"
+          title="Six reasons patients leave without booking"
+          titleId="fixes-title"
+          text="We find and fix every one of them in your rebuild."
+        />
+        <IconCards items={fixes} columns={3} />
+      </Section>
+
+      <Section id="pricing" tone="muted" className="anchor-section" aria-labelledby="pricing-title">
+        <SectionHead eyebrow="Pricing" title="One price, everything included" titleId="pricing-title" />
+        <div className="offer-card--wide">
+          <OfferCard />
+        </div>
+      </Section>
+
+      <Section aria-labelledby="testimonials-title">
+        <SectionHead eyebrow="Testimonials" title="Clinics that rebuilt with us" titleId="testimonials-title" />
+        <Testimonials items={testimonials} />
+      </Section>
+
+      <Section tone="muted" aria-labelledby="guarantee-title">
+        <Guarantee title="30-day money-back guarantee" titleId="guarantee-title">
+          <p>If your new landing page does not win you over within 30 days, you get your money back. No questions asked.</p>
+        </Guarantee>
+      </Section>
+
+      <Section id="consultation" className="anchor-section" aria-labelledby="consultation-title">
+        <div className="lead-panel">
+          <div>
+            <h2 id="consultation-title" className="lead-panel__title">
+              Book a free consultation
+            </h2>
+            <p className="lead-panel__text">
+              Not sure yet? Leave your e-mail and we will look at your current page together and show you what we would
+              change, free of charge.
+            </p>
+            <p className="contact-phone lead-panel__list">
+              <PhoneIcon size={20} />
+              <span>
+                Prefer to talk? Call us: <a href={telHref(CONTACT_PHONE)}>{CONTACT_PHONE}</a>
+              </span>
+            </p>
+          </div>
+          <Card className="lead-panel__card">
+            <LeadForm
+              source="clinic-consultation"
+              confirmation="Thank you! We'll contact you within 24 hours to schedule your free consultation."
+              submitLabel="Book My Free Consultation"
+              withName
+              withDomain
+              note="Free and without obligation."
+            />
+          </Card>
+        </div>
+      </Section>
+
+      <Section id="faq" tone="muted" aria-labelledby="faq-title">
+        <SectionHead eyebrow="FAQ" title="Questions from clinics" titleId="faq-title" />
+        <FaqAccordion items={faq} />
+      </Section>
+
+      <StickyMobileCta to={CTA} label="Rebuild My Page" note="Live in 24h · 30-day money-back" />
+    </>
   )
 }

@@ -1,11 +1,163 @@
-import { PageIntro } from '../components/layout/PageIntro'
+import { ChartIcon } from '../components/icons/ChartIcon'
+import { CheckIcon } from '../components/icons/CheckIcon'
+import { ClockIcon } from '../components/icons/ClockIcon'
+import { CardIcon } from '../components/icons/CardIcon'
+import { FileTextIcon } from '../components/icons/FileTextIcon'
+import { GaugeIcon } from '../components/icons/GaugeIcon'
+import { LayersIcon } from '../components/icons/LayersIcon'
+import { ShieldIcon } from '../components/icons/ShieldIcon'
+import { Guarantee, IconCards, Steps, type IconCardItem, type StepItem } from '../components/landing/Blocks'
+import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
+import { LandingHero, SectionHead } from '../components/landing/LandingHero'
+import { OfferPrice } from '../components/landing/OfferPrice'
+import { StickyMobileCta } from '../components/landing/StickyMobileCta'
+import { Testimonials, type Testimonial } from '../components/landing/Testimonials'
+import { startUrl } from '../components/landing/links'
+import { ButtonLink } from '../components/ui/Button'
+import { Card } from '../components/ui/Card'
+import { Section } from '../components/ui/Section'
+
+const CTA = startUrl('rebuild', 'sales-funnel-rebuild-offer')
+
+const included: IconCardItem[] = [
+  { title: 'Landing page rebuild', text: 'Your sales page redesigned around one clear offer and one clear call to action.', Icon: LayersIcon },
+  { title: 'Order and thank-you pages', text: 'A clean checkout step and a thank-you page that sets up the next sale.', Icon: CardIcon },
+  { title: 'Copy polish', text: 'Headlines, benefits and objections rewritten so visitors understand your offer in seconds.', Icon: FileTextIcon },
+  { title: 'Tracking set up', text: 'Visits, leads and sales measured at every step, so you see exactly where people drop off.', Icon: ChartIcon },
+  { title: 'Mobile-first design', text: 'Fast, thumb-friendly pages with a 99/100 PageSpeed score on phones.', Icon: GaugeIcon },
+]
+
+const steps: StepItem[] = [
+  { title: 'Order your rebuild', text: 'Secure the launch price and send us the link to your current funnel.' },
+  { title: 'We rebuild', text: 'We redesign the pages, polish the copy and set up tracking.' },
+  { title: 'Live in 48h', text: 'Your new funnel goes live within 48 hours, ready for traffic.' },
+]
+
+const testimonials: Testimonial[] = [
+  {
+    quote: 'Our old funnel leaked at the order page. Two days after the rebuild, it was the step where people actually bought.',
+    name: 'Jonas Berg',
+    position: 'Founder, online fitness programme',
+    result: 'Live in 48h',
+  },
+  {
+    quote: 'The copy polish alone was worth it. Visitors finally understand what we sell before they scroll.',
+    name: 'Emma Laurent',
+    position: 'Course creator, language coaching',
+    result: 'Clearer offer',
+  },
+  {
+    quote: 'With tracking in place I can see each step of the funnel. I stopped guessing and started fixing the right things.',
+    name: 'Tomás Ruiz',
+    position: 'Owner, e-commerce skincare brand',
+    result: 'Every step measured',
+  },
+]
+
+const faq: FaqItem[] = [
+  {
+    question: 'Which funnel tools do you work with?',
+    answer: 'We rebuild funnels on the platform you use today or move them to a fast, hosted page, whichever gives you the better result. We agree this with you before we start.',
+  },
+  {
+    question: 'What do you need from me?',
+    answer: 'The link to your current funnel, your offer and your logo. If you have testimonials or product photos, send them along too.',
+  },
+  {
+    question: 'When do the 48 hours start?',
+    answer: 'As soon as we have the link to your funnel and your materials. Your rebuilt funnel goes live within 48 hours after that.',
+  },
+  {
+    question: 'What if I am not happy with the result?',
+    answer: 'You have a 30-day money-back guarantee. If the rebuild does not meet your expectations, tell us within 30 days and you get your money back.',
+  },
+]
+
+function OfferCard({ headingLevel }: { headingLevel: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3'
+  return (
+    <Card className="offer-card">
+      <p className="offer-card__ribbon">Launch offer</p>
+      <Heading id={headingLevel === 2 ? 'pricing-title' : undefined} className="offer-card__name">
+        Sales Funnel Rebuild
+      </Heading>
+      <OfferPrice planKey="sales-funnel-rebuild-offer" save="amount" />
+      <ul className="offer-card__facts">
+        <li>
+          <ClockIcon size={18} />
+          Delivered in 48h
+        </li>
+        <li>
+          <ShieldIcon size={18} />
+          30-day money-back guarantee
+        </li>
+        <li>
+          <CheckIcon size={18} />
+          All five items included
+        </li>
+      </ul>
+      <ButtonLink to={CTA} size="lg" block>
+        Rebuild My Funnel
+      </ButtonLink>
+      <p className="offer-card__fine">One-time payment. No subscription.</p>
+    </Card>
+  )
+}
 
 export default function RebuildSalesFunnelPage() {
   return (
-    <PageIntro
-      heading="Sales Funnel Rebuild in 48 Hours"
-      eyebrow="Funnel rebuild"
-      text="We rebuild your sales funnel within 48 hours to turn more visitors into buyers, with a 30-day money-back guarantee."
-    />
+    <>
+      <LandingHero
+        badge="Launch offer"
+        title="Your Sales Funnel, Rebuilt in 48 Hours"
+        lead="Visitors come in, but too few buy. We rebuild your funnel pages, sharpen the copy and set up tracking, live within 48 hours."
+        points={['48h delivery', '30-day money-back guarantee', 'Five fixes in one price']}
+        actions={
+          <>
+            <ButtonLink to={CTA} size="lg">
+              Rebuild My Funnel
+            </ButtonLink>
+            <ButtonLink to="#pricing" size="lg" variant="outline">
+              See the Offer
+            </ButtonLink>
+          </>
+        }
+        aside={<OfferCard headingLevel={3} />}
+      />
+
+      <Section id="included" aria-labelledby="included-title">
+        <SectionHead eyebrow="What’s included" title="Five things we rebuild for you" titleId="included-title" />
+        <IconCards items={included} columns={3} />
+      </Section>
+
+      <Section tone="muted" aria-labelledby="how-title">
+        <SectionHead eyebrow="How it works" title="Three steps, 48 hours" titleId="how-title" />
+        <Steps items={steps} />
+      </Section>
+
+      <Section id="pricing" className="anchor-section" aria-labelledby="pricing-title">
+        <div className="offer-card--wide">
+          <OfferCard headingLevel={2} />
+        </div>
+      </Section>
+
+      <Section tone="muted" aria-labelledby="testimonials-title">
+        <SectionHead eyebrow="Testimonials" title="Funnels we rebuilt" titleId="testimonials-title" />
+        <Testimonials items={testimonials} />
+      </Section>
+
+      <Section aria-labelledby="guarantee-title">
+        <Guarantee title="30-day money-back guarantee" titleId="guarantee-title">
+          <p>Try your rebuilt funnel for 30 days. If you are not happy with it, you get your money back.</p>
+        </Guarantee>
+      </Section>
+
+      <Section id="faq" tone="muted" aria-labelledby="faq-title">
+        <SectionHead eyebrow="FAQ" title="Questions about the rebuild" titleId="faq-title" />
+        <FaqAccordion items={faq} />
+      </Section>
+
+      <StickyMobileCta to={CTA} label="Rebuild My Funnel" note="Live in 48h · 30-day money-back" />
+    </>
   )
 }

@@ -1,0 +1,49 @@
+import { useId, useState, type ReactNode } from 'react'
+import { ChevronDownIcon } from '../icons/ChevronDownIcon'
+import { cx } from '../../lib/cx'
+
+export interface FaqItem {
+  question: string
+  answer: ReactNode
+}
+
+export interface FaqAccordionProps {
+  items: readonly FaqItem[]
+  /** Index open at first; `null` starts with all closed. */
+  defaultOpen?: number | null
+}
+
+/** FAQ list where at most one answer is open at a time. */
+export function FaqAccordion({ items, defaultOpen = 0 }: FaqAccordionProps) {
+  const [open, setOpen] = useState<number | null>(defaultOpen)
+  const baseId = useId()
+  return (
+    <div className="faq">
+      {items.map((item, index) => {
+        const isOpen = open === index
+        const buttonId = `${baseId}-q${index}`
+        const panelId = `${baseId}-a${index}`
+        return (
+          <div key={item.question} className={cx('faq__item', isOpen && 'faq__item--open')}>
+            <h3 className="faq__heading">
+              <button
+                type="button"
+                id={buttonId}
+                className="faq__button"
+                aria-expanded={isOpen}
+                aria-controls={panelId}
+                onClick={() => setOpen(isOpen ? null : index)}
+              >
+                <span>{item.question}</span>
+                <ChevronDownIcon size={20} className="faq__chevron" />
+              </button>
+            </h3>
+            <div id={panelId} role="region" aria-labelledby={buttonId} className="faq__panel" hidden={!isOpen}>
+              {item.answer}
+            </div>
+          </div>
+        )
+      })}
+    </div>
+  )
+}

@@ -1,0 +1,63 @@
+import type { ReactNode } from 'react'
+import { Badge } from '../ui/Badge'
+import { Container } from '../ui/Section'
+import { CheckIcon } from '../icons/CheckIcon'
+
+export interface LandingHeroProps {
+  badge: ReactNode
+  title: ReactNode
+  lead: ReactNode
+  /** Short proof points shown as a list of ticks. */
+  points?: readonly string[]
+  actions: ReactNode
+  /** Right-hand column: offer card or illustration. */
+  aside?: ReactNode
+}
+
+/** Hero band of a landing page (the page's only <h1>). */
+export function LandingHero({ badge, title, lead, points, actions, aside }: LandingHeroProps) {
+  return (
+    <section className="hero landing-hero">
+      <Container className="hero__grid">
+        <div className="hero__copy">
+          <Badge tone="purple" className="hero__badge">
+            {badge}
+          </Badge>
+          <h1 className="hero__title">{title}</h1>
+          <p className="hero__lead">{lead}</p>
+          {points && points.length > 0 && (
+            <ul className="landing-hero__points">
+              {points.map((point) => (
+                <li key={point}>
+                  <CheckIcon size={18} className="check-list__icon" />
+                  {point}
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="hero__actions">{actions}</div>
+        </div>
+        {aside && <div className="landing-hero__aside">{aside}</div>}
+      </Container>
+    </section>
+  )
+}
+
+export interface SectionHeadProps {
+  eyebrow: string
+  title: string
+  titleId: string
+  text?: ReactNode
+}
+
+export function SectionHead({ eyebrow, title, titleId, text }: SectionHeadProps) {
+  return (
+    <div className="section-head">
+      <p className="section-head__eyebrow">{eyebrow}</p>
+      <h2 id={titleId} className="section-head__title">
+        {title}
+      </h2>
+      {text && <p className="section-head__text">{text}</p>}
+    </div>
+  )
+}

@@ -1,0 +1,128 @@
+import { CheckIcon } from '../icons/CheckIcon'
+import { ClockIcon } from '../icons/ClockIcon'
+import { Badge } from '../ui/Badge'
+import { Button, ButtonLink } from '../ui/Button'
+import { Card } from '../ui/Card'
+import { ErrorBox } from '../ui/ErrorBox'
+import { badgeLabel, billingSuffix, findPlan, formatPrice, useCatalogue, type Catalogue } from '../../lib/catalogue'
+import { cx } from '../../lib/cx'
+import { startUrl } from './links'
+
+export interface PlanTierCardProps {
+  /** Catalogue plan key, e.g. `pro-ai`. */
+  planKey: string
+  /** `/start` type of the call to action, e.g. `ai`. */
+  type: string
+  /** The loaded catalogue; `null` while loading (a skeleton card is shown). */
+  catalogue: Catalogue | null
+  ctaLabel?: string
+  /** Show the plan's delivery time ("Delivered in 48 hours"). */
+  showDelivery?: boolean
+}
+
+/** One pricing tier read from the catalogue by key; a stable skeleton until it is loaded. */
+export function PlanTierCard({ planKey, type, catalogue, ctaLabel = 'Get Started', showDelivery = true }: PlanTierCardProps) {
+  const plan = catalogue ? findPlan(catalogue, planKey) : undefined
+  if (!plan) {
+    return (
+      <div className="price-card price-card--skeleton card" aria-hidden="true">
+        <span className="skeleton skeleton--title" />
+        <span className="skeleton skeleton--line" />
+        <span className="skeleton skeleton--price" />
+        <span className="skeleton skeleton--line" />
+        <span className="skeleton skeleton--line skeleton--short" />
+        <span className="skeleton skeleton--line" />
+        <span className="skeleton skeleton--button" />
+      </div>
+    )
+  }
+  const badge = badgeLabel(plan.badge, plan.family)
+  const featured = plan.badge === 'popular'
+  const titleId = `tier-${plan.key}`
+  return (
+    <Card className={cx('price-card', 'tier-card', featured && 'price-card--featured')} data-plan={plan.key}>
+      {badge && (
+        <Badge tone={featured ? 'purple' : 'blue'} className="price-card__badge">
+          {badge}
+        </Badge>
+      )}
+      <h3 id={titleId} className="price-card__name">
+        {plan.name}
+      </h3>
+      <p className="price-card__desc">{plan.description}</p>
+      <p className="price-card__price">
+        <span className="price-card__amount">{formatPrice(plan.price, plan.currency)}</span>
+        <span className="price-card__suffix">{billingSuffix(plan)}</span>
+      </p>
+      {plan.original_price !== null && plan.original_price > plan.price && (
+        <p className="price-card__was">
+          <s>
+            <span className="visually-hidden">Was </span>
+            {formatPrice(plan.original_price, plan.currency)}
+          </s>
+          {plan.save_percent !== null && <span className="price-card__save">Save {plan.save_percent}%</span>}
+        </p>
+      )}
+      {showDelivery && plan.delivery && (
+        <p className="tier-card__delivery">
+          <ClockIcon size={16} />
+          Delivered in {plan.delivery}
+        </p>
+      )}
+      <ul className="check-list price-card__features">
+        {plan.features.map((feature) => (
+          <li key={feature}>
+            <CheckIcon size={18} className="check-list__icon" />
+            {feature}
+          </li>
+        ))}
+      </ul>
+      {plan.guarantee && <p className="tier-card__guarantee">{plan.guarantee}</p>}
+      <ButtonLink
+        to={startUrl(type, plan.key)}
+        block
+        variant={featured ? 'primary' : 'outline'}
+        className="price-card__cta"
+        aria-describedby={titleId}
+      >
+        {ctaLabel}
+      </ButtonLink>
+    </Card>
+  )
+}
+
+export interface PlanTiersProps {
+  type: string
+  planKeys: readonly string[]
+  ctaLabel?: string
+  showDelivery?: boolean
+}
+
+/** A row of tier cards for the given plan keys, loaded from the catalogue. */
+export function PlanTiers({ type, planKeys, ctaLabel, showDelivery }: PlanTiersProps) {
+  const state = useCatalogue()
+  if (state.status === 'error') {
+    return (
+      <div className="pricing-fallback">
+        <ErrorBox title="We could not load the packages.">{state.error}</ErrorBox>
+        <Button variant="outline" onClick={state.retry}>
+          Try again
+        </Button>
+      </div>
+    )
+  }
+  return (
+    <ul className={cx('pricing-grid', planKeys.length === 4 && 'pricing-grid--4')} aria-busy={state.status === 'loading' || undefined}>
+      {state.status === 'loading' && (
+        <li className="visually-hidden" role="status">
+          Loading packages
+        </li>
+      )}
+      {planKeys.map((key) => (
+        <li key={key}>
+          <PlanTierCard planKey={key} type={type} catalogue={state.catalogue} ctaLabel={ctaLabel} showDelivery={showDelivery} />
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,27 @@
+import { ButtonLink } from '../ui/Button'
+
+export interface StickyMobileCtaProps {
+  /** Exact target URL, e.g. `/start?type=ai&plan=ai-lead-engine`. */
+  to: string
+  label: string
+  /** Short line next to the button (e.g. "30-day money-back guarantee"). */
+  note?: string
+}
+
+/**
+ * Call-to-action bar fixed to the bottom of the viewport, shown on mobile only (< 768 px).
+ * Renders a spacer as well so the bar never covers the end of the page.
+ */
+export function StickyMobileCta({ to, label, note }: StickyMobileCtaProps) {
+  return (
+    <>
+      <div className="sticky-cta-spacer" aria-hidden="true" />
+      <div className="sticky-cta" role="region" aria-label="Quick action">
+        {note && <p className="sticky-cta__note">{note}</p>}
+        <ButtonLink to={to} className="sticky-cta__button" size="md">
+          {label}
+        </ButtonLink>
+      </div>
+    </>
+  )
+}
