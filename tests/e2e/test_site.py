@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from agency.core.paths import web_dir
 from tests.e2e.conftest import DESKTOP, ConsoleLog, LiveServer, open_page
@@ -130,3 +130,31 @@ def test_api_docs_render_from_our_own_files(
     expect(page.get_by_text("/api/health")).to_be_visible()
     assert all(url.startswith(live_server.url) for url in requests), requests
     assert console.problems == []
+
+
+def test_typing_before_the_script_arrives_is_kept(page: Page, live_server: LiveServer) -> None:
+    """On a slow connection people type into the prerendered form before hydration, which
+    resets controlled inputs; the client hands what they typed back to React."""
+    held: list[Route] = []
+    released = False
+
+    def hold_scripts(route: Route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/assets/*.js", hold_scripts)
+    page.goto(live_server.url + "/login", wait_until="commit")
+    page.locator("input[name=email]").fill("early@example.com")
+    page.locator("input[name=password]").fill("typed before hydration")
+    page.locator("input[name=remember]").check()
+    released = True
+    for route in held:
+        route.continue_()
+    settle(page)
+    expect(page.locator("input[name=email]")).to_have_value("early@example.com")
+    expect(page.locator("input[name=remember]")).to_be_checked()
+    page.get_by_role("button", name="Log in").click()
+    # The server answered, so React's state held both fields (not 'Please fill in all fields').
+    expect(page.get_by_role("alert")).to_have_text("Incorrect email or password. Please try again.")
