@@ -76,5 +76,6 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
     files = SiteFiles(
         settings.web_dir or web_dir(), security_headers(https=settings.served_over_https)
     )
+    app.extensions["agency.site"] = files
     app.asgi_app = StaticSite(app.asgi_app, files, SERVER_PATHS)  # type: ignore[method-assign, assignment, arg-type]
     return app

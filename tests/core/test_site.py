@@ -26,13 +26,19 @@ def write_build(root: Path) -> None:
     (root / "index.html").write_text("<html><h1>Your Website. Live in Minutes.</h1></html>")
     (root / "landing" / "index.html").write_text("<html><h1>Landing</h1></html>")
     (root / "spa.html").write_text('<html><div id="root"></div></html>')
-    (root / "robots.txt").write_text("User-agent: *\nAllow: /\n")
+    (root / "favicon.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
     asset = root / "assets" / "index-abc123.js"
     asset.write_bytes(ASSET)
     (root / "assets" / "index-abc123.js.gz").write_bytes(gzip.compress(ASSET))
     (root / "assets" / "index-abc123.js.br").write_bytes(brotli.compress(ASSET))
     (root / "routes.json").write_text(
-        json.dumps({"prerendered": ["/", "/landing"], "spa": ["/start", "/dashboard/websites/:id"]})
+        json.dumps(
+            {
+                "prerendered": ["/", "/landing"],
+                "spa": ["/start", "/dashboard/websites/:id"],
+                "sitemap": ["/", "/landing"],
+            }
+        )
     )
 
 
@@ -123,11 +129,28 @@ async def test_unknown_api_path_is_json_not_the_shell(http: httpx.AsyncClient) -
     assert response.json()["error"]["code"] == "not_found"
 
 
-async def test_robots_txt_is_the_real_file(http: httpx.AsyncClient) -> None:
+async def test_robots_txt_is_real_and_points_at_the_sitemap(http: httpx.AsyncClient) -> None:
     response = await http.get("/robots.txt")
     assert response.status_code == 200
     assert response.headers["content-type"] == "text/plain; charset=utf-8"
     assert response.text.startswith("User-agent: *")
+    assert "Disallow: /dashboard" in response.text
+    assert "Sitemap: http://127.0.0.1:8000/sitemap.xml" in response.text
+
+
+async def test_sitemap_lists_the_public_pages_by_absolute_address(http: httpx.AsyncClient) -> None:
+    response = await http.get("/sitemap.xml")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/xml; charset=utf-8"
+    assert "<loc>http://127.0.0.1:8000/</loc>" in response.text
+    assert "<loc>http://127.0.0.1:8000/landing</loc>" in response.text
+    assert "/start" not in response.text
+
+
+async def test_other_top_level_files_are_served(http: httpx.AsyncClient) -> None:
+    response = await http.get("/favicon.svg")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "image/svg+xml; charset=utf-8"
 
 
 async def test_routes_manifest_is_not_served(http: httpx.AsyncClient) -> None:

@@ -158,3 +158,13 @@ def test_typing_before_the_script_arrives_is_kept(page: Page, live_server: LiveS
     page.get_by_role("button", name="Log in").click()
     # The server answered, so React's state held both fields (not 'Please fill in all fields').
     expect(page.get_by_role("alert")).to_have_text("Incorrect email or password. Please try again.")
+
+
+def test_sitemap_and_robots_of_the_real_build(page: Page, live_server: LiveServer) -> None:
+    sitemap = page.request.get(live_server.url + "/sitemap.xml").text()
+    for path in ("/", "/ai-automation", "/privacy", "/blog"):
+        assert f"<loc>{live_server.url}{path}</loc>" in sitemap
+    for path in ("/login", "/pricing", "/dashboard", "/start"):
+        assert f"<loc>{live_server.url}{path}</loc>" not in sitemap
+    robots = page.request.get(live_server.url + "/robots.txt").text()
+    assert f"Sitemap: {live_server.url}/sitemap.xml" in robots

@@ -93,7 +93,15 @@ for (const route of prerendered) {
 await fs.writeFile(path.join(dist, 'spa.html'), spaShell)
 await fs.writeFile(
   path.join(dist, 'routes.json'),
-  JSON.stringify({ prerendered: prerendered.map((r) => r.path), spa: spa.map((r) => r.path) }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      prerendered: prerendered.map((r) => r.path),
+      spa: spa.map((r) => r.path),
+      sitemap: prerendered.filter((r) => r.indexable).map((r) => r.path),
+    },
+    null,
+    2,
+  ) + '\n',
 )
 
 // Build-time only artefacts: not part of what the server serves.

@@ -29,13 +29,19 @@ export interface RouteManifestEntry {
   prerender: boolean
   /** Source module of the page as keyed in .vite/manifest.json. */
   source: string
+  /** Listed in /sitemap.xml: a public page that is its own canonical URL. */
+  indexable: boolean
 }
+
+/** Public, but nothing a search engine should list. */
+const NOT_INDEXED = new Set(['/login', '/signup', '/forgot-password'])
 
 /** The route table, reduced to what the prerender script needs. */
 export const routeManifest: RouteManifestEntry[] = routes.map((r) => ({
   path: r.path,
   prerender: r.prerender,
   source: r.source,
+  indexable: r.prerender && (r.canonical ?? r.path) === r.path && !NOT_INDEXED.has(r.path),
 }))
 
 export { findRoute }

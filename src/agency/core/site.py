@@ -132,6 +132,8 @@ class SiteFiles:
         self.files: dict[str, Entry] = {}
         self.spa_patterns: list[re.Pattern[str]] = []
         self.spa: Entry | None = None
+        # Public pages for /sitemap.xml (from the build's route table).
+        self.sitemap_paths: list[str] = []
         if not (root / "index.html").is_file():
             log.warning("web UI not built: %s has no index.html; only the API is served", root)
             return
@@ -165,6 +167,7 @@ class SiteFiles:
         if missing:
             log.warning("prerendered pages missing from the build: %s", ", ".join(missing))
         self.spa_patterns = [_pattern_to_regex(p) for p in manifest.get("spa", [])]
+        self.sitemap_paths = [str(p) for p in manifest.get("sitemap", [])]
 
     def lookup(self, path: str) -> Entry | None:
         entry = self.files.get(path)

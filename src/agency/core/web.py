@@ -8,10 +8,11 @@ import re
 import time
 import uuid
 from collections.abc import Iterable
+from html import escape
 from typing import Any
 
 from pydantic import BaseModel
-from quart import Blueprint, Quart, Response, g, jsonify, redirect, request
+from quart import Blueprint, Quart, Response, current_app, g, jsonify, redirect, request
 from quart.typing import ResponseReturnValue
 from quart_schema import RequestSchemaValidationError, hide, validate_response
 from werkzeug.exceptions import HTTPException
@@ -166,6 +167,45 @@ async def get_health() -> tuple[Health, int]:
         version=__version__,
     )
     return health, 200 if database_ok else 503
+
+
+ROBOTS = """User-agent: *
+Allow: /
+Disallow: /dashboard
+Disallow: /api/
+Disallow: /success
+Sitemap: {base}/sitemap.xml
+"""
+
+
+@core_blueprint.get("/robots.txt")
+@hide
+async def get_robots() -> Response:
+    """Crawler rules, pointing at the sitemap by its absolute address."""
+    base = current_app.extensions["agency.settings"].public_url
+    return Response(
+        ROBOTS.format(base=base),
+        content_type="text/plain; charset=utf-8",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
+
+
+@core_blueprint.get("/sitemap.xml")
+@hide
+async def get_sitemap() -> Response:
+    """Every public page of the built site, by absolute address."""
+    base = current_app.extensions["agency.settings"].public_url
+    paths = current_app.extensions["agency.site"].sitemap_paths
+    urls = "".join(f"<url><loc>{escape(base + path)}</loc></url>" for path in paths)
+    body = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'
+    )
+    return Response(
+        body,
+        content_type="application/xml; charset=utf-8",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
 
 
 DOCS_PAGE = """<!doctype html>
