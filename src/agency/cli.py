@@ -137,7 +137,7 @@ def _describe(settings: Settings) -> str:
 def _granian_level(level: str) -> Any:
     from granian.log import LogLevels
 
-    return LogLevels(level if level != "debug" else "debug")
+    return LogLevels(level)  # our level names are granian's too
 
 
 @db_app.command("upgrade")
