@@ -88,6 +88,9 @@ def test_account_journey(
     page.wait_for_load_state("networkidle")  # hydrated: the link navigates in the app
     page.get_by_role("link", name="Forgot password?").click()
     expect(page).to_have_url(base + "/forgot-password")
+    # The router keeps the login page (which has an Email field too) on screen while the next
+    # page's chunk loads: wait for the new page before typing.
+    expect(page.get_by_role("heading", name="Reset your password")).to_be_visible()
     page.get_by_label("Email").fill(EMAIL)
     page.get_by_role("button", name="Send reset link").click()
     expect(page.get_by_text("If an account exists for that email")).to_be_visible()
