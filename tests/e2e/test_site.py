@@ -168,3 +168,23 @@ def test_sitemap_and_robots_of_the_real_build(page: Page, live_server: LiveServe
         assert f"<loc>{live_server.url}{path}</loc>" not in sitemap
     robots = page.request.get(live_server.url + "/robots.txt").text()
     assert f"Sitemap: {live_server.url}/sitemap.xml" in robots
+
+
+def test_free_preview_request_becomes_a_lead(
+    page: Page, live_server: LiveServer, console: ConsoleLog
+) -> None:
+    page.goto(live_server.url + "/free-preview")
+    settle(page)
+    page.get_by_role("button", name="Get My Free Preview").click()
+    expect(page.get_by_role("alert")).to_have_text("Please fill in all fields")
+    page.get_by_label("Your Name").fill("Nora Estates")
+    page.get_by_label("Email Address").fill("nora@estates.example")
+    page.get_by_label("Website URL").fill("nora-estates.com")
+    page.get_by_role("button", name="Get My Free Preview").click()
+    expect(page.get_by_role("heading", name="Request Received!")).to_be_visible()
+    export = live_server.workdir / "leads.csv"
+    live_server.cli("leads", "export", "--csv", str(export), "--source", "free-preview")
+    assert "Real Estate Website Rebuild,nora@estates.example,Nora Estates,nora-estates.com" in (
+        export.read_text()
+    )
+    assert console.problems == []
