@@ -11,6 +11,8 @@ import asyncio
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -99,6 +101,24 @@ def postgres_create(name: str) -> str:
 
 def postgres_drop(name: str) -> None:
     postgres_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def run_agency(
+    cwd: Path, *args: str, stdin: str = "", **env: str
+) -> subprocess.CompletedProcess[str]:
+    """Run the `agency` command as a user would: a subprocess with no AGENCY_* of ours."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
+    environment["COLUMNS"] = "200"  # rich tables stay on one line
+    environment.update(env)
+    return subprocess.run(
+        [sys.executable, "-m", "agency", *args],
+        cwd=cwd,
+        env=environment,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def free_port() -> int:

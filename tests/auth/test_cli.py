@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import run_agency
+
 
 def agency(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
-    env["COLUMNS"] = "200"  # rich tables stay on one line
-    return subprocess.run(
-        [sys.executable, "-m", "agency", *args],
-        cwd=cwd,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_agency(cwd, *args, stdin=stdin)
 
 
 @pytest.fixture

@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 from agency import __version__
+from tests.conftest import run_agency
 
 
 def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
-    environment.update(env)
-    return subprocess.run(
-        [sys.executable, "-m", "agency", *args],
-        cwd=cwd,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return run_agency(cwd, *args, **env)
 
 
 def test_version(tmp_path: Path) -> None:

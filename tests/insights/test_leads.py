@@ -3,9 +3,7 @@ admins list and export them."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +16,7 @@ from agency.core import mail
 from agency.modules.auth import service as auth_service
 from agency.modules.insights.models import Lead
 from tests.auth.helpers import HEADERS, call, sign_up
-from tests.conftest import make_settings
+from tests.conftest import make_settings, run_agency
 
 
 @pytest.fixture
@@ -156,19 +154,10 @@ async def test_no_input_gives_a_500(site: Any, body: dict[str, Any]) -> None:
 
 
 def test_cli_lists_and_exports(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
-    env["COLUMNS"] = "200"
-
     def agency(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "agency", *args],
-            cwd=tmp_path,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=True,
-        )
+        result = run_agency(tmp_path, *args)
+        assert result.returncode == 0, result.stderr
+        return result
 
     listed = agency("leads", "list", "--source", "free-preview", "--since", "2026-01-01")
     assert "0 lead(s)" in listed.stdout

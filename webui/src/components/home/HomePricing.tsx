@@ -1,3 +1,4 @@
+import { PlanSummary } from '../plan/PlanSummary'
 import { useEffect, useState } from 'react'
 import { CheckIcon } from '../icons/CheckIcon'
 import { Badge } from '../ui/Badge'
@@ -6,7 +7,7 @@ import { Card } from '../ui/Card'
 import { ErrorBox } from '../ui/ErrorBox'
 import { useAuth } from '../../lib/auth'
 import { api } from '../../lib/api-client'
-import { badgeLabel, billingSuffix, DEFAULT_FAMILY, familyPlans, formatPrice, useCatalogue, type Plan } from '../../lib/catalogue'
+import { DEFAULT_FAMILY, familyPlans, useCatalogue, type Plan } from '../../lib/catalogue'
 import { cx } from '../../lib/cx'
 
 /**
@@ -85,33 +86,11 @@ export function HomePricing() {
 }
 
 function PriceCard({ plan, current }: { plan: Plan; current: boolean }) {
-  const badge = badgeLabel(plan.badge, plan.family)
   const featured = plan.badge === 'popular'
   const titleId = `price-${plan.key}`
   return (
     <Card className={cx('price-card', featured && 'price-card--featured', current && 'price-card--current')}>
-      {badge && (
-        <Badge tone={featured ? 'purple' : 'blue'} className="price-card__badge">
-          {badge}
-        </Badge>
-      )}
-      <h3 id={titleId} className="price-card__name">
-        {plan.name}
-      </h3>
-      <p className="price-card__desc">{plan.description}</p>
-      <p className="price-card__price">
-        <span className="price-card__amount">{formatPrice(plan.price, plan.currency)}</span>
-        <span className="price-card__suffix">{billingSuffix(plan)}</span>
-      </p>
-      {plan.original_price !== null && plan.original_price > plan.price && (
-        <p className="price-card__was">
-          <s>
-            <span className="visually-hidden">Was </span>
-            {formatPrice(plan.original_price, plan.currency)}
-          </s>
-          {plan.save_percent !== null && <span className="price-card__save">Save {plan.save_percent}%</span>}
-        </p>
-      )}
+      <PlanSummary plan={plan} titleId={titleId} />
       <ul className="check-list price-card__features">
         {plan.features.map((feature) => (
           <li key={feature}>

@@ -1,10 +1,10 @@
+import { PlanSummary } from '../plan/PlanSummary'
 import { CheckIcon } from '../icons/CheckIcon'
 import { ClockIcon } from '../icons/ClockIcon'
-import { Badge } from '../ui/Badge'
 import { Button, ButtonLink } from '../ui/Button'
 import { Card } from '../ui/Card'
 import { ErrorBox } from '../ui/ErrorBox'
-import { badgeLabel, billingSuffix, findPlan, formatPrice, useCatalogue, type Catalogue } from '../../lib/catalogue'
+import { findPlan, useCatalogue, type Catalogue } from '../../lib/catalogue'
 import { cx } from '../../lib/cx'
 import { startUrl } from './links'
 
@@ -36,33 +36,11 @@ export function PlanTierCard({ planKey, type, catalogue, ctaLabel = 'Get Started
       </div>
     )
   }
-  const badge = badgeLabel(plan.badge, plan.family)
   const featured = plan.badge === 'popular'
   const titleId = `tier-${plan.key}`
   return (
     <Card className={cx('price-card', 'tier-card', featured && 'price-card--featured')} data-plan={plan.key}>
-      {badge && (
-        <Badge tone={featured ? 'purple' : 'blue'} className="price-card__badge">
-          {badge}
-        </Badge>
-      )}
-      <h3 id={titleId} className="price-card__name">
-        {plan.name}
-      </h3>
-      <p className="price-card__desc">{plan.description}</p>
-      <p className="price-card__price">
-        <span className="price-card__amount">{formatPrice(plan.price, plan.currency)}</span>
-        <span className="price-card__suffix">{billingSuffix(plan)}</span>
-      </p>
-      {plan.original_price !== null && plan.original_price > plan.price && (
-        <p className="price-card__was">
-          <s>
-            <span className="visually-hidden">Was </span>
-            {formatPrice(plan.original_price, plan.currency)}
-          </s>
-          {plan.save_percent !== null && <span className="price-card__save">Save {plan.save_percent}%</span>}
-        </p>
-      )}
+      <PlanSummary plan={plan} titleId={titleId} />
       {showDelivery && plan.delivery && (
         <p className="tier-card__delivery">
           <ClockIcon size={16} />
