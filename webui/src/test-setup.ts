@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
+
+// Pages are lazy chunks: on a loaded 2-core CI machine the first render can take over the
+// default 1 s, which made findBy* queries flaky.
+configure({ asyncUtilTimeout: 10000 })
 
 // jsdom does not implement scrolling.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo
