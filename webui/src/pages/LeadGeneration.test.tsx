@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { hrefsOf, mockLanding, renderLanding, startHrefs } from '../components/landing/landing-test-utils'
-import { CONTACT_PHONE } from '../config/site'
+import { DEV_SITE_CONFIG } from '../lib/site-config'
 import { resetCatalogueCache } from '../lib/catalogue'
 
 const CTA = '/start?type=leadgen&plan=landing-page-rebuild'
@@ -19,7 +19,7 @@ describe('/lead-generation', () => {
     expect(within(document.getElementById('fixes') as HTMLElement).getAllByRole('heading', { level: 3 })).toHaveLength(6)
     expect(document.querySelectorAll('.testimonial')).toHaveLength(3)
     expect(within(document.getElementById('faq') as HTMLElement).getAllByRole('button')).toHaveLength(4)
-    expect(screen.getByRole('link', { name: CONTACT_PHONE })).toHaveAttribute('href', 'tel:+493012345678')
+    expect(screen.getByRole('link', { name: DEV_SITE_CONFIG.phone })).toHaveAttribute('href', 'tel:+493012345678')
   })
 
   it.each([

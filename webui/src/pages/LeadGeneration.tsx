@@ -18,7 +18,7 @@ import { startUrl } from '../components/landing/links'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
 import { Section } from '../components/ui/Section'
-import { CONTACT_PHONE, telHref } from '../config/site'
+import { siteConfig } from '../lib/site-config'
 
 const CTA = startUrl('leadgen', 'landing-page-rebuild')
 
@@ -165,7 +165,7 @@ export default function LeadGenerationPage() {
             <p className="contact-phone lead-panel__list">
               <PhoneIcon size={20} />
               <span>
-                Prefer to talk? Call us: <a href={telHref(CONTACT_PHONE)}>{CONTACT_PHONE}</a>
+                Prefer to talk? Call us: <a href={siteConfig().phoneHref}>{siteConfig().phone}</a>
               </span>
             </p>
           </div>

@@ -1,0 +1,85 @@
+/**
+ * Site settings the agency configures on the server (AGENCY_CONTACT_PHONE, ...), not in code.
+ *
+ * How they reach the page without a request and without a hydration mismatch:
+ * - the prerender (no `document`) renders unique tokens (`__AGENCY_PHONE__`, ...);
+ * - the server replaces those tokens in every HTML file with the configured values, and fills
+ *   `<meta name="agency-site" content="{json}">` in the head with the same values;
+ * - the client reads that meta tag once, so it renders exactly what the HTML already shows.
+ * Without the meta tag (Vite dev server, unit tests) the development defaults below apply.
+ */
+
+export interface SiteConfig {
+  /** Phone number as displayed, e.g. "+49 30 1234 5678". */
+  phone: string
+  /** `tel:` link for the phone number, e.g. "tel:+493012345678". */
+  phoneHref: string
+  /** Public contact e-mail address. */
+  contactEmail: string
+  /** Scheduling page shown in an iframe after the visitor asks for it; "" when not configured. */
+  schedulingUrl: string
+  /** Plan key sold by each content-engine route ('/ai-scale-startup' -> 'ai-scale-builder', ...). */
+  contentEnginePlans: Readonly<Record<string, string>>
+}
+
+/** Tokens the server substitutes in prerendered HTML (letters and underscores only, so they
+ * survive URL encoding and HTML escaping unchanged). */
+export const SITE_TOKENS = {
+  phone: '__AGENCY_PHONE__',
+  phoneHref: '__AGENCY_PHONE_HREF__',
+  contactEmail: '__AGENCY_CONTACT_EMAIL__',
+  schedulingUrl: '__AGENCY_SCHEDULING_URL__',
+  /** Replaced per page by the plan configured for that page's path. */
+  contentEnginePlan: '__AGENCY_CONTENT_ENGINE_PLAN__',
+} as const
+
+/** Development and unit-test values (the server's defaults are the same). */
+export const DEV_SITE_CONFIG: SiteConfig = {
+  phone: '+49 30 1234 5678',
+  phoneHref: 'tel:+493012345678',
+  contactEmail: 'hello@agency.local',
+  schedulingUrl: '',
+  contentEnginePlans: {
+    '/ai-scale-startup': 'ai-scale-builder',
+    '/ai-scale-startup2': 'ai-scale-plan',
+    '/ai-scale-startup3': 'ai-scale-growth',
+    '/ai-scale-startup4': 'ai-scale-builder',
+  },
+}
+
+const PRERENDER_CONFIG: SiteConfig = {
+  phone: SITE_TOKENS.phone,
+  phoneHref: SITE_TOKENS.phoneHref,
+  contactEmail: SITE_TOKENS.contactEmail,
+  schedulingUrl: SITE_TOKENS.schedulingUrl,
+  contentEnginePlans: new Proxy({}, { get: () => SITE_TOKENS.contentEnginePlan }),
+}
+
+function readMeta(): SiteConfig {
+  const content = document.querySelector('meta[name="agency-site"]')?.getAttribute('content')
+  if (!content || content.startsWith('__')) return DEV_SITE_CONFIG
+  try {
+    return { ...DEV_SITE_CONFIG, ...(JSON.parse(content) as Partial<SiteConfig>) }
+  } catch {
+    return DEV_SITE_CONFIG
+  }
+}
+
+let cached: SiteConfig | undefined
+
+/** The site settings (constant for the page's lifetime). */
+export function siteConfig(): SiteConfig {
+  if (typeof document === 'undefined') return PRERENDER_CONFIG
+  return (cached ??= readMeta())
+}
+
+/** The plan a content-engine route sells (its price variant is configuration). */
+export function contentEnginePlan(path: string): string {
+  const config = siteConfig()
+  return config.contentEnginePlans[path] ?? DEV_SITE_CONFIG.contentEnginePlans[path] ?? 'ai-scale-builder'
+}
+
+/** For tests: forget the cached settings so the next call reads the document again. */
+export function resetSiteConfigForTests(): void {
+  cached = undefined
+}
