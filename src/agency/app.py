@@ -11,8 +11,9 @@ from quart_schema import Info, QuartSchema
 
 from agency import __version__
 from agency.core import db, jobs, mail, userdata
+from agency.core.content import ContentPages, SiteDetails, html_filter
 from agency.core.modules import JobHandler, Module
-from agency.core.paths import web_dir
+from agency.core.paths import config_dir, web_dir
 from agency.core.security import security_headers
 from agency.core.settings import Settings, load_settings
 from agency.core.site import SiteFiles, StaticSite
@@ -73,8 +74,13 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
         await runner.stop()
         await db.close_db()
 
+    details = SiteDetails.from_settings(settings)
+    pages = ContentPages(settings.pages_dir or config_dir() / "pages", details)
+    app.extensions["agency.pages"] = pages
     files = SiteFiles(
-        settings.web_dir or web_dir(), security_headers(https=settings.served_over_https)
+        settings.web_dir or web_dir(),
+        security_headers(https=settings.served_over_https, frame_origin=settings.scheduling_origin),
+        html_filter(details, pages),
     )
     app.extensions["agency.site"] = files
     app.asgi_app = StaticSite(app.asgi_app, files, SERVER_PATHS)  # type: ignore[method-assign, assignment, arg-type]

@@ -171,3 +171,91 @@ async def test_hsts_on_pages_and_api_when_served_over_https(tmp_path: Path) -> N
             for path in ("/", "/assets/index-abc123.js", "/api/health"):
                 response = await http.get(path)
                 assert response.headers["strict-transport-security"].startswith("max-age="), path
+
+
+SITE_PAGE = (
+    '<html><head><meta name="agency-site" content="__AGENCY_SITE__" /></head><body>'
+    '<a href="__AGENCY_PHONE_HREF__">__AGENCY_PHONE__</a>'
+    '<a href="/start?type=ai-scale&amp;plan=__AGENCY_CONTENT_ENGINE_PLAN__">Buy</a>'
+    '<article class="prose" data-content-page="terms"><!--agency-page:terms--></article>'
+    "</body></html>"
+)
+
+
+async def served_site(tmp_path: Path, **overrides: Any) -> tuple[Any, Path]:
+    web = tmp_path / "web"
+    write_build(web)
+    for route in ("terms", "ai-scale-startup3"):
+        (web / route).mkdir()
+        (web / route / "index.html").write_text(SITE_PAGE)
+        # The build's own compressed copies still hold the tokens: they must not be served.
+        (web / route / "index.html.br").write_bytes(brotli.compress(SITE_PAGE.encode()))
+    (web / "spa.html").write_text(SITE_PAGE)
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "terms.md").write_text("# Our Terms\n\nCall {phone} or write to {email}.\n")
+    settings = make_settings(
+        tmp_path,
+        "sqlite://:memory:",
+        web_dir=web,
+        pages_dir=pages,
+        contact_phone="+44 20 7946 0958",
+        contact_email="team@shop.example",
+        **overrides,
+    )
+    return create_app(settings), web
+
+
+@pytest.mark.parametrize("encoding", ["br", "gzip", "identity"])
+async def test_pages_are_served_with_the_configured_site_details(
+    tmp_path: Path, encoding: str
+) -> None:
+    app, _ = await served_site(tmp_path)
+    async with app.test_app():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            response = await http.get("/ai-scale-startup3", headers={"Accept-Encoding": encoding})
+            assert response.headers.get("content-encoding", "identity") == encoding
+            raw = response.content  # httpx decodes gzip and brotli
+            text = raw.decode()
+            assert "__AGENCY_" not in text and "agency-page:" not in text
+            assert '<a href="tel:+442079460958">+44 20 7946 0958</a>' in text
+            assert "plan=ai-scale-growth" in text
+            assert "<h1>Our Terms</h1>" in text and 'href="mailto:team@shop.example"' in text
+            assert "&quot;contactEmail&quot;:&quot;team@shop.example&quot;" in text
+            spa = await http.get("/start")
+            assert "&quot;phone&quot;:&quot;+44 20 7946 0958&quot;" in spa.text
+
+
+async def test_a_content_page_is_also_served_as_json(tmp_path: Path) -> None:
+    app, _ = await served_site(tmp_path)
+    async with app.test_app():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            response = await http.get("/api/pages/terms")
+            assert response.status_code == 200
+            body = response.json()
+            assert body["name"] == "terms" and body["title"] == "Our Terms"
+            assert body["html"].startswith("<h1>Our Terms</h1>")
+            missing = await http.get("/api/pages/privacy")  # no privacy.md in this folder
+            assert missing.status_code == 404
+            assert missing.json()["error"]["code"] == "page_not_found"
+            unknown = await http.get("/api/pages/..%2Fsecret")
+            assert unknown.status_code == 404
+
+
+async def test_the_scheduling_origin_and_nothing_else_may_be_framed(tmp_path: Path) -> None:
+    plain, _ = await served_site(tmp_path / "a")
+    framed, _ = await served_site(tmp_path / "b", scheduling_url="https://cal.example/team/30min")
+    for app, expected in ((plain, None), (framed, "frame-src 'self' https://cal.example")):
+        async with app.test_app():
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+                for path in ("/sales-funnel-missing", "/terms", "/api/health"):
+                    response = await http.get(path)
+                    csp = response.headers["content-security-policy"]
+                    if expected is None:
+                        assert "frame-src" not in csp, path
+                    else:
+                        assert csp.endswith(expected), path
+                    assert "frame-ancestors 'none'" in csp

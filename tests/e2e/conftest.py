@@ -21,6 +21,9 @@ from tests.fakes.smtp import SmtpServer
 from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
 
 WEBHOOK_SECRET = "whsec_e2e_secret"
+# Site details the live server is configured with (pages must show these, not defaults).
+CONTACT_PHONE = "+44 20 7946 0958"
+CONTACT_EMAIL = "team@e2e.example"
 
 CHROMIUM = os.environ.get("AGENCY_TEST_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -113,6 +116,9 @@ def live_server(
         AGENCY_STRIPE_SECRET_KEY=fake.api_key,
         AGENCY_STRIPE_API_BASE=fake.base_url,
         AGENCY_STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
+        AGENCY_CONTACT_PHONE=CONTACT_PHONE,
+        AGENCY_CONTACT_EMAIL=CONTACT_EMAIL,
+        AGENCY_CONTENT_ENGINE_PLANS='{"/ai-scale-startup4": "ai-scale-growth"}',
     )
     log = (workdir / "server.log").open("wb")
     process = subprocess.Popen(

@@ -13,27 +13,34 @@ STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Sec-Fetch-Site values a browser sends for our own pages (or a typed URL / bookmark).
 SAME_SITE_FETCH = frozenset({"same-origin", "none"})
 
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data: https:",  # avatars and article images may live elsewhere
-        "font-src 'self'",
-        "connect-src 'self'",
-        "media-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "frame-ancestors 'none'",
-        "form-action 'self'",
-    ]
-)
+_CSP_DIRECTIVES = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: https:",  # avatars and article images may live elsewhere
+    "font-src 'self'",
+    "connect-src 'self'",
+    "media-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+]
+CONTENT_SECURITY_POLICY = "; ".join(_CSP_DIRECTIVES)
 
 
-def security_headers(*, https: bool) -> list[tuple[str, str]]:
+def content_security_policy(frame_origin: str = "") -> str:
+    """The CSP; `frame_origin` (the scheduling page's `scheme://host`) may be framed, nothing
+    else: the booking calendar is an iframe, as no third-party script may run here."""
+    if not frame_origin:
+        return CONTENT_SECURITY_POLICY
+    return "; ".join([*_CSP_DIRECTIVES, f"frame-src 'self' {frame_origin}"])
+
+
+def security_headers(*, https: bool, frame_origin: str = "") -> list[tuple[str, str]]:
     """Headers every response carries; HSTS only when the site is served over https."""
     headers = [
-        ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+        ("Content-Security-Policy", content_security_policy(frame_origin)),
         ("X-Content-Type-Options", "nosniff"),
         ("X-Frame-Options", "DENY"),
         ("Referrer-Policy", "strict-origin-when-cross-origin"),

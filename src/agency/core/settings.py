@@ -6,9 +6,11 @@ Secrets are read only from here (environment or the TOML file), never from the w
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import (
@@ -19,6 +21,24 @@ from pydantic_settings import (
 )
 
 CONFIG_FILE_ENV = "AGENCY_CONFIG"
+# The content-engine landing routes and the plans each may sell (DECISIONS.md: configuration).
+CONTENT_ENGINE_ROUTES = (
+    "/ai-scale-startup",
+    "/ai-scale-startup2",
+    "/ai-scale-startup3",
+    "/ai-scale-startup4",
+)
+CONTENT_ENGINE_PLAN_KEYS = ("ai-scale-builder", "ai-scale-plan", "ai-scale-growth")
+DEFAULT_CONTENT_ENGINE_PLANS = {
+    "/ai-scale-startup": "ai-scale-builder",
+    "/ai-scale-startup2": "ai-scale-plan",
+    "/ai-scale-startup3": "ai-scale-growth",
+    "/ai-scale-startup4": "ai-scale-builder",
+}
+_PHONE = re.compile(r"^\+?[0-9][0-9 ()./-]{4,30}[0-9]$")
+_EMAIL = re.compile(
+    r"^[^@\s<>\"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$"
+)
 DEFAULT_CONFIG_FILE = "agency.toml"
 
 
@@ -71,12 +91,81 @@ class Settings(BaseSettings):
     stripe_webhook_secret: str = ""
     stripe_api_base: str = ""
 
+    # Public site details shown on pages ({phone}, {email} and the scheduling URL of the specs).
+    contact_phone: str = "+49 30 1234 5678"
+    contact_email: str = "hello@agency.local"
+    # Booking page embedded (iframe, after a click) on /sales-funnel; empty = e-mail instead.
+    scheduling_url: str = ""
+    # Plan sold by each content-engine route (the route's price variant).
+    content_engine_plans: dict[str, str] = Field(
+        default_factory=lambda: dict(DEFAULT_CONTENT_ENGINE_PLANS)
+    )
+    # Markdown of /faq, /about, /contact, /careers, /privacy, /terms, /cookies; empty = bundled.
+    pages_dir: Path | None = None
+
     @field_validator("base_url")
     @classmethod
     def _strip_trailing_slash(cls, value: str) -> str:
         if value and not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
         return value.rstrip("/")
+
+    @field_validator("contact_phone")
+    @classmethod
+    def _check_phone(cls, value: str) -> str:
+        value = " ".join(value.split())
+        if not _PHONE.match(value) or sum(c.isdigit() for c in value) < 6:
+            raise ValueError("must be a phone number such as +49 30 1234 5678")
+        return value
+
+    @field_validator("contact_email")
+    @classmethod
+    def _check_email(cls, value: str) -> str:
+        value = value.strip()
+        if len(value) > 254 or not _EMAIL.match(value):
+            raise ValueError("must be an e-mail address such as hello@example.com")
+        return value
+
+    @field_validator("scheduling_url")
+    @classmethod
+    def _check_scheduling_url(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            return value
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.username:
+            raise ValueError("must be an http(s) address such as https://calendly.com/you/30min")
+        if any(c in value for c in "\"'<> \\"):
+            raise ValueError("must not contain quotes, spaces, angle brackets or backslashes")
+        return value
+
+    @field_validator("content_engine_plans")
+    @classmethod
+    def _check_content_engine_plans(cls, value: dict[str, str]) -> dict[str, str]:
+        unknown_routes = sorted(set(value) - set(CONTENT_ENGINE_ROUTES))
+        if unknown_routes:
+            raise ValueError(
+                f"unknown route(s) {', '.join(unknown_routes)}; "
+                f"routes are {', '.join(CONTENT_ENGINE_ROUTES)}"
+            )
+        bad_plans = sorted(
+            {plan for plan in value.values() if plan not in CONTENT_ENGINE_PLAN_KEYS}
+        )
+        if bad_plans:
+            raise ValueError(
+                f"unknown plan(s) {', '.join(bad_plans)}; "
+                f"plans are {', '.join(CONTENT_ENGINE_PLAN_KEYS)}"
+            )
+        # A partial mapping overrides only the routes it names.
+        return {**DEFAULT_CONTENT_ENGINE_PLANS, **value}
+
+    @property
+    def scheduling_origin(self) -> str:
+        """`scheme://host[:port]` of the scheduling page (for the CSP), or ""."""
+        if not self.scheduling_url:
+            return ""
+        parts = urlsplit(self.scheduling_url)
+        return f"{parts.scheme}://{parts.netloc}"
 
     @classmethod
     def settings_customise_sources(

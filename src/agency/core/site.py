@@ -7,6 +7,7 @@ machinery. Anything it does not know (the API, docs, server-rendered pages) goes
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import logging
@@ -16,6 +17,8 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import brotli
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +77,31 @@ class Entry:
             compressed = path.with_name(path.name + suffix)
             if compressed.is_file():
                 variants[encoding] = compressed.read_bytes()
+        return cls.from_variants(variants, content_type_for(path), cache_control, common)
+
+    @classmethod
+    def compressed(
+        cls, body: bytes, content_type: str, cache_control: str, common: list[tuple[bytes, bytes]]
+    ) -> Entry:
+        """An entry for a body made at start-up. Brotli quality 7 is within 1% of quality 11
+        on our pages at a thirtieth of the time, which keeps start-up fast."""
+        variants = {
+            "identity": body,
+            "br": brotli.compress(body, quality=7),
+            "gzip": gzip.compress(body, compresslevel=9, mtime=0),
+        }
+        return cls.from_variants(variants, content_type, cache_control, common)
+
+    @classmethod
+    def from_variants(
+        cls,
+        variants: dict[str, bytes],
+        content_type: str,
+        cache_control: str,
+        common: list[tuple[bytes, bytes]],
+    ) -> Entry:
         etag = '"' + hashlib.blake2s(variants["identity"], digest_size=12).hexdigest() + '"'
-        entry = cls(variants, content_type_for(path), cache_control, etag)
+        entry = cls(variants, content_type, cache_control, etag)
         for encoding, body in variants.items():
             headers = [
                 (b"content-type", entry.content_type.encode()),
@@ -123,10 +149,19 @@ def _pattern_to_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("^/" + "/".join(parts) + "/?$")
 
 
+# (path of an HTML file relative to the build, its text) -> the text to serve.
+HtmlFilter = Callable[[str, str], str]
+
+
 class SiteFiles:
     """The resources of one built web UI, indexed by URL path."""
 
-    def __init__(self, root: Path, common_headers: list[tuple[str, str]]) -> None:
+    def __init__(
+        self,
+        root: Path,
+        common_headers: list[tuple[str, str]],
+        html_filter: HtmlFilter | None = None,
+    ) -> None:
         self.root = root
         common = [(k.lower().encode(), v.encode()) for k, v in common_headers]
         self.files: dict[str, Entry] = {}
@@ -152,7 +187,11 @@ class SiteFiles:
                 cache = REVALIDATE
             else:
                 cache = SHORT
-            entry = Entry.load(path, cache, common)
+            if html_filter is not None and path.suffix == ".html":
+                text = html_filter(relative, path.read_text(encoding="utf-8"))
+                entry = Entry.compressed(text.encode(), content_type_for(path), cache, common)
+            else:
+                entry = Entry.load(path, cache, common)
             if relative == "spa.html":
                 self.spa = entry
                 continue

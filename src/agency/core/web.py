@@ -19,7 +19,8 @@ from werkzeug.exceptions import HTTPException
 
 from agency import __version__
 from agency.core import db
-from agency.core.errors import GENERIC_MESSAGE, AppError, Forbidden, ValidationFailed
+from agency.core.content import ContentPages
+from agency.core.errors import GENERIC_MESSAGE, AppError, Forbidden, NotFound, ValidationFailed
 from agency.core.logging import request_id_var
 from agency.core.security import client_address, csrf_failure, security_headers
 from agency.core.settings import Settings
@@ -93,7 +94,9 @@ def _is_api(path: str) -> bool:
 
 def install_request_hooks(app: Quart, settings: Settings, csrf_exempt: Iterable[str]) -> None:
     exempt = tuple(csrf_exempt)
-    static_headers = security_headers(https=settings.served_over_https)
+    static_headers = security_headers(
+        https=settings.served_over_https, frame_origin=settings.scheduling_origin
+    )
 
     @app.before_request
     async def start_request() -> None:
@@ -167,6 +170,25 @@ async def get_health() -> tuple[Health, int]:
         version=__version__,
     )
     return health, 200 if database_ok else 503
+
+
+class ContentPageOut(BaseModel):
+    name: str
+    title: str
+    html: str
+
+
+@core_blueprint.get("/api/pages/<name>")
+@validate_response(ContentPageOut, 200)
+async def get_content_page(name: str) -> ContentPageOut:
+    """A footer page (faq, about, contact, careers, privacy, terms, cookies) as sanitised HTML,
+    rendered from its Markdown file. Prerendered pages already carry it; the web UI asks for it
+    when it navigates to such a page."""
+    pages: ContentPages = current_app.extensions["agency.pages"]
+    page = pages.get(name)
+    if page is None:
+        raise NotFound("This page does not exist.", code="page_not_found")
+    return ContentPageOut(name=page.name, title=page.title, html=page.html)
 
 
 ROBOTS = """User-agent: *

@@ -1,12 +1,16 @@
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { mockVisitor, renderApp } from '../../test-utils'
+import { mockFetch, renderApp } from '../../test-utils'
 
 describe('Footer', () => {
   it('has the 11 footer links, the current year, Made in Europe and EN', async () => {
-    mockVisitor()
+    mockFetch((_method, url) =>
+      url === '/api/pages/about'
+        ? { status: 200, body: { name: 'about', title: 'About us', html: '<h1>About us</h1>' } }
+        : { status: 401, body: { error: { code: 'unauthorized', message: 'Not signed in.' } } },
+    )
     renderApp('/about')
-    await screen.findByRole('heading', { level: 1, name: 'About agency' })
+    await screen.findByRole('heading', { level: 1, name: 'About us' })
     const footer = within(screen.getByRole('contentinfo'))
     const expected = ['/how-it-works', '/features', '/pricing', '/blog', '/about', '/contact', '/careers', '/faq', '/privacy', '/terms', '/cookies']
     const hrefs = footer.getAllByRole('link').map((a) => a.getAttribute('href'))

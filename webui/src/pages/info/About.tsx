@@ -1,10 +1,6 @@
-import { PageIntro } from '../../components/layout/PageIntro'
+import { ContentPage } from '../../components/content/ContentPage'
 
+/** /about: text from config/pages/about.md. */
 export default function AboutPage() {
-  return (
-    <PageIntro
-      heading="About agency"
-      text="We are a small European digital agency. We build fast websites, AI automation and video content for small businesses, done for you."
-    />
-  )
+  return <ContentPage name="about" />
 }

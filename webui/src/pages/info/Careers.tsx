@@ -1,10 +1,6 @@
-import { PageIntro } from '../../components/layout/PageIntro'
+import { ContentPage } from '../../components/content/ContentPage'
 
+/** /careers: text from config/pages/careers.md. */
 export default function CareersPage() {
-  return (
-    <PageIntro
-      heading="Careers"
-      text="We work as a small remote team across Europe. This page lists the roles we are hiring for and how to apply."
-    />
-  )
+  return <ContentPage name="careers" />
 }

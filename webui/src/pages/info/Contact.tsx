@@ -1,10 +1,6 @@
-import { PageIntro } from '../../components/layout/PageIntro'
+import { ContentPage } from '../../components/content/ContentPage'
 
+/** /contact: text from config/pages/contact.md. */
 export default function ContactPage() {
-  return (
-    <PageIntro
-      heading="Contact"
-      text="Write to us about a new project, your website or your account. We answer every message by e-mail."
-    />
-  )
+  return <ContentPage name="contact" />
 }

@@ -1,10 +1,6 @@
-import { PageIntro } from '../../components/layout/PageIntro'
+import { ContentPage } from '../../components/content/ContentPage'
 
+/** /cookies: text from config/pages/cookies.md. */
 export default function CookiesPage() {
-  return (
-    <PageIntro
-      heading="Cookie Policy"
-      text="This site only uses the cookies it needs to work, such as the one that keeps you signed in."
-    />
-  )
+  return <ContentPage name="cookies" />
 }

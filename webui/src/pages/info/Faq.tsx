@@ -1,10 +1,6 @@
-import { PageIntro } from '../../components/layout/PageIntro'
+import { ContentPage } from '../../components/content/ContentPage'
 
+/** /faq: text from config/pages/faq.md. */
 export default function FaqPage() {
-  return (
-    <PageIntro
-      heading="Frequently Asked Questions"
-      text="Answers to common questions about our websites, AI services, delivery times, payments and guarantees."
-    />
-  )
+  return <ContentPage name="faq" />
 }

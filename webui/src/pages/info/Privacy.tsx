@@ -1,10 +1,6 @@
-import { PageIntro } from '../../components/layout/PageIntro'
+import { ContentPage } from '../../components/content/ContentPage'
 
+/** /privacy: text from config/pages/privacy.md. */
 export default function PrivacyPage() {
-  return (
-    <PageIntro
-      heading="Privacy Policy"
-      text="How we collect, use and protect your personal data, and how to exercise your rights under the GDPR."
-    />
-  )
+  return <ContentPage name="privacy" />
 }

@@ -1,10 +1,6 @@
-import { PageIntro } from '../../components/layout/PageIntro'
+import { ContentPage } from '../../components/content/ContentPage'
 
+/** /terms: text from config/pages/terms.md. */
 export default function TermsPage() {
-  return (
-    <PageIntro
-      heading="Terms of Service"
-      text="The terms that apply when you use this site and buy our services."
-    />
-  )
+  return <ContentPage name="terms" />
 }

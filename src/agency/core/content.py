@@ -1,0 +1,186 @@
+"""Site content the agency edits without code: public site details from the settings (phone,
+contact e-mail, scheduling URL, content-engine plans) and the Markdown pages in `config/pages/`.
+
+Both reach the prerendered HTML at start-up: the web UI's build renders tokens
+(`__AGENCY_PHONE__`, `<!--agency-page:privacy-->`, ...) that `html_filter` replaces with the
+configured values, and every page's `<meta name="agency-site">` carries the same values as JSON,
+so the client renders exactly what the HTML shows (webui/src/lib/site-config.ts).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import nh3
+from markdown_it import MarkdownIt
+
+from agency.core.settings import DEFAULT_CONTENT_ENGINE_PLANS, Settings
+
+log = logging.getLogger(__name__)
+
+# The footer pages rendered from Markdown (file `<name>.md`, route `/<name>`).
+CONTENT_PAGE_NAMES = ("faq", "about", "contact", "careers", "privacy", "terms", "cookies")
+
+TOKEN_SITE = "__AGENCY_SITE__"
+TOKEN_PHONE = "__AGENCY_PHONE__"
+TOKEN_PHONE_HREF = "__AGENCY_PHONE_HREF__"
+TOKEN_CONTACT_EMAIL = "__AGENCY_CONTACT_EMAIL__"
+TOKEN_SCHEDULING_URL = "__AGENCY_SCHEDULING_URL__"
+TOKEN_CONTENT_ENGINE_PLAN = "__AGENCY_CONTENT_ENGINE_PLAN__"
+PAGE_MARKER = re.compile(r"<!--agency-page:([a-z0-9-]+)-->")
+
+# What Markdown pages may contain once rendered (the agency writes them, but a copied snippet
+# must still not bring scripts, styles or event handlers into our pages).
+ALLOWED_TAGS = {
+    "h1", "h2", "h3", "h4", "p", "br", "hr", "strong", "em", "code", "pre", "blockquote",
+    "ul", "ol", "li", "a", "table", "thead", "tbody", "tr", "th", "td", "del",
+}  # fmt: skip
+ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "th": {"align"}, "td": {"align"}}
+
+
+def tel_href(phone: str) -> str:
+    """`tel:` link of a displayed phone number: "+49 30 1234 5678" -> "tel:+493012345678"."""
+    return "tel:" + re.sub(r"[^+\d]", "", phone)
+
+
+@dataclass(frozen=True)
+class SiteDetails:
+    """Public site details, as the web UI reads them."""
+
+    phone: str
+    contact_email: str
+    scheduling_url: str
+    content_engine_plans: dict[str, str]
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SiteDetails:
+        return cls(
+            phone=settings.contact_phone,
+            contact_email=settings.contact_email,
+            scheduling_url=settings.scheduling_url,
+            content_engine_plans=dict(settings.content_engine_plans),
+        )
+
+    def client_json(self) -> str:
+        """The `SiteConfig` object of webui/src/lib/site-config.ts."""
+        return json.dumps(
+            {
+                "phone": self.phone,
+                "phoneHref": tel_href(self.phone),
+                "contactEmail": self.contact_email,
+                "schedulingUrl": self.scheduling_url,
+                "contentEnginePlans": self.content_engine_plans,
+            },
+            separators=(",", ":"),
+        )
+
+    def plan_for(self, route: str) -> str:
+        return self.content_engine_plans.get(
+            route, DEFAULT_CONTENT_ENGINE_PLANS["/ai-scale-startup"]
+        )
+
+
+@dataclass(frozen=True)
+class ContentPage:
+    name: str
+    title: str
+    html: str
+
+
+_markdown = MarkdownIt("commonmark", {"typographer": True}).enable(["table", "strikethrough"])
+
+
+def render_markdown(text: str) -> str:
+    """Markdown to sanitised HTML (allow-listed tags; links get safe `rel`)."""
+    return nh3.clean(
+        _markdown.render(text),
+        tags=ALLOWED_TAGS,
+        attributes=ALLOWED_ATTRIBUTES,
+        url_schemes={"http", "https", "mailto", "tel"},
+        link_rel="noopener noreferrer",
+    )
+
+
+def _title_of(text: str, fallback: str) -> str:
+    match = re.search(r"^#\s+(.+?)\s*#*\s*$", text, flags=re.MULTILINE)
+    return match.group(1) if match else fallback
+
+
+def fill_placeholders(text: str, details: SiteDetails) -> str:
+    """`{email}` and `{phone}` in a Markdown page -> Markdown links to the configured ones."""
+    email = f"[{details.contact_email}](mailto:{details.contact_email})"
+    phone = f"[{details.phone}]({tel_href(details.phone)})"
+    return text.replace("{email}", email).replace("{phone}", phone)
+
+
+class ContentPages:
+    """The Markdown pages of one directory, read and rendered once (at start-up)."""
+
+    def __init__(self, directory: Path, details: SiteDetails) -> None:
+        self.directory = directory
+        self.pages: dict[str, ContentPage] = {}
+        for name in CONTENT_PAGE_NAMES:
+            path = directory / f"{name}.md"
+            try:
+                text = path.read_text(encoding="utf-8")
+            except OSError:
+                log.warning("content page %s not found: %s", name, path)
+                continue
+            except UnicodeDecodeError:
+                log.warning("content page %s is not UTF-8 text: %s", name, path)
+                continue
+            title = _title_of(text, name.title())
+            html_text = render_markdown(fill_placeholders(text, details))
+            self.pages[name] = ContentPage(name, title, html_text)
+
+    def get(self, name: str) -> ContentPage | None:
+        return self.pages.get(name)
+
+    def html_for(self, name: str) -> str:
+        page = self.pages.get(name)
+        if page is None:
+            return "<p>This page is being written. Please contact us in the meantime.</p>"
+        return page.html
+
+
+def route_of(relative_html_path: str) -> str:
+    """URL path of a built HTML file: "index.html" -> "/", "faq/index.html" -> "/faq"."""
+    if relative_html_path == "index.html":
+        return "/"
+    return "/" + relative_html_path.removesuffix("/index.html").removesuffix(".html")
+
+
+def html_filter(details: SiteDetails, pages: ContentPages) -> Callable[[str, str], str]:
+    """(relative path of a built HTML file, its text) -> the text with every token filled in."""
+    site_json = html.escape(details.client_json(), quote=True)
+    fixed = {
+        TOKEN_SITE: site_json,
+        TOKEN_PHONE_HREF: html.escape(tel_href(details.phone), quote=True),
+        TOKEN_PHONE: html.escape(details.phone, quote=True),
+        TOKEN_CONTACT_EMAIL: html.escape(details.contact_email, quote=True),
+        TOKEN_SCHEDULING_URL: html.escape(details.scheduling_url, quote=True),
+    }
+    # Longest first: __AGENCY_PHONE_HREF__ must not be eaten by __AGENCY_PHONE__.
+    pattern = re.compile(
+        "|".join(re.escape(t) for t in sorted([*fixed, TOKEN_CONTENT_ENGINE_PLAN], key=len)[::-1])
+    )
+
+    def fill(relative: str, text: str) -> str:
+        route = route_of(relative)
+
+        def token_value(match: re.Match[str]) -> str:
+            token = match.group(0)
+            if token == TOKEN_CONTENT_ENGINE_PLAN:
+                return html.escape(details.plan_for(route), quote=True)
+            return fixed[token]
+
+        text = pattern.sub(token_value, text)
+        return PAGE_MARKER.sub(lambda m: pages.html_for(m.group(1)), text)
+
+    return fill
