@@ -36,6 +36,7 @@ DETAILS = SiteDetails(
     contact_email="team@shop.example",
     scheduling_url="https://cal.example/team/30min",
     content_engine_plans={**DEFAULT_CONTENT_ENGINE_PLANS, "/ai-scale-startup": "ai-scale-growth"},
+    base_url="https://shop.example",
 )
 
 
@@ -194,7 +195,8 @@ def test_the_shipped_pages_exist_have_a_headline_and_render() -> None:
 
 
 PAGE = (
-    '<html><head><meta name="agency-site" content="__AGENCY_SITE__" /></head><body>'
+    '<html><head><meta name="agency-site" content="__AGENCY_SITE__" />'
+    '<link rel="canonical" href="__AGENCY_BASE_URL__/terms"/></head><body>'
     '<a href="__AGENCY_PHONE_HREF__">__AGENCY_PHONE__</a>'
     '<a href="mailto:__AGENCY_CONTACT_EMAIL__">__AGENCY_CONTACT_EMAIL__</a>'
     '<a href="/start?type=ai-scale&amp;plan=__AGENCY_CONTENT_ENGINE_PLAN__">Buy</a>'
@@ -220,11 +222,13 @@ def test_every_token_is_filled_and_the_meta_tag_carries_the_same_values(tmp_path
     assert "__AGENCY_" not in filled and "agency-page:" not in filled
     assert '<a href="tel:+442079460958">+44 20 7946 0958</a>' in filled
     assert "plan=ai-scale-growth" in filled
+    assert '<link rel="canonical" href="https://shop.example/terms"/>' in filled
     assert "<h1>Terms</h1>" in filled
     meta = re.search(r'<meta name="agency-site" content="([^"]*)"', filled)
     assert meta is not None
     config = json.loads(html.unescape(meta.group(1)))
     assert config == {
+        "baseUrl": "https://shop.example",
         "phone": "+44 20 7946 0958",
         "phoneHref": "tel:+442079460958",
         "contactEmail": "team@shop.example",

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 CONTENT_PAGE_NAMES = ("faq", "about", "contact", "careers", "privacy", "terms", "cookies")
 
 TOKEN_SITE = "__AGENCY_SITE__"
+TOKEN_BASE_URL = "__AGENCY_BASE_URL__"
 TOKEN_PHONE = "__AGENCY_PHONE__"
 TOKEN_PHONE_HREF = "__AGENCY_PHONE_HREF__"
 TOKEN_CONTACT_EMAIL = "__AGENCY_CONTACT_EMAIL__"
@@ -57,10 +58,12 @@ class SiteDetails:
     contact_email: str
     scheduling_url: str
     content_engine_plans: dict[str, str]
+    base_url: str = "http://127.0.0.1:8000"
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SiteDetails:
         return cls(
+            base_url=settings.public_url,
             phone=settings.contact_phone,
             contact_email=settings.contact_email,
             scheduling_url=settings.scheduling_url,
@@ -71,6 +74,7 @@ class SiteDetails:
         """The `SiteConfig` object of webui/src/lib/site-config.ts."""
         return json.dumps(
             {
+                "baseUrl": self.base_url,
                 "phone": self.phone,
                 "phoneHref": tel_href(self.phone),
                 "contactEmail": self.contact_email,
@@ -161,6 +165,7 @@ def html_filter(details: SiteDetails, pages: ContentPages) -> Callable[[str, str
     site_json = html.escape(details.client_json(), quote=True)
     fixed = {
         TOKEN_SITE: site_json,
+        TOKEN_BASE_URL: html.escape(details.base_url, quote=True),
         TOKEN_PHONE_HREF: html.escape(tel_href(details.phone), quote=True),
         TOKEN_PHONE: html.escape(details.phone, quote=True),
         TOKEN_CONTACT_EMAIL: html.escape(details.contact_email, quote=True),

@@ -1,5 +1,9 @@
 import { useLocation } from 'react-router-dom'
-import { fullTitle, type AppRoute } from './routes'
+import { siteConfig } from '../lib/site-config'
+import { fullTitle, SITE_NAME, type AppRoute } from './routes'
+
+/** Default Open Graph image (1200×630, webui/public/og-image.jpg). */
+const OG_IMAGE = '/og-image.jpg'
 
 /**
  * Per-route <title>, description, canonical and Open Graph tags. React 19 hoists these
@@ -8,16 +12,22 @@ import { fullTitle, type AppRoute } from './routes'
 export function RouteMeta({ route }: { route: AppRoute }) {
   const { pathname } = useLocation()
   const title = fullTitle(route)
-  const url = route.canonical ?? (route.path.includes(':') ? pathname : route.path)
+  const { baseUrl } = siteConfig()
+  const url = baseUrl + (route.canonical ?? (route.path.includes(':') ? pathname : route.path))
   return (
     <>
       <title>{title}</title>
       <meta name="description" content={route.description} />
       <link rel="canonical" href={url} />
+      <meta property="og:site_name" content={SITE_NAME} />
       <meta property="og:title" content={title} />
       <meta property="og:description" content={route.description} />
       <meta property="og:type" content={route.ogType ?? 'website'} />
       <meta property="og:url" content={url} />
+      <meta property="og:image" content={baseUrl + OG_IMAGE} />
+      <meta property="og:image:width" content="1200" />
+      <meta property="og:image:height" content="630" />
+      <meta name="twitter:card" content="summary_large_image" />
       {route.layout === 'dashboard' && <meta name="robots" content="noindex" />}
     </>
   )

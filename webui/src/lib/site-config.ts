@@ -10,6 +10,8 @@
  */
 
 export interface SiteConfig {
+  /** Public address of the site without trailing slash (AGENCY_BASE_URL), for absolute URLs. */
+  baseUrl: string
   /** Phone number as displayed, e.g. "+49 30 1234 5678". */
   phone: string
   /** `tel:` link for the phone number, e.g. "tel:+493012345678". */
@@ -25,6 +27,7 @@ export interface SiteConfig {
 /** Tokens the server substitutes in prerendered HTML (letters and underscores only, so they
  * survive URL encoding and HTML escaping unchanged). */
 export const SITE_TOKENS = {
+  baseUrl: '__AGENCY_BASE_URL__',
   phone: '__AGENCY_PHONE__',
   phoneHref: '__AGENCY_PHONE_HREF__',
   contactEmail: '__AGENCY_CONTACT_EMAIL__',
@@ -35,6 +38,7 @@ export const SITE_TOKENS = {
 
 /** Development and unit-test values (the server's defaults are the same). */
 export const DEV_SITE_CONFIG: SiteConfig = {
+  baseUrl: 'http://127.0.0.1:8000',
   phone: '+49 30 1234 5678',
   phoneHref: 'tel:+493012345678',
   contactEmail: 'hello@agency.local',
@@ -48,6 +52,7 @@ export const DEV_SITE_CONFIG: SiteConfig = {
 }
 
 const PRERENDER_CONFIG: SiteConfig = {
+  baseUrl: SITE_TOKENS.baseUrl,
   phone: SITE_TOKENS.phone,
   phoneHref: SITE_TOKENS.phoneHref,
   contactEmail: SITE_TOKENS.contactEmail,
