@@ -243,9 +243,9 @@ export default function SalesFunnelPage() {
       <Section id="book" className="anchor-section" aria-labelledby="book-title">
         <div className="lead-panel booking">
           <div className="booking__intro">
-            <p className="section-head__eyebrow">Free consultation</p>
+            <p className="section-head__eyebrow">Free 30-minute consultation</p>
             <h2 id="book-title" className="lead-panel__title">
-              Book your free 30-minute consultation
+              Book your free funnel consultation
             </h2>
             <p className="lead-panel__text">
               On the call we tear down your current funnel or offer, show you where buyers drop off and recommend the
@@ -287,6 +287,7 @@ export default function SalesFunnelPage() {
               submitLabel="Apply Now"
               withName
               withDomain
+              domainPlaceholder="yourfunnel.com"
               note="Free and without obligation. We reply within 24 hours."
             />
           </Card>
