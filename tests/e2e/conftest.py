@@ -9,6 +9,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -91,12 +92,13 @@ def smtp_server() -> Iterator[SmtpServer]:
     server.stop()
 
 
-@pytest.fixture(scope="session")
-def live_server(
-    tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer
+@contextmanager
+def running_server(
+    tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer, **settings: str
 ) -> Iterator[LiveServer]:
     """The real server, its mail going to a real SMTP server and its payments to our fake
-    Stripe, which sends its signed webhooks back to the server over HTTP."""
+    Stripe, which sends its signed webhooks back to the server over HTTP. `settings` are extra
+    AGENCY_* variables (e.g. SCHEDULING_URL="...")."""
     if not (web_dir() / "index.html").is_file():
         raise RuntimeError("the web UI is not built: run `npm run build` in webui/")
     workdir = tmp_path_factory.mktemp("server")
@@ -120,6 +122,7 @@ def live_server(
         AGENCY_CONTACT_EMAIL=CONTACT_EMAIL,
         AGENCY_CONTENT_ENGINE_PLANS='{"/ai-scale-startup4": "ai-scale-growth"}',
     )
+    env.update({f"AGENCY_{key}": value for key, value in settings.items()})
     log = (workdir / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "agency", "serve", "--port", str(port)],
@@ -141,6 +144,15 @@ def live_server(
             process.kill()
         log.close()
         stripe_context.__exit__(None, None, None)
+
+
+@pytest.fixture(scope="session")
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer
+) -> Iterator[LiveServer]:
+    """The real server as configured for the whole E2E session."""
+    with running_server(tmp_path_factory, smtp_server) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

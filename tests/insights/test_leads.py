@@ -41,6 +41,10 @@ async def site(tmp_path: Path, database_url: str) -> Any:
             "clinic-consultation",
             "Thank you! We'll contact you within 24 hours to schedule your free consultation.",
         ),
+        (
+            "sales-funnel-teardown",
+            "Thank you! We'll contact you within 24 hours to schedule your free consultation.",
+        ),
     ],
 )
 async def test_email_forms_store_the_lead_and_tell_the_agency(

@@ -44,6 +44,7 @@ FORMS: dict[str, Form] = {
         "Thank you! We'll contact you within 24 hours to schedule your free demo.",
     ),
     "clinic-consultation": Form("Clinic consultation", THANKS_CONSULTATION),
+    "sales-funnel-teardown": Form("Sales funnel teardown", THANKS_CONSULTATION),
     # The spec's preview request carries the fixed source text 'Real Estate Website Rebuild'.
     "free-preview": Form("Real Estate Website Rebuild", "Request Received!", True),
 }

@@ -15,6 +15,8 @@ export interface LeadFormProps {
   withName?: boolean
   /** Also ask for the website domain (optional field). */
   withDomain?: boolean
+  /** Example shown in the empty website field. */
+  domainPlaceholder?: string
   emailLabel?: string
   /** Small line under the button. */
   note?: string
@@ -35,6 +37,7 @@ export function LeadForm({
   submitLabel,
   withName = false,
   withDomain = false,
+  domainPlaceholder = 'yourpractice.com',
   emailLabel = 'Email Address',
   note,
 }: LeadFormProps) {
@@ -97,7 +100,7 @@ export function LeadForm({
           name="domain"
           inputMode="url"
           autoComplete="url"
-          placeholder="yourpractice.com"
+          placeholder={domainPlaceholder}
           value={domain}
           onChange={(e) => setDomain(e.target.value)}
         />

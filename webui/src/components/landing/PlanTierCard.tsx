@@ -18,10 +18,19 @@ export interface PlanTierCardProps {
   ctaLabel?: string
   /** Show the plan's delivery time ("Delivered in 48 hours"). */
   showDelivery?: boolean
+  /** Where the button goes instead of `/start` (plans sold after a consultation, e.g. `#book`). */
+  ctaTo?: string
 }
 
 /** One pricing tier read from the catalogue by key; a stable skeleton until it is loaded. */
-export function PlanTierCard({ planKey, type, catalogue, ctaLabel = 'Get Started', showDelivery = true }: PlanTierCardProps) {
+export function PlanTierCard({
+  planKey,
+  type,
+  catalogue,
+  ctaLabel = 'Get Started',
+  showDelivery = true,
+  ctaTo,
+}: PlanTierCardProps) {
   const plan = catalogue ? findPlan(catalogue, planKey) : undefined
   if (!plan) {
     return (
@@ -57,7 +66,7 @@ export function PlanTierCard({ planKey, type, catalogue, ctaLabel = 'Get Started
       </ul>
       {plan.guarantee && <p className="tier-card__guarantee">{plan.guarantee}</p>}
       <ButtonLink
-        to={startUrl(type, plan.key)}
+        to={ctaTo ?? startUrl(type, plan.key)}
         block
         variant={featured ? 'primary' : 'outline'}
         className="price-card__cta"
@@ -74,10 +83,11 @@ export interface PlanTiersProps {
   planKeys: readonly string[]
   ctaLabel?: string
   showDelivery?: boolean
+  ctaTo?: string
 }
 
 /** A row of tier cards for the given plan keys, loaded from the catalogue. */
-export function PlanTiers({ type, planKeys, ctaLabel, showDelivery }: PlanTiersProps) {
+export function PlanTiers({ type, planKeys, ctaLabel, showDelivery, ctaTo }: PlanTiersProps) {
   const state = useCatalogue()
   if (state.status === 'error') {
     return (
@@ -98,7 +108,7 @@ export function PlanTiers({ type, planKeys, ctaLabel, showDelivery }: PlanTiersP
       )}
       {planKeys.map((key) => (
         <li key={key}>
-          <PlanTierCard planKey={key} type={type} catalogue={state.catalogue} ctaLabel={ctaLabel} showDelivery={showDelivery} />
+          <PlanTierCard planKey={key} type={type} catalogue={state.catalogue} ctaLabel={ctaLabel} showDelivery={showDelivery} ctaTo={ctaTo} />
         </li>
       ))}
     </ul>

@@ -25,7 +25,8 @@ export function Testimonials({ items }: { items: readonly Testimonial[] }) {
         <li key={item.name}>
           <Card className="testimonial">
             <figure className="testimonial__figure">
-              <p className="testimonial__stars" aria-label="Rated 5 out of 5">
+              <p className="testimonial__stars">
+                <span className="visually-hidden">Rated 5 out of 5</span>
                 <span aria-hidden="true">★★★★★</span>
               </p>
               {item.result && <p className="testimonial__result">{item.result}</p>}
