@@ -74,8 +74,9 @@ export function TestimonialCarousel({ items, label }: TestimonialCarouselProps) 
               inert={i !== index}
             >
               <figure className="carousel__figure">
-                <p className="testimonial__stars" aria-label="Rated 5 out of 5">
+                <p className="testimonial__stars">
                   <span aria-hidden="true">★★★★★</span>
+                  <span className="visually-hidden">Rated 5 out of 5</span>
                 </p>
                 <blockquote className="carousel__quote">
                   <p>“{item.quote}”</p>

@@ -25,8 +25,9 @@ export function Testimonials({ items }: { items: readonly Testimonial[] }) {
         <li key={item.name}>
           <Card className="testimonial">
             <figure className="testimonial__figure">
-              <p className="testimonial__stars" aria-label="Rated 5 out of 5">
+              <p className="testimonial__stars">
                 <span aria-hidden="true">★★★★★</span>
+                <span className="visually-hidden">Rated 5 out of 5</span>
               </p>
               {item.result && <p className="testimonial__result">{item.result}</p>}
               <blockquote className="testimonial__quote">
