@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { hrefsOf, mockLanding, renderLanding, startHrefs } from '../components/landing/landing-test-utils'
 import { resetCatalogueCache } from '../lib/catalogue'
 
@@ -58,11 +58,17 @@ describe('/landing', () => {
     expect(hrefsOf('Start With a Free Speed Test')).toEqual(['/speed-test']) // the "Test" step
   })
 
-  it('shows €19 per month (struck €39) from the catalogue, after a placeholder', async () => {
+  it('shows a price placeholder while the catalogue loads (no typed price)', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => undefined)))
+    await renderLanding('/landing')
+    expect(screen.getAllByText('Loading price')).toHaveLength(2) // hero score card and #pricing
+    expect(screen.queryByText(/€\d/)).not.toBeInTheDocument()
+  })
+
+  it('shows €19 per month (struck €39) from the catalogue', async () => {
     mockLanding()
     await renderLanding('/landing')
     const pricing = within(document.getElementById('pricing') as HTMLElement)
-    expect(pricing.getByText('Loading price')).toBeInTheDocument()
     expect(await pricing.findByText('€19')).toBeInTheDocument()
     expect(pricing.getByText('per month')).toBeInTheDocument()
     expect(pricing.getByText('€39').closest('s')).not.toBeNull()
