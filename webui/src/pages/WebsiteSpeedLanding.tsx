@@ -37,8 +37,6 @@ const steps: StepItem[] = [
 ]
 
 const included: IconCardItem[] = [
-  { title: '99/100 PageSpeed score', text: 'Pages that open in about a second on a phone, so visitors stay long enough to call you.', Icon: GaugeIcon },
-  { title: 'Live within 24 hours', text: 'Order today, and your rebuilt site is online tomorrow. No weeks of back and forth.', Icon: ClockIcon },
   { title: 'Hosting included', text: 'Fast, secure hosting with SSL is part of the monthly price. No separate hosting bill.', Icon: ServerIcon },
   { title: 'No plugins', text: 'Nothing to update, nothing to break. Your site is hand-built code, not a stack of add-ons.', Icon: ShieldIcon },
   { title: 'Premium design', text: 'A modern, mobile-first design that makes your business look as good as it is.', Icon: PaletteIcon },
@@ -197,7 +195,7 @@ export default function WebsiteSpeedLandingPage() {
           titleId="included-title"
           text="Faster than a typical WordPress site, simpler than hiring an agency, and all in one monthly price."
         />
-        <IconCards items={included} columns={4} />
+        <IconCards items={included} columns={3} />
       </Section>
 
       <Section id="pricing" className="anchor-section" aria-labelledby="pricing-title">
