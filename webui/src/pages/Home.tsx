@@ -16,6 +16,7 @@ import {
   type IconProps,
 } from '../components/icons'
 import { HomePricing } from '../components/home/HomePricing'
+import { TestimonialCarousel, type CarouselTestimonial } from '../components/home/TestimonialCarousel'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
@@ -48,6 +49,37 @@ const features: InfoCard[] = [
   { title: 'Premium Designs', text: 'Modern, mobile-first designs made to turn visitors into customers.', Icon: PaletteIcon },
   { title: 'Email Automation', text: 'Capture leads and follow up automatically with built-in e-mail flows.', Icon: MailIcon },
   { title: 'SEO Optimized', text: 'Clean code, meta tags and structured data so customers can find you.', Icon: SearchIcon },
+]
+
+const testimonials: CarouselTestimonial[] = [
+  {
+    quote:
+      'I filled in the form on a Monday evening and my new website was live the next day. It loads instantly on my phone, and I have not touched a single setting since.',
+    name: 'Sophie Laurent',
+    position: 'Owner, flower studio in Lyon',
+    avatar: '/img/testimonials/sophie-laurent.svg',
+  },
+  {
+    quote:
+      'Our old site was a pile of plugins that broke after every update. Now it scores 99 on PageSpeed, hosting is included, and customers find us on Google.',
+    name: 'Marco Bianchi',
+    position: 'Co-founder, family restaurant in Bologna',
+    avatar: '/img/testimonials/marco-bianchi.svg',
+  },
+  {
+    quote:
+      'The e-mail automation answers every enquiry within seconds. I book more first sessions and spend my evenings coaching, not answering messages.',
+    name: 'Elena Novak',
+    position: 'Business coach in Ljubljana',
+    avatar: '/img/testimonials/elena-novak.svg',
+  },
+  {
+    quote:
+      'We compared three agencies and a page builder. This was faster, cheaper and completely done for us, and the design looks better than any of the quotes we got.',
+    name: 'Jan Kowalczyk',
+    position: 'Managing director, carpentry workshop in Poznań',
+    avatar: '/img/testimonials/jan-kowalczyk.svg',
+  },
 ]
 
 /** Decorative browser mock-up standing in for the hero image. */
@@ -168,7 +200,18 @@ export default function HomePage() {
         <CardGrid items={features} columns={4} />
       </Section>
 
-      <Section id="pricing" className="anchor-section" aria-labelledby="pricing-title">
+      <Section aria-labelledby="testimonials-title">
+        <div className="section-head">
+          <p className="section-head__eyebrow">Testimonials</p>
+          <h2 id="testimonials-title" className="section-head__title">
+            Small businesses with fast websites
+          </h2>
+          <p className="section-head__text">What owners say after their new site went live.</p>
+        </div>
+        <TestimonialCarousel items={testimonials} label="Customer testimonials" />
+      </Section>
+
+      <Section id="pricing" tone="muted" className="anchor-section" aria-labelledby="pricing-title">
         <div className="section-head">
           <p className="section-head__eyebrow">Pricing</p>
           <h2 id="pricing-title" className="section-head__title">

@@ -1,11 +1,244 @@
-import { PageIntro } from '../components/layout/PageIntro'
+import { CalendarIcon } from '../components/icons/CalendarIcon'
+import { CheckIcon } from '../components/icons/CheckIcon'
+import { CloseIcon } from '../components/icons/CloseIcon'
+import { GaugeIcon } from '../components/icons/GaugeIcon'
+import { HomeIcon } from '../components/icons/HomeIcon'
+import { MailIcon } from '../components/icons/MailIcon'
+import { SearchIcon } from '../components/icons/SearchIcon'
+import { ServerIcon } from '../components/icons/ServerIcon'
+import { Guarantee, IconCards, type IconCardItem } from '../components/landing/Blocks'
+import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
+import { LandingHero, SectionHead } from '../components/landing/LandingHero'
+import { PlanTiers } from '../components/landing/PlanTierCard'
+import { StickyMobileCta } from '../components/landing/StickyMobileCta'
+import { Testimonials, type Testimonial } from '../components/landing/Testimonials'
+import { ButtonLink } from '../components/ui/Button'
+import { Card } from '../components/ui/Card'
+import { Section } from '../components/ui/Section'
+
+/** Every call to action except the tier cards goes to the free demo request. */
+const DEMO = '/free-preview'
+const DEMO_LABEL = 'Get My Free Demo'
+const TYPE = 'rebuild'
+const PLANS = ['basic-rebuild', 'pro-rebuild', 'premium-rebuild'] as const
+
+const beforeAfter: { before: string; after: string }[] = [
+  {
+    before: 'Pages that take seconds to load while buyers scroll on their phone.',
+    after: 'Pages that open in about a second, with a 99/100 PageSpeed score.',
+  },
+  {
+    before: 'Your best properties buried three clicks deep in a dated listings page.',
+    after: 'Featured properties on the first screen, with large photos and key facts.',
+  },
+  {
+    before: 'A generic contact form that buyers and sellers rarely fill in.',
+    after: 'A clear “Book a viewing” and “Get a valuation” button on every page.',
+  },
+  {
+    before: 'A design that looks older than the homes you are selling.',
+    after: 'A premium, modern design that makes your agency look established.',
+  },
+]
+
+const features: IconCardItem[] = [
+  { title: 'Listings that sell', text: 'Property pages with large photos, key facts and a clear price, built to make buyers ask for a viewing.', Icon: HomeIcon },
+  { title: 'Fast on every phone', text: 'A 99/100 PageSpeed score, so buyers browsing on the go never wait for a listing to load.', Icon: GaugeIcon },
+  { title: 'Viewing requests', text: 'Buyers request a viewing in a few taps, and you get every request in your inbox straight away.', Icon: CalendarIcon },
+  { title: 'Seller leads', text: 'A valuation request form that turns homeowners in your area into listing appointments.', Icon: MailIcon },
+  { title: 'Local SEO', text: 'Clean structure, titles and local details, so people searching for an agent nearby find you.', Icon: SearchIcon },
+  { title: 'Hosting included', text: 'Fast, secure hosting with SSL set up for you. No plugins to update, nothing to maintain.', Icon: ServerIcon },
+]
+
+const testimonials: Testimonial[] = [
+  {
+    quote: 'The demo convinced me before I paid anything. A day later the new site was live, and our listings finally look as good as the homes.',
+    name: 'Anna Kowalski',
+    position: 'Owner, real estate agency in Kraków',
+    result: 'Live in 24 hours',
+  },
+  {
+    quote: 'Buyers book viewings straight from their phones now. Before, they called the office, or more often, they did not.',
+    name: 'Thomas Müller',
+    position: 'Managing director, estate agents in Vienna',
+    result: 'More viewing requests',
+  },
+  {
+    quote: 'Sellers look at your website before they invite you for a valuation. Ours now says we are the modern agency in town.',
+    name: 'Claire Martin',
+    position: 'Independent estate agent in Bordeaux',
+    result: 'More valuation requests',
+  },
+]
+
+const faq: FaqItem[] = [
+  {
+    question: 'What is in the free demo?',
+    answer: 'We analyse your current website and build a preview of your new homepage with your own logo, colours and listings. You receive it by e-mail within 2 hours, free and without obligation.',
+  },
+  {
+    question: 'What does “live in 24 hours or it’s free” mean?',
+    answer: 'Once you order and we have your materials, your new website goes live within 24 hours. If it does not, you do not pay for the rebuild.',
+  },
+  {
+    question: 'Can I keep my domain and my listings?',
+    answer: 'Yes. We move your existing listings, texts and photos to the new site and connect it to the domain you already own.',
+  },
+  {
+    question: 'Which package is right for my agency?',
+    answer: 'Basic suits a one-page site for a single agent. Pro covers up to 3 pages, such as home, listings and contact. Premium gives you 5 pages for a larger agency with more services.',
+  },
+]
+
+/** Hero aside: what the free demo is, in three short steps. */
+function DemoCard() {
+  return (
+    <Card className="offer-card demo-offer">
+      <p className="offer-card__ribbon">Free demo, no obligation</p>
+      <p className="offer-card__name">See your new website before you pay</p>
+      <ol className="demo-offer__steps">
+        <li>
+          <span className="demo-offer__num" aria-hidden="true">
+            1
+          </span>
+          <span>Send us the link to your current website.</span>
+        </li>
+        <li>
+          <span className="demo-offer__num" aria-hidden="true">
+            2
+          </span>
+          <span>We build a preview of your new site within 2 hours.</span>
+        </li>
+        <li>
+          <span className="demo-offer__num" aria-hidden="true">
+            3
+          </span>
+          <span>You like it? We take it live within 24 hours.</span>
+        </li>
+      </ol>
+      <ButtonLink to={DEMO} size="lg" block>
+        {DEMO_LABEL}
+      </ButtonLink>
+      <p className="offer-card__fine">Free and without obligation. No credit card needed.</p>
+    </Card>
+  )
+}
 
 export default function RealEstateRebuildPage() {
   return (
-    <PageIntro
-      heading="Real Estate Website Rebuild"
-      eyebrow="For real estate agents"
-      text="A fast, modern website for your listings, live within 24 hours. See a free demo of your new site before you decide."
-    />
+    <>
+      <LandingHero
+        badge="For real estate agents"
+        title="Your Real Estate Website, Rebuilt in 24 Hours"
+        lead="Buyers and sellers judge your agency by your website. We rebuild yours into a fast, modern site that shows your properties at their best, and you see a free demo before you decide."
+        points={['Free demo of your new site', 'Live in 24 hours or it’s free', '30-day money-back guarantee']}
+        actions={
+          <>
+            <ButtonLink to={DEMO} size="lg">
+              {DEMO_LABEL}
+            </ButtonLink>
+            <ButtonLink to="#pricing" size="lg" variant="outline">
+              See Packages
+            </ButtonLink>
+          </>
+        }
+        aside={<DemoCard />}
+      />
+
+      <Section id="before-after" aria-labelledby="before-after-title">
+        <SectionHead
+          eyebrow="Before and after"
+          title="What changes when we rebuild your site"
+          titleId="before-after-title"
+          text="Four problems we see on almost every agency website, and what your visitors get instead."
+        />
+        <ul className="ba-list">
+          {beforeAfter.map((pair) => (
+            <li key={pair.before} className="ba-pair">
+              <p className="ba-pair__side ba-pair__side--before">
+                <span className="ba-pair__icon">
+                  <CloseIcon size={16} />
+                </span>
+                <span>
+                  <span className="ba-pair__tag">Before</span>
+                  {pair.before}
+                </span>
+              </p>
+              <p className="ba-pair__side ba-pair__side--after">
+                <span className="ba-pair__icon">
+                  <CheckIcon size={16} />
+                </span>
+                <span>
+                  <span className="ba-pair__tag">After</span>
+                  {pair.after}
+                </span>
+              </p>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section tone="muted" aria-labelledby="risk-free-title">
+        <Guarantee title="Risk-free: live in 24 hours or it’s free" titleId="risk-free-title">
+          <p>
+            Start with a free demo and only order when you like what you see. Once you order, your new website is live
+            within 24 hours, or you don’t pay for the rebuild. And every package comes with a 30-day money-back
+            guarantee.
+          </p>
+          <p className="risk-free__action">
+            <ButtonLink to={DEMO}>{DEMO_LABEL}</ButtonLink>
+          </p>
+        </Guarantee>
+      </Section>
+
+      <Section id="features" aria-labelledby="features-title">
+        <SectionHead
+          eyebrow="Features"
+          title="Built for how people buy and sell homes"
+          titleId="features-title"
+          text="Everything an agency website needs to turn visitors into viewings and valuations."
+        />
+        <IconCards items={features} columns={3} />
+      </Section>
+
+      <Section id="pricing" tone="muted" className="anchor-section" aria-labelledby="pricing-title">
+        <SectionHead
+          eyebrow="Packages"
+          title="Pick the rebuild for your agency"
+          titleId="pricing-title"
+          text="One-time payment, live within 24 hours, 30-day money-back guarantee."
+        />
+        <PlanTiers type={TYPE} planKeys={PLANS} />
+      </Section>
+
+      <Section aria-labelledby="testimonials-title">
+        <SectionHead eyebrow="Testimonials" title="Agents who rebuilt with us" titleId="testimonials-title" />
+        <Testimonials items={testimonials} />
+      </Section>
+
+      <Section id="faq" tone="muted" aria-labelledby="faq-title">
+        <SectionHead eyebrow="FAQ" title="Questions from agents" titleId="faq-title" />
+        <FaqAccordion items={faq} />
+      </Section>
+
+      <Section tone="accent" className="closing-cta" aria-labelledby="demo-title">
+        <div className="closing-cta__inner">
+          <h2 id="demo-title" className="closing-cta__title">
+            See your new website for free
+          </h2>
+          <p className="closing-cta__text">
+            Send us your current website and get a free demo of the rebuild in your inbox within 2 hours. No credit
+            card, no obligation.
+          </p>
+          <div className="closing-cta__actions">
+            <ButtonLink to={DEMO} size="lg">
+              {DEMO_LABEL}
+            </ButtonLink>
+          </div>
+        </div>
+      </Section>
+
+      <StickyMobileCta to={DEMO} label={DEMO_LABEL} note="Free demo · Live in 24h or it’s free" />
+    </>
   )
 }

@@ -1,11 +1,238 @@
-import { PageIntro } from '../components/layout/PageIntro'
+import { ArrowRightIcon } from '../components/icons/ArrowRightIcon'
+import { ClockIcon } from '../components/icons/ClockIcon'
+import { GaugeIcon } from '../components/icons/GaugeIcon'
+import { HandshakeIcon } from '../components/icons/HandshakeIcon'
+import { MailIcon } from '../components/icons/MailIcon'
+import { PaletteIcon } from '../components/icons/PaletteIcon'
+import { SearchIcon } from '../components/icons/SearchIcon'
+import { ServerIcon } from '../components/icons/ServerIcon'
+import { ShieldIcon } from '../components/icons/ShieldIcon'
+import { IconCards, Steps, type IconCardItem, type StepItem } from '../components/landing/Blocks'
+import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
+import { LandingHero, SectionHead } from '../components/landing/LandingHero'
+import { OfferPrice } from '../components/landing/OfferPrice'
+import { ScoreGauge } from '../components/landing/ScoreGauge'
+import { StickyMobileCta } from '../components/landing/StickyMobileCta'
+import { Testimonials, type Testimonial } from '../components/landing/Testimonials'
+import { startUrl } from '../components/landing/links'
+import { ButtonLink } from '../components/ui/Button'
+import { Card } from '../components/ui/Card'
+import { Section } from '../components/ui/Section'
+
+/** The website plan this page sells (19 euros a month in the catalogue). */
+const PLAN = 'starter'
+const CTA = startUrl('website', PLAN)
+const CTA_LABEL = 'Get My Fast Website'
+
+const facts = [
+  { value: '73%', label: 'of buyers leave a site that loads slowly' },
+  { value: '1,423', label: 'websites tested this month' },
+  { value: '24h', label: 'from order to your new site going live' },
+]
+
+const steps: StepItem[] = [
+  { title: 'Test', text: 'Run our free mobile speed test and see your PageSpeed score, speed index and blocking time in one report.' },
+  { title: 'Rebuild', text: 'We rebuild your site from scratch on clean, fast code: no page builder, no plugins, your content kept.' },
+  { title: 'Launch', text: 'Your new site goes live on your domain within 24 hours, with a 99/100 PageSpeed score and hosting included.' },
+]
+
+const included: IconCardItem[] = [
+  { title: 'Hosting included', text: 'Fast, secure hosting with SSL is part of the monthly price. No separate hosting bill.', Icon: ServerIcon },
+  { title: 'No plugins', text: 'Nothing to update, nothing to break. Your site is hand-built code, not a stack of add-ons.', Icon: ShieldIcon },
+  { title: 'Premium design', text: 'A modern, mobile-first design that makes your business look as good as it is.', Icon: PaletteIcon },
+  { title: 'E-mail automation', text: 'Every enquiry is captured and answered automatically, so no lead waits until Monday.', Icon: MailIcon },
+  { title: 'SEO built in', text: 'Titles, descriptions and structured data set up for every page from day one.', Icon: SearchIcon },
+  { title: '100% done for you', text: 'We design, build, host and maintain it. You send us your current link, we do the rest.', Icon: HandshakeIcon },
+]
+
+const testimonials: Testimonial[] = [
+  {
+    quote: 'Our old WordPress site scored in the forties on mobile. The rebuild scores 99, and people finally fill in the contact form instead of leaving.',
+    name: 'Katrin Vogel',
+    position: 'Owner, interior design studio in Hamburg',
+    result: 'Scores 99 on mobile',
+  },
+  {
+    quote: 'I sent them my link on Monday afternoon and the new site was live on Tuesday. I did not have to write a brief or learn a tool.',
+    name: 'Pieter de Jong',
+    position: 'Founder, bike repair shop in Utrecht',
+    result: 'Live in 24 hours',
+  },
+  {
+    quote: 'No more plugin updates, no more hosting invoices. One monthly price and a site that is faster than any of my competitors.',
+    name: 'Lucía Fernández',
+    position: 'Physiotherapist, private practice in Valencia',
+    result: 'Hosting included',
+  },
+]
+
+const faq: FaqItem[] = [
+  {
+    question: 'Do I keep my domain and my content?',
+    answer: 'Yes. We move your texts, images and pages over to the new site and connect it to the domain you already own. Your visitors simply get a faster website at the same address.',
+  },
+  {
+    question: 'How can the site be live in 24 hours?',
+    answer: 'We build every site on our own fast, tested foundation instead of starting from a blank page. Once we have the link to your current site, the rebuild goes live within 24 hours.',
+  },
+  {
+    question: 'What is included in the monthly price?',
+    answer: 'Design, the rebuild itself, hosting with SSL, the 99/100 PageSpeed score and ongoing care. There are no plugins to license and no separate hosting bill.',
+  },
+  {
+    question: 'Is there a contract?',
+    answer: 'No long contract. The plan is billed monthly and you can cancel anytime.',
+  },
+]
+
+/** Before/after PageSpeed scores (hero visual): 48 on the old site, 99 after the rebuild. */
+function ScoreCompare() {
+  return (
+    <Card className="score-compare">
+      <p className="score-compare__title">
+        <GaugeIcon size={18} />
+        Mobile PageSpeed score
+      </p>
+      <div className="score-compare__gauges">
+        <ScoreGauge score={48} label="Before" />
+        <span className="score-compare__arrow" aria-hidden="true">
+          <ArrowRightIcon size={28} />
+        </span>
+        <ScoreGauge score={99} label="After" />
+      </div>
+      <p className="score-compare__note">A typical small-business site before and after our rebuild.</p>
+      <div className="score-compare__price">
+        <p className="score-compare__price-label">Rebuilt, hosted and cared for</p>
+        <OfferPrice planKey={PLAN} size="md" />
+      </div>
+    </Card>
+  )
+}
+
+function OfferCard() {
+  return (
+    <Card className="offer-card">
+      <p className="offer-card__ribbon">Starter website plan</p>
+      <h3 className="offer-card__name">Your fast website, everything included</h3>
+      <OfferPrice planKey={PLAN} />
+      <ul className="offer-card__facts">
+        <li>
+          <ClockIcon size={18} />
+          Live within 24 hours
+        </li>
+        <li>
+          <GaugeIcon size={18} />
+          99/100 PageSpeed score
+        </li>
+        <li>
+          <ServerIcon size={18} />
+          Hosting and SSL included
+        </li>
+        <li>
+          <ShieldIcon size={18} />
+          No plugins, no page builder
+        </li>
+      </ul>
+      <ButtonLink to={CTA} size="lg" block>
+        {CTA_LABEL}
+      </ButtonLink>
+      <p className="offer-card__fine">Billed monthly. Cancel anytime.</p>
+    </Card>
+  )
+}
 
 export default function WebsiteSpeedLandingPage() {
   return (
-    <PageIntro
-      heading="Is Your Slow Website Costing You Clients?"
-      eyebrow="Website rebuild"
-      text="We rebuild slow websites into fast ones with a 99/100 PageSpeed score, live within 24 hours and hosting included."
-    />
+    <>
+      <LandingHero
+        badge="Website speed rebuild"
+        title="Is Your Slow Website Costing You Clients?"
+        lead="73% of buyers leave a site that loads slowly. We rebuild yours with a 99/100 PageSpeed score, live within 24 hours, with hosting included in one small monthly price."
+        points={['Live within 24 hours', '99/100 PageSpeed score', 'Hosting included, no plugins']}
+        actions={
+          <>
+            <ButtonLink to={CTA} size="lg">
+              {CTA_LABEL}
+            </ButtonLink>
+            <ButtonLink to="/speed-test" size="lg" variant="outline">
+              Test My Speed Free
+            </ButtonLink>
+          </>
+        }
+        aside={<ScoreCompare />}
+      />
+
+      <Section tone="muted" className="section--tight" aria-label="Why speed matters">
+        <ul className="fact-strip">
+          {facts.map((fact) => (
+            <li key={fact.value} className="fact-strip__item">
+              <span className="fact-strip__value">{fact.value}</span>
+              <span className="fact-strip__label">{fact.label}</span>
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section id="how-it-works" className="anchor-section" aria-labelledby="how-title">
+        <SectionHead
+          eyebrow="How it works"
+          title="Test, rebuild, launch"
+          titleId="how-title"
+          text="From a slow site to a fast one in three steps and 24 hours."
+        />
+        <Steps items={steps} />
+        <p className="speed-steps__action">
+          <ButtonLink to="/speed-test" variant="outline">
+            Start With a Free Speed Test
+          </ButtonLink>
+        </p>
+      </Section>
+
+      <Section id="included" tone="muted" aria-labelledby="included-title">
+        <SectionHead
+          eyebrow="What you get"
+          title="Everything a fast website needs, done for you"
+          titleId="included-title"
+          text="Faster than a typical WordPress site, simpler than hiring an agency, and all in one monthly price."
+        />
+        <IconCards items={included} columns={3} />
+      </Section>
+
+      <Section id="pricing" className="anchor-section" aria-labelledby="pricing-title">
+        <SectionHead eyebrow="Pricing" title="One plan, one small monthly price" titleId="pricing-title" />
+        <div className="offer-card--wide">
+          <OfferCard />
+        </div>
+      </Section>
+
+      <Section tone="muted" aria-labelledby="testimonials-title">
+        <SectionHead eyebrow="Testimonials" title="Slow sites we made fast" titleId="testimonials-title" />
+        <Testimonials items={testimonials} />
+      </Section>
+
+      <Section id="faq" aria-labelledby="faq-title">
+        <SectionHead eyebrow="FAQ" title="Questions about the rebuild" titleId="faq-title" />
+        <FaqAccordion items={faq} />
+      </Section>
+
+      <Section tone="accent" className="closing-cta" aria-labelledby="closing-title">
+        <div className="closing-cta__inner">
+          <h2 id="closing-title" className="closing-cta__title">
+            Every slow second sends a client to your competitor
+          </h2>
+          <p className="closing-cta__text">Get a website with a 99/100 PageSpeed score, live within 24 hours, hosting included.</p>
+          <div className="closing-cta__actions">
+            <ButtonLink to={CTA} size="lg">
+              {CTA_LABEL}
+            </ButtonLink>
+            <ButtonLink to="/speed-test" size="lg" variant="outline">
+              Test My Speed Free
+            </ButtonLink>
+          </div>
+        </div>
+      </Section>
+
+      <StickyMobileCta to={CTA} label={CTA_LABEL} note="Live in 24h · Hosting included" />
+    </>
   )
 }
