@@ -35,7 +35,9 @@ describe.each(VARIANTS)('%s', (path, cta, price, suffix) => {
     // Hero, value stack, pricing card, closing call to action and the sticky mobile bar.
     expect(hrefs).toHaveLength(5)
     expect(new Set(hrefs)).toEqual(new Set([cta]))
-    expect(screen.getAllByRole('link', { name: 'Start My Content Engine' }).map((a) => a.getAttribute('href'))).toEqual(Array(5).fill(cta))
+    expect(screen.getAllByRole('link', { name: 'Start My Content Engine' }).map((a) => a.getAttribute('href'))).toEqual(Array(4).fill(cta))
+    expect(screen.getByRole('region', { name: 'Quick action' })).toHaveTextContent('8 slots left this week')
+    expect(within(screen.getByRole('region', { name: 'Quick action' })).getByRole('link', { name: 'Start Now' })).toHaveAttribute('href', cta)
   })
 
   it(`shows the catalogue price ${price} (${suffix}) in the pricing card and the value stack`, async () => {

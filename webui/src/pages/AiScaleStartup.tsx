@@ -327,7 +327,7 @@ export default function AiScaleStartupPage() {
         </div>
       </Section>
 
-      <StickyMobileCta to={cta} label={CTA_LABEL} note={SLOTS} />
+      <StickyMobileCta to={cta} label="Start Now" note={SLOTS} />
     </>
   )
 }

@@ -60,7 +60,7 @@ export function ContentRoiCalculator() {
       <div className="calc__results" aria-live="polite" aria-atomic="true">
         <dl className="calc__list">
           <div className="calc__result">
-            <dt>Value of your content time per week</dt>
+            <dt>Value per week</dt>
             <dd data-testid="roi-weekly">{show((r) => formatEuro(r.weekly))}</dd>
           </div>
           <div className="calc__result">
