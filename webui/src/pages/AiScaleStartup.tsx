@@ -257,7 +257,7 @@ export default function AiScaleStartupPage() {
           </ul>
           <p className="ce-stack__total" data-testid="value-total">
             <span>Total value</span>
-            <s className="ce-stack__total-value">{formatEuro(TOTAL_VALUE)}</s>
+            <span className="ce-stack__total-value">{formatEuro(TOTAL_VALUE)}</span>
           </p>
           <div className="ce-stack__price">
             <p className="ce-stack__price-label">Your price</p>
@@ -287,6 +287,10 @@ export default function AiScaleStartupPage() {
       </Section>
 
       <Section id="pricing" className="anchor-section" aria-labelledby="pricing-title">
+        <div className="section-head">
+          <p className="section-head__eyebrow">Pricing</p>
+          <p className="section-head__text">Everything in the value stack, for one price. Only a few engines are set up each week.</p>
+        </div>
         <div className="offer-card--wide">
           <PricingCard plan={plan} cta={cta} />
         </div>
