@@ -49,6 +49,12 @@ describe.each(VARIANTS)('%s', (path, cta, price, suffix) => {
   })
 })
 
+it('reads the plan of the route also with a trailing slash', async () => {
+  mockLanding()
+  await renderLanding('/ai-scale-startup3/')
+  expect(new Set(startHrefs())).toEqual(new Set(['/start?type=ai-scale&plan=ai-scale-growth']))
+})
+
 describe('ROI calculator', () => {
   it('starts at 20 hours and €100: €2,000 weekly, €8,000 monthly, 2,000% ROI, and follows both inputs', async () => {
     mockLanding()

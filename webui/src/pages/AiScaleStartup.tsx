@@ -136,7 +136,8 @@ function PricingCard({ plan, cta }: { plan: string; cta: string }) {
 
 export default function AiScaleStartupPage() {
   const { pathname } = useLocation()
-  const plan = contentEnginePlan(pathname)
+  // The server serves the page with or without a trailing slash; the setting is keyed by route.
+  const plan = contentEnginePlan(pathname.replace(/(.)\/+$/, '$1'))
   const cta = startUrl('ai-scale', plan)
 
   return (
