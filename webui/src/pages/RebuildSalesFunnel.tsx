@@ -122,7 +122,7 @@ export default function RebuildSalesFunnelPage() {
             </ButtonLink>
           </>
         }
-        aside={<OfferCard headingLevel={3} />}
+        aside={<OfferCard headingLevel={2} />}
       />
 
       <Section id="included" aria-labelledby="included-title">

@@ -25,7 +25,7 @@ export function Testimonials({ items }: { items: readonly Testimonial[] }) {
         <li key={item.name}>
           <Card className="testimonial">
             <figure className="testimonial__figure">
-              <p className="testimonial__stars" aria-label="Rated 5 out of 5">
+              <p className="testimonial__stars" role="img" aria-label="Rated 5 out of 5">
                 <span aria-hidden="true">★★★★★</span>
               </p>
               {item.result && <p className="testimonial__result">{item.result}</p>}
