@@ -1,7 +1,7 @@
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom'
 import { AdminOnly } from '../components/dashboard/AdminOnly'
-import { isAdminPath, linksFor } from '../components/dashboard/nav'
+import { adminPageFor, linksFor } from '../components/dashboard/nav'
 import { NotificationsButton } from '../components/dashboard/NotificationsButton'
 import { DashboardShellContext, type DashboardShell } from '../components/dashboard/shell-context'
 import { UserMenu } from '../components/dashboard/UserMenu'
@@ -80,7 +80,8 @@ export default function DashboardLayout() {
   }
 
   const links = linksFor(user.role)
-  const refused = isAdminPath(location.pathname) && user.role !== 'admin'
+  const adminPage = adminPageFor(location.pathname)
+  const refused = adminPage !== undefined && user.role !== 'admin'
 
   const handleSignOut = () => {
     setSigningOut(true)
@@ -135,7 +136,7 @@ export default function DashboardLayout() {
           </aside>
           <main id="main" className="dash-main" tabIndex={-1}>
             {refused ? (
-              <AdminOnly />
+              <AdminOnly message={adminPage?.refusal} />
             ) : (
               <Suspense fallback={<PageLoading />}>
                 <Outlet />

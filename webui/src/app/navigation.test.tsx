@@ -46,7 +46,7 @@ describe('navigation', () => {
     })
     renderApp('/dashboard')
     expect(await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })).toBeInTheDocument()
-    await userEvent.click(screen.getByRole('button', { name: 'User menu' }))
+    await userEvent.click(screen.getByRole('button', { name: /user menu$/i }))
     await userEvent.click(screen.getByRole('button', { name: 'Sign out' }))
     expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })).toBeInTheDocument()
   })

@@ -132,6 +132,7 @@ export const routeDefs: readonly RouteDef[] = [
   dash('/dashboard/profile', 'dashboard/Profile', 'Profile', 'Your name and avatar.'),
   dash('/dashboard/settings', 'dashboard/Settings', 'Settings', 'Change your e-mail and password, export your data or delete your account.'),
   dash('/dashboard/seo', 'dashboard/SeoArticles', 'SEO Articles', 'Generate, edit, publish and archive blog articles.'),
+  dash('/dashboard/leads', 'dashboard/Leads', 'Leads', 'The leads sent through the website forms, with a CSV download.'),
 ]
 
 // Vite turns this into one lazy chunk per page module (tests excluded).

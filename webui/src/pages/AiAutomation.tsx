@@ -77,7 +77,7 @@ export default function AiAutomationPage() {
           </>
         }
         aside={
-          <Card className="offer-card" aria-label="What you get">
+          <Card className="offer-card" role="group" aria-label="What you get">
             <p className="offer-card__ribbon">Typical results</p>
             <ul className="offer-card__facts">
               <li>

@@ -59,7 +59,7 @@ const faq: FaqItem[] = [
 
 function OfferCard() {
   return (
-    <Card className="offer-card" aria-labelledby="offer-title">
+    <Card className="offer-card" role="group" aria-labelledby="offer-title">
       <p className="offer-card__ribbon">Launch offer: only 5 spots</p>
       <h2 id="offer-title" className="offer-card__name">
         AI Lead Engine

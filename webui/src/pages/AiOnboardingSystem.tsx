@@ -64,7 +64,7 @@ export default function AiOnboardingSystemPage() {
           </>
         }
         aside={
-          <Card className="offer-card" aria-label="A new client's first day">
+          <Card className="offer-card" role="group" aria-label="A new client's first day">
             <p className="offer-card__ribbon">A new client’s first hour</p>
             <ul className="offer-card__facts">
               <li>

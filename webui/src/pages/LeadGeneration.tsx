@@ -71,11 +71,13 @@ const faq: FaqItem[] = [
   },
 ]
 
-function OfferCard() {
+/** In the hero the card follows the <h1> (h2); in the pricing section it sits under its h2 (h3). */
+function OfferCard({ headingLevel }: { headingLevel: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3'
   return (
     <Card className="offer-card">
       <p className="offer-card__ribbon">Landing page &amp; funnel rebuild</p>
-      <h3 className="offer-card__name">Everything fixed, live in 24h</h3>
+      <Heading className="offer-card__name">Everything fixed, live in 24h</Heading>
       <OfferPrice planKey="landing-page-rebuild" />
       <ul className="offer-card__facts">
         <li>
@@ -121,7 +123,7 @@ export default function LeadGenerationPage() {
             </ButtonLink>
           </>
         }
-        aside={<OfferCard />}
+        aside={<OfferCard headingLevel={2} />}
       />
 
       <Section id="fixes" aria-labelledby="fixes-title">
@@ -137,7 +139,7 @@ export default function LeadGenerationPage() {
       <Section id="pricing" tone="muted" className="anchor-section" aria-labelledby="pricing-title">
         <SectionHead eyebrow="Pricing" title="One price, everything included" titleId="pricing-title" />
         <div className="offer-card--wide">
-          <OfferCard />
+          <OfferCard headingLevel={3} />
         </div>
       </Section>
 

@@ -73,14 +73,14 @@ const faq: FaqItem[] = [
   },
 ]
 
-function OfferCard({ headingLevel }: { headingLevel: 2 | 3 }) {
-  const Heading = headingLevel === 2 ? 'h2' : 'h3'
+/** In the hero the card's h2 follows the <h1>; in the pricing section it is the section's title. */
+function OfferCard({ titleId }: { titleId?: string }) {
   return (
     <Card className="offer-card">
       <p className="offer-card__ribbon">Launch offer</p>
-      <Heading id={headingLevel === 2 ? 'pricing-title' : undefined} className="offer-card__name">
+      <h2 id={titleId} className="offer-card__name">
         Sales Funnel Rebuild
-      </Heading>
+      </h2>
       <OfferPrice planKey="sales-funnel-rebuild-offer" save="amount" />
       <ul className="offer-card__facts">
         <li>
@@ -122,7 +122,7 @@ export default function RebuildSalesFunnelPage() {
             </ButtonLink>
           </>
         }
-        aside={<OfferCard headingLevel={3} />}
+        aside={<OfferCard />}
       />
 
       <Section id="included" aria-labelledby="included-title">
@@ -137,7 +137,7 @@ export default function RebuildSalesFunnelPage() {
 
       <Section id="pricing" className="anchor-section" aria-labelledby="pricing-title">
         <div className="offer-card--wide">
-          <OfferCard headingLevel={2} />
+          <OfferCard titleId="pricing-title" />
         </div>
       </Section>
 

@@ -30,9 +30,14 @@ export function Avatar({ user, size = 'md', className }: AvatarProps) {
       />
     )
   }
+  // The letter is decoration drawn by CSS (::before), not text: the user-menu button's visible
+  // label is then just the name next to it, which its accessible name starts with (WCAG 2.5.3).
   return (
-    <span className={cx(classes, 'avatar--letter')} aria-hidden="true" data-testid="avatar-letter">
-      {avatarInitial(user)}
-    </span>
+    <span
+      className={cx(classes, 'avatar--letter')}
+      aria-hidden="true"
+      data-testid="avatar-letter"
+      data-initial={avatarInitial(user)}
+    />
   )
 }

@@ -60,6 +60,8 @@ export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
   }
 
   const name = displayName(user)
+  // The button shows this text on wide screens; its accessible name starts with it (WCAG 2.5.3).
+  const shown = user.first_name?.trim() || user.email
 
   return (
     <div className="user-menu" ref={containerRef}>
@@ -67,7 +69,7 @@ export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
         ref={buttonRef}
         type="button"
         className="user-menu__button"
-        aria-label="User menu"
+        aria-label={`${shown}, user menu`}
         aria-haspopup="true"
         aria-expanded={open}
         aria-controls={panelId}
@@ -76,7 +78,7 @@ export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
       >
         <Avatar user={user} />
         <span className="user-menu__first" aria-hidden="true">
-          {user.first_name?.trim() || user.email}
+          {shown}
         </span>
         <ChevronDownIcon size={16} className="user-menu__chevron" />
       </button>

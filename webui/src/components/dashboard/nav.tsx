@@ -4,6 +4,7 @@ import { ChartIcon } from '../icons/ChartIcon'
 import { FileTextIcon } from '../icons/FileTextIcon'
 import { GlobeIcon } from '../icons/GlobeIcon'
 import { HomeIcon } from '../icons/HomeIcon'
+import { InboxIcon } from '../icons/InboxIcon'
 import type { IconProps } from '../icons/Icon'
 import { LifebuoyIcon } from '../icons/LifebuoyIcon'
 import { SettingsIcon } from '../icons/SettingsIcon'
@@ -16,6 +17,11 @@ export interface DashboardLink {
   Icon: ComponentType<IconProps>
 }
 
+export interface AdminLink extends DashboardLink {
+  /** Told to a non-admin who opens the page. */
+  refusal: string
+}
+
 export const dashboardLinks: readonly DashboardLink[] = [
   { to: '/dashboard', label: 'Dashboard', end: true, Icon: HomeIcon },
   { to: '/dashboard/websites', label: 'Websites', end: false, Icon: GlobeIcon },
@@ -26,16 +32,34 @@ export const dashboardLinks: readonly DashboardLink[] = [
   { to: '/dashboard/settings', label: 'Settings', end: false, Icon: SettingsIcon },
 ]
 
-/** Admin-only pages (spec section 6): the article manager. */
-export const adminLinks: readonly DashboardLink[] = [
-  { to: '/dashboard/seo', label: 'SEO Articles', end: false, Icon: FileTextIcon },
+/** Admin-only pages: the article manager (spec section 6) and the leads from the public forms. */
+export const adminLinks: readonly AdminLink[] = [
+  {
+    to: '/dashboard/seo',
+    label: 'SEO Articles',
+    end: false,
+    Icon: FileTextIcon,
+    refusal: 'Only admins can open the article manager.',
+  },
+  {
+    to: '/dashboard/leads',
+    label: 'Leads',
+    end: false,
+    Icon: InboxIcon,
+    refusal: 'Only admins can see the leads from the website forms.',
+  },
 ]
 
 export function linksFor(role: string | undefined): readonly DashboardLink[] {
   return role === 'admin' ? [...dashboardLinks, ...adminLinks] : dashboardLinks
 }
 
+/** The admin-only page `pathname` belongs to, if any. */
+export function adminPageFor(pathname: string): AdminLink | undefined {
+  return adminLinks.find((link) => pathname === link.to || pathname.startsWith(`${link.to}/`))
+}
+
 /** True for paths only admins may open. */
 export function isAdminPath(pathname: string): boolean {
-  return adminLinks.some((link) => pathname === link.to || pathname.startsWith(`${link.to}/`))
+  return adminPageFor(pathname) !== undefined
 }

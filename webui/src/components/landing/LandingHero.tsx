@@ -10,7 +10,7 @@ export interface LandingHeroProps {
   /** Short proof points shown as a list of ticks. */
   points?: readonly string[]
   actions: ReactNode
-  /** Right-hand column: offer card or illustration. */
+  /** Right-hand column: offer card or illustration. Headings in it follow the <h1>: use h2. */
   aside?: ReactNode
 }
 

@@ -1,0 +1,199 @@
+import { useCallback, useEffect, useId, useState } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
+import { DownloadIcon } from '../../components/icons/DownloadIcon'
+import { Button, buttonClass } from '../../components/ui/Button'
+import { Card } from '../../components/ui/Card'
+import { ErrorBox } from '../../components/ui/ErrorBox'
+import { Spinner } from '../../components/ui/Spinner'
+import { api, errorMessage } from '../../lib/api-client'
+
+export const LEADS_PATH = '/api/admin/leads'
+export const LEADS_CSV_PATH = '/api/admin/leads.csv'
+
+export interface Lead {
+  id: number
+  source: string
+  source_label: string
+  email: string
+  name: string | null
+  domain: string | null
+  message: string | null
+  created_at: string
+}
+
+interface Source {
+  source: string
+  label: string
+}
+
+/** The public forms that store leads (the server's insights FORMS), so the filter offers them before any lead came in. */
+export const KNOWN_SOURCES: readonly Source[] = [
+  { source: 'ai-automation-strategy-call', label: 'AI automation strategy call' },
+  { source: 'ai-onboarding-audit', label: 'AI onboarding audit' },
+  { source: 'ai-booking-demo', label: 'AI booking demo' },
+  { source: 'clinic-consultation', label: 'Clinic consultation' },
+  { source: 'free-preview', label: 'Real Estate Website Rebuild' },
+]
+
+const receivedFormat = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+})
+
+/** "23 Nov 2026, 11:42" in the reader's time zone; the raw text when it is not a date. */
+export function formatReceived(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : receivedFormat.format(date)
+}
+
+function withSource(path: string, source: string): string {
+  return source ? `${path}?${new URLSearchParams({ source }).toString()}` : path
+}
+
+/** Known sources plus any other source seen in the data, sorted by label. */
+function sourceOptions(seen: readonly Source[]): Source[] {
+  const bySource = new Map<string, Source>(KNOWN_SOURCES.map((s) => [s.source, s]))
+  for (const s of seen) if (!bySource.has(s.source)) bySource.set(s.source, s)
+  return [...bySource.values()].sort((a, b) => a.label.localeCompare(b.label))
+}
+
+export default function LeadsPage() {
+  const [params, setParams] = useSearchParams()
+  const source = params.get('source') ?? ''
+  const [leads, setLeads] = useState<Lead[] | null>(null)
+  const [seen, setSeen] = useState<Source[]>([])
+  const [error, setError] = useState<string | null>(null)
+  const [attempt, setAttempt] = useState(0)
+  const selectId = useId()
+
+  useEffect(() => {
+    let live = true
+    setLeads(null)
+    setError(null)
+    api.get<{ leads: Lead[] }>(withSource(LEADS_PATH, source)).then(
+      ({ leads: list }) => {
+        if (!live) return
+        setLeads(list)
+        setSeen((prev) => {
+          const bySource = new Map(prev.map((s) => [s.source, s]))
+          for (const lead of list) {
+            if (!bySource.has(lead.source)) bySource.set(lead.source, { source: lead.source, label: lead.source_label })
+          }
+          return bySource.size > prev.length ? [...bySource.values()] : prev
+        })
+      },
+      (err: unknown) => live && setError(errorMessage(err)),
+    )
+    return () => {
+      live = false
+    }
+  }, [source, attempt])
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), [])
+  const choose = (next: string) => setParams(next ? { source: next } : {}, { replace: true })
+
+  const options = sourceOptions(seen)
+  const current = options.find((s) => s.source === source)
+  const sourceName = current?.label ?? source
+
+  return (
+    <div className="dash-page">
+      <DashPageHeader
+        heading="Leads"
+        text="Everyone who sent a form on a landing page or asked for a free preview, newest first."
+      />
+      <div className="leads-toolbar">
+        <div className="field leads-toolbar__filter">
+          <label className="field__label" htmlFor={selectId}>
+            Source
+          </label>
+          <select id={selectId} className="input" value={source} onChange={(e) => choose(e.target.value)}>
+            <option value="">All sources</option>
+            {options.map((s) => (
+              <option key={s.source} value={s.source}>
+                {s.label}
+              </option>
+            ))}
+            {source && !current && <option value={source}>{source}</option>}
+          </select>
+        </div>
+        <a className={buttonClass({ variant: 'outline' }, 'leads-toolbar__csv')} href={withSource(LEADS_CSV_PATH, source)} download="leads.csv">
+          <DownloadIcon size={18} />
+          Download CSV
+        </a>
+      </div>
+      {error ? (
+        <div className="dash-fallback-inline">
+          <ErrorBox title="We could not load the leads.">{error}</ErrorBox>
+          <Button onClick={retry}>Try again</Button>
+        </div>
+      ) : leads === null ? (
+        <div className="page-loading">
+          <Spinner label="Loading the leads" size="lg" />
+        </div>
+      ) : leads.length === 0 ? (
+        <Card className="dash-card empty-state">
+          {source ? (
+            <>
+              <p className="empty-state__title">No leads from “{sourceName}” yet.</p>
+              <p className="empty-state__text">Choose another source, or see the leads from every form.</p>
+              <Button size="sm" variant="outline" onClick={() => choose('')}>
+                Show all sources
+              </Button>
+            </>
+          ) : (
+            <>
+              <p className="empty-state__title">No leads yet.</p>
+              <p className="empty-state__text">
+                When a visitor sends one of the forms on the landing pages or requests a free preview, the lead appears
+                here and the agency gets an e-mail.
+              </p>
+            </>
+          )}
+        </Card>
+      ) : (
+        <section className="dash-section" aria-labelledby="leads-title">
+          <h2 id="leads-title" className="visually-hidden">
+            {source ? `Leads from ${sourceName}` : 'All leads'}
+          </h2>
+          <p className="leads-count" aria-live="polite">
+            {leads.length === 1 ? '1 lead' : `${leads.length} leads`}
+            {source ? ` from ${sourceName}` : ''}
+          </p>
+          <div className="table-wrap card">
+            <table className="data-table leads-table">
+              <thead>
+                <tr>
+                  <th scope="col">Received</th>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Domain</th>
+                  <th scope="col">Source</th>
+                </tr>
+              </thead>
+              <tbody>
+                {leads.map((lead) => (
+                  <tr key={lead.id}>
+                    <td data-label="Received">
+                      <time dateTime={lead.created_at}>{formatReceived(lead.created_at)}</time>
+                    </td>
+                    <td data-label="E-mail">
+                      <a href={`mailto:${lead.email}`}>{lead.email}</a>
+                    </td>
+                    <td data-label="Name">{lead.name || '—'}</td>
+                    <td data-label="Domain">{lead.domain || '—'}</td>
+                    <td data-label="Source">{lead.source_label}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+    </div>
+  )
+}
