@@ -186,31 +186,31 @@ export default function AiScaleStartupPage() {
           <div className="ce-flow">
             <p className="ce-flow__title">From one idea to a month of content</p>
             <ol className="ce-flow__list">
-              <li className="ce-flow__row">
+              <li className="flow-visual__row">
                 <LightbulbIcon size={20} />
                 <span>Your idea, as a voice memo or notes</span>
-                <Badge tone="blue" className="ce-flow__tag">
+                <Badge tone="blue" className="flow-visual__tag">
                   0h
                 </Badge>
               </li>
-              <li className="ce-flow__row">
+              <li className="flow-visual__row">
                 <VideoIcon size={20} />
                 <span>30 videos and posts in your voice</span>
-                <Badge tone="purple" className="ce-flow__tag">
+                <Badge tone="purple" className="flow-visual__tag">
                   24h
                 </Badge>
               </li>
-              <li className="ce-flow__row">
+              <li className="flow-visual__row">
                 <CheckIcon size={20} />
                 <span>You approve, edit or send back</span>
-                <Badge tone="green" className="ce-flow__tag">
+                <Badge tone="green" className="flow-visual__tag">
                   You decide
                 </Badge>
               </li>
-              <li className="ce-flow__row">
+              <li className="flow-visual__row">
                 <CalendarIcon size={20} />
                 <span>Scheduled across your channels</span>
-                <Badge tone="yellow" className="ce-flow__tag">
+                <Badge tone="yellow" className="flow-visual__tag">
                   30 days
                 </Badge>
               </li>
