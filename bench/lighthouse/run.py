@@ -109,6 +109,10 @@ def check_build(web: Path) -> list[str]:
 def snapshot_build(dist: Path, target: Path) -> list[str]:
     """Copies the build to `target` so a rebuild of webui/dist during the (long) run changes
     nothing; retries while the build is missing or incomplete. Returns the prerendered routes."""
+    if not dist.is_dir():
+        raise SetupError(
+            f"{dist} does not exist. Build the web UI first: cd webui && npm run build"
+        )
     for attempt in range(1, DIST_ATTEMPTS + 1):
         try:
             if not (dist / "routes.json").is_file():
