@@ -1,4 +1,7 @@
-// Writes precompressed siblings X.br (brotli q11) and X.gz (gzip -9) for every text file in dist/.
+// Writes precompressed siblings X.br (brotli q11) and X.gz for every text file in dist/. The
+// gzip files come from Zopfli: ordinary gzip any client can read, about 3% smaller than
+// `gzip -9` for the price of a few seconds at build time (the server sends them as they are).
+import { gzipAsync as zopfliGzip } from '@gfx/zopfli'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -6,7 +9,6 @@ import zlib from 'node:zlib'
 import { promisify } from 'node:util'
 
 const brotli = promisify(zlib.brotliCompress)
-const gzip = promisify(zlib.gzip)
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist')
 const TEXT_EXTENSIONS = new Set(['.html', '.js', '.mjs', '.css', '.svg', '.json', '.xml', '.txt', '.webmanifest'])
@@ -34,7 +36,7 @@ for await (const file of walk(dist)) {
         [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
       },
     }),
-    gzip(data, { level: 9 }),
+    zopfliGzip(data, { numiterations: 15 }),
   ])
   await fs.writeFile(`${file}.br`, brData)
   await fs.writeFile(`${file}.gz`, gzData)

@@ -5,7 +5,11 @@ import { StrictMode } from 'react'
 import { prerender } from 'react-dom/static'
 import { StaticRouter } from 'react-router-dom'
 import { App } from './app/App'
+import { ROUTE_TEXT } from './app/route-text'
+import { provideRouteTextForServer } from './app/RouteMeta'
 import { findRoute, routes } from './app/routes'
+
+provideRouteTextForServer(ROUTE_TEXT)
 
 /** Renders `url` to HTML, waiting for lazy page chunks. */
 export async function render(url: string): Promise<string> {

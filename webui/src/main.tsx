@@ -2,6 +2,7 @@ import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router-dom'
 import { App } from './app/App'
+import { markHeadPrerendered } from './app/RouteMeta'
 import { findRoute } from './app/routes'
 import './styles/index.css'
 
@@ -63,6 +64,7 @@ async function start() {
         // Hydration still works: Suspense keeps the server HTML until the chunk arrives.
       }
     }
+    markHeadPrerendered(window.location.pathname)
     const typedEarly = rememberTypedValues(container)
     hydrateRoot(container, app, {
       // A mismatch between prerendered and client markup must be loud: the E2E suite fails on it.

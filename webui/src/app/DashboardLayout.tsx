@@ -1,5 +1,5 @@
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom'
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useLocation, useNavigate } from 'react-router-dom'
 import { AdminOnly } from '../components/dashboard/AdminOnly'
 import { adminPageFor, linksFor } from '../components/dashboard/nav'
 import { NotificationsButton } from '../components/dashboard/NotificationsButton'
@@ -14,11 +14,13 @@ import { ErrorBox } from '../components/ui/ErrorBox'
 import { Spinner } from '../components/ui/Spinner'
 import { useAuth } from '../lib/auth'
 import { cx } from '../lib/cx'
+import { NavLink, Redirect } from '../lib/router'
 
 const MOBILE_NAV_ID = 'dash-mobile-nav'
 
 /** The signed-in frame: top bar (logo, notifications, user menu), sidebar, mobile menu. */
-export default function DashboardLayout() {
+/** `children` is the matched dashboard page (see App.tsx). */
+export default function DashboardLayout({ children }: { children: ReactNode }) {
   const { user, isLoading, error, refresh, signOut } = useAuth()
   const navigate = useNavigate()
   const location = useLocation()
@@ -76,7 +78,7 @@ export default function DashboardLayout() {
       )
     }
     const from = `${location.pathname}${location.search}${location.hash}`
-    return <Navigate to="/login" replace state={{ from }} />
+    return <Redirect to="/login" state={{ from }} />
   }
 
   const links = linksFor(user.role)
@@ -139,7 +141,7 @@ export default function DashboardLayout() {
               <AdminOnly message={adminPage?.refusal} />
             ) : (
               <Suspense fallback={<PageLoading />}>
-                <Outlet />
+                {children}
               </Suspense>
             )}
           </main>

@@ -1,10 +1,10 @@
-import { Suspense } from 'react'
-import { Outlet } from 'react-router-dom'
+import { Suspense, type ReactNode } from 'react'
 import { Footer } from '../components/layout/Footer'
 import { Header } from '../components/layout/Header'
 import { PageLoading } from '../components/layout/PageLoading'
 
-export function PublicLayout() {
+/** `children` is the matched public page (see App.tsx). */
+export function PublicLayout({ children }: { children: ReactNode }) {
   return (
     <div className="page-shell">
       <a className="skip-link" href="#main">
@@ -13,7 +13,7 @@ export function PublicLayout() {
       <Header />
       <main id="main" className="page-main" tabIndex={-1}>
         <Suspense fallback={<PageLoading />}>
-          <Outlet />
+          {children}
         </Suspense>
       </main>
       <Footer />

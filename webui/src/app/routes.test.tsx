@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { mockVisitor, renderApp } from '../test-utils'
+import { ROUTE_TEXT } from './route-text'
 import { findRoute, prerenderedPaths, routes, spaPatterns } from './routes'
 
 const EXPECTED_PRERENDERED = [
@@ -27,10 +28,12 @@ describe('route table', () => {
   })
 
   it('gives every route a title, a description and a lazy component', async () => {
+    expect(Object.keys(ROUTE_TEXT).sort()).toEqual(routes.map((r) => r.path).sort())
     for (const route of routes) {
-      expect(route.title.trim(), route.path).not.toBe('')
-      expect(route.description.trim().length, route.path).toBeGreaterThan(20)
-      expect(route.description.length, route.path).toBeLessThanOrEqual(160)
+      const [title, description] = ROUTE_TEXT[route.path] ?? ['', '']
+      expect(title.trim(), route.path).not.toBe('')
+      expect(description.trim().length, route.path).toBeGreaterThan(20)
+      expect(description.length, route.path).toBeLessThanOrEqual(160)
       expect((route.Component as unknown as { $$typeof: symbol }).$$typeof).toBe(Symbol.for('react.lazy'))
       const mod = await route.load()
       expect(typeof mod.default, route.path).toBe('function')
@@ -55,6 +58,8 @@ describe('route table', () => {
     renderApp('/login')
     await screen.findByRole('heading', { level: 1, name: 'Welcome back.' })
     await waitFor(() => expect(document.title).toBe('Log in | agency'))
+    expect(document.head.querySelector('meta[name="description"]')).toHaveAttribute('content', ROUTE_TEXT['/login']?.[1])
+    expect(document.head.querySelector('link[rel="canonical"]')?.getAttribute('href')).toMatch(/\/login$/)
   })
 
   it('renders the home sections with their anchors', async () => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
-import { Link, useLocation } from 'react-router-dom'
+import { useLocation } from 'react-router-dom'
+import { Link } from '../../lib/router'
 import { displayName, type User } from '../../lib/auth'
 import { ChevronDownIcon } from '../icons/ChevronDownIcon'
 import { LogOutIcon } from '../icons/LogOutIcon'

@@ -1,4 +1,4 @@
-import { Link } from 'react-router-dom'
+import { Link } from '../../lib/router'
 import { GlobeIcon } from '../icons/GlobeIcon'
 import { PlusIcon } from '../icons/PlusIcon'
 import { Badge } from '../ui/Badge'

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react'
-import { Link } from 'react-router-dom'
+import { Link } from '../../lib/router'
 import { Logo } from './Logo'
 import { footerColumns } from './nav'
 

@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
-import { Link, useLocation } from 'react-router-dom'
+import { useLocation } from 'react-router-dom'
+import { Link } from '../../lib/router'
 import { CheckIcon } from '../icons/CheckIcon'
 import { LockIcon } from '../icons/LockIcon'
 import { Badge, type BadgeTone } from '../ui/Badge'

@@ -1,5 +1,5 @@
 import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react'
-import { Link, type LinkProps } from 'react-router-dom'
+import { Link, type LinkProps } from '../../lib/router'
 import { cx } from '../../lib/cx'
 import { Spinner } from './Spinner'
 

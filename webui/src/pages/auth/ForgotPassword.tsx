@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
-import { Link } from 'react-router-dom'
+import { Link } from '../../lib/router'
 import { AuthCard } from '../../components/auth/AuthCard'
 import { Button, ButtonLink } from '../../components/ui/Button'
 import { ErrorBox } from '../../components/ui/ErrorBox'

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react'
-import { Link, useLocation, useNavigate } from 'react-router-dom'
+import { useLocation, useNavigate } from 'react-router-dom'
+import { Link } from '../../lib/router'
 import { AuthCard } from '../../components/auth/AuthCard'
 import { Button } from '../../components/ui/Button'
 import { Checkbox } from '../../components/ui/Checkbox'

@@ -1,4 +1,4 @@
-import { Link, useParams } from 'react-router-dom'
+import { Link, useRouteParams } from '../../lib/router'
 import { PageIntro } from '../../components/layout/PageIntro'
 
 /** Turns 'fast-websites-for-clinics' into 'Fast websites for clinics'. */
@@ -8,7 +8,7 @@ function titleFromSlug(slug: string): string {
 }
 
 export default function ArticlePage() {
-  const { slug = '' } = useParams()
+  const { slug = '' } = useRouteParams()
   return (
     <PageIntro
       heading={titleFromSlug(slug)}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ComponentType } from 'react'
-import { Link } from 'react-router-dom'
+import { Link } from '../../lib/router'
 import { WebsiteCards } from '../../components/dashboard/WebsiteCards'
 import { BoltIcon } from '../../components/icons/BoltIcon'
 import { CheckIcon } from '../../components/icons/CheckIcon'

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react'
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom'
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom'
+import { Link } from '../../lib/router'
 import { CheckIcon } from '../../components/icons/CheckIcon'
 import { ClockIcon } from '../../components/icons/ClockIcon'
 import { ButtonLink } from '../../components/ui/Button'
