@@ -7,8 +7,8 @@ import ipaddress
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agency.core.compression import accepted_encodings
 from agency.core.security import CSRF_HEADER, client_address, csrf_failure, security_headers
-from agency.core.site import _accepted_encodings
 
 ips = st.one_of(st.ip_addresses(v=4), st.ip_addresses(v=6)).map(str)
 junk = st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=40)
@@ -121,10 +121,10 @@ def test_hsts_only_over_https() -> None:
 
 @given(st.text(max_size=80))
 def test_accept_encoding_parser_never_fails(header: str) -> None:
-    assert isinstance(_accepted_encodings(header), set)
+    assert isinstance(accepted_encodings(header), set)
 
 
 def test_accept_encoding_honours_q_zero() -> None:
-    assert _accepted_encodings("gzip, deflate, br") == {"gzip", "deflate", "br"}
-    assert "br" not in _accepted_encodings("br;q=0, gzip")
-    assert "br" in _accepted_encodings("br;q=0.5")
+    assert accepted_encodings("gzip, deflate, br") == {"gzip", "deflate", "br"}
+    assert "br" not in accepted_encodings("br;q=0, gzip")
+    assert "br" in accepted_encodings("br;q=0.5")

@@ -33,19 +33,20 @@ export interface RouteManifestEntry {
   prerender: boolean
   /** Source module of the page as keyed in .vite/manifest.json. */
   source: string
-  /** Listed in /sitemap.xml: a public page that is its own canonical URL. */
+  /** Listed in /sitemap.xml. */
   indexable: boolean
 }
 
-/** Public, but nothing a search engine should list. */
-const NOT_INDEXED = new Set(['/login', '/signup', '/forgot-password'])
+/** Public, but not listed: log-in forms, and the footer's shortcuts into home page sections
+ * (their own canonical URL, as Lighthouse asks, but the home page's content). */
+const NOT_INDEXED = new Set(['/login', '/signup', '/forgot-password', '/how-it-works', '/features', '/pricing'])
 
 /** The route table, reduced to what the prerender script needs. */
 export const routeManifest: RouteManifestEntry[] = routes.map((r) => ({
   path: r.path,
   prerender: r.prerender,
   source: r.source,
-  indexable: r.prerender && (r.canonical ?? r.path) === r.path && !NOT_INDEXED.has(r.path),
+  indexable: r.prerender && !NOT_INDEXED.has(r.path),
 }))
 
 export { findRoute }

@@ -20,6 +20,8 @@ from typing import Any
 
 import brotli
 
+from agency.core.compression import accepted_encodings
+
 log = logging.getLogger(__name__)
 
 Scope = MutableMapping[str, Any]
@@ -120,21 +122,11 @@ class Entry:
     def choose(self, accept_encoding: str) -> str:
         if len(self.variants) == 1:
             return "identity"
-        accepted = _accepted_encodings(accept_encoding)
+        accepted = accepted_encodings(accept_encoding)
         for encoding in ("br", "gzip"):
             if encoding in self.variants and encoding in accepted:
                 return encoding
         return "identity"
-
-
-def _accepted_encodings(header: str) -> set[str]:
-    accepted = set()
-    for part in header.split(","):
-        name, _, params = part.strip().partition(";")
-        if "q=0" in params.replace(" ", "") and not re.search(r"q=0\.\d*[1-9]", params):
-            continue
-        accepted.add(name.strip().lower())
-    return accepted
 
 
 def _pattern_to_regex(pattern: str) -> re.Pattern[str]:

@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from agency import __version__
 from agency.core import db
+from agency.core.compression import compress_response
 from agency.core.content import ContentPages
 from agency.core.errors import GENERIC_MESSAGE, AppError, Forbidden, NotFound, ValidationFailed
 from agency.core.logging import request_id_var
@@ -131,6 +132,7 @@ def install_request_hooks(app: Quart, settings: Settings, csrf_exempt: Iterable[
         request_id = getattr(g, "request_id", None)
         if request_id:
             response.headers["X-Request-ID"] = request_id
+        response = await compress_response(response, request.headers.get("Accept-Encoding", ""))
         if settings.access_log:
             elapsed = (time.perf_counter() - getattr(g, "started", time.perf_counter())) * 1000
             log.info(

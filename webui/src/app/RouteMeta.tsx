@@ -21,7 +21,7 @@ function headFor(route: AppRoute, pathname: string, [title, description]: RouteT
   return {
     title: fullTitle(title),
     description,
-    url: baseUrl + (route.canonical ?? (route.path.includes(':') ? pathname : route.path)),
+    url: baseUrl + (route.path.includes(':') ? pathname : route.path),
     image: baseUrl + OG_IMAGE,
     ogType: route.ogType ?? 'website',
     noindex: route.layout === 'dashboard',

@@ -22,8 +22,6 @@ export interface RouteDef {
   page: string
   prerender: boolean
   layout: RouteLayout
-  /** Canonical URL when it differs from the path (e.g. home anchors). */
-  canonical?: string
   /** Element id scrolled to after the page is shown (e.g. /pricing -> #pricing on home). */
   scrollTo?: string
   ogType?: 'website' | 'article'
@@ -89,9 +87,9 @@ export const routeDefs: readonly RouteDef[] = [
   pub('/signup', 'auth/Signup'),
   pub('/forgot-password', 'auth/ForgotPassword'),
   pub('/support', 'Support'),
-  pub('/how-it-works', 'Home', { canonical: '/', scrollTo: 'how-it-works' }),
-  pub('/features', 'Home', { canonical: '/', scrollTo: 'features' }),
-  pub('/pricing', 'Home', { canonical: '/', scrollTo: 'pricing' }),
+  pub('/how-it-works', 'Home', { scrollTo: 'how-it-works' }),
+  pub('/features', 'Home', { scrollTo: 'features' }),
+  pub('/pricing', 'Home', { scrollTo: 'pricing' }),
   pub('/faq', 'info/Faq'),
   pub('/about', 'info/About'),
   pub('/contact', 'info/Contact'),
