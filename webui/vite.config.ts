@@ -28,7 +28,7 @@ function reactRouterTreeShaking(): Plugin {
 }
 
 /** Stateless components and helpers that each page chunk gets its own copy of. */
-const PER_PAGE_MODULE = /[\\/]src[\\/](?:components[\\/](?:icons|ui|landing|plan|home|content|auth)[\\/]|lib[\\/](?:forms|content-roi|cx)\.)/
+const PER_PAGE_MODULE = /[\\/]src[\\/](?:components[\\/](?:icons|ui|landing|plan|home|content|auth)[\\/]|lib[\\/](?:forms|content-roi|cx|money)\.)/
 /** ...except those the entry chunk has anyway (header and footer use them). */
 const ENTRY_MODULE = /[\\/](?:Icon|MenuIcon|CloseIcon|Button|Spinner)\.tsx$/
 /** `Card.tsx` copied for page `SalesFunnel` is the module `Card.page-SalesFunnel.tsx`. */

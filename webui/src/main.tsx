@@ -1,4 +1,4 @@
-import { StrictMode } from 'react'
+import { startTransition, StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router-dom'
 import { App } from './app/App'
@@ -66,9 +66,14 @@ async function start() {
     }
     markHeadPrerendered(window.location.pathname)
     const typedEarly = rememberTypedValues(container)
-    hydrateRoot(container, app, {
-      // A mismatch between prerendered and client markup must be loud: the E2E suite fails on it.
-      onRecoverableError: (error) => console.error('Hydration problem:', error),
+    // As a transition, hydration works in slices of a few milliseconds and yields to the
+    // browser in between (no long task to hold up a tap); a click on a part not yet hydrated
+    // still makes React hydrate that part first.
+    startTransition(() => {
+      hydrateRoot(container, app, {
+        // A mismatch between prerendered and client markup must be loud: the E2E suite fails on it.
+        onRecoverableError: (error) => console.error('Hydration problem:', error),
+      })
     })
     if (typedEarly.length > 0) setTimeout(() => replayTypedValues(typedEarly), 0)
   } else {

@@ -4,6 +4,7 @@
  */
 import { useCallback, useEffect, useState } from 'react'
 import { api, errorMessage } from './api-client'
+import { formatCents } from './money'
 
 export type PlanBadge = 'popular' | 'premium' | 'launch'
 
@@ -98,25 +99,8 @@ export function useCatalogue(): CatalogueState & { retry: () => void } {
 
 // ---- Formatting ------------------------------------------------------------------------
 
-const formatters = new Map<string, Intl.NumberFormat>()
-
 /** "€19", "€1,999", "€19.50" (decimals only when the amount is not whole). */
-export function formatPrice(cents: number, currency = 'EUR'): string {
-  const whole = cents % 100 === 0
-  const id = `${currency}:${whole ? 0 : 2}`
-  let format = formatters.get(id)
-  if (!format) {
-    const digits = whole ? 0 : 2
-    format = new Intl.NumberFormat('en-IE', {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    })
-    formatters.set(id, format)
-  }
-  return format.format(cents / 100)
-}
+export const formatPrice = formatCents
 
 /** "/month" for subscriptions, "one-time" otherwise. */
 export function billingSuffix(plan: Pick<Plan, 'mode' | 'interval'>): string {

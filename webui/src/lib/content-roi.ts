@@ -7,6 +7,8 @@
  * Defaults (20 h at EUR 100) give 2,000 weekly, 8,000 monthly and 2,000%.
  */
 
+import { formatCurrencyWhole, formatNumber } from './money'
+
 /** Monthly cost basis the ROI is measured against (stated on the page). */
 export const ROI_COST_BASIS = 400
 export const WEEKS_PER_MONTH = 4
@@ -79,10 +81,7 @@ export function roiFromInputs(hoursText: string, rateText: string): RoiState {
   return { ok: false, result: null, hoursError: hours.ok ? null : hours.message, rateError: rate.ok ? null : rate.message }
 }
 
-const euro = new Intl.NumberFormat('en-IE', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 })
-const whole = new Intl.NumberFormat('en-IE', { maximumFractionDigits: 0 })
-
 /** "€2,000" (rounded to whole euros). */
-export const formatEuro = (n: number) => euro.format(Math.round(n))
+export const formatEuro = (n: number) => formatCurrencyWhole(Math.round(n))
 /** "2,000%" (rounded to a whole percent). */
-export const formatPercent = (n: number) => `${whole.format(Math.round(n))}%`
+export const formatPercent = (n: number) => `${formatNumber(Math.round(n))}%`

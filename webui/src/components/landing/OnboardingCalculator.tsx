@@ -1,4 +1,5 @@
 import { useId, useState } from 'react'
+import { formatCurrencyWhole, formatNumber } from '../../lib/money'
 
 /** Share of manual onboarding work the automation takes over (stated on the page). */
 export const AUTOMATION_SHARE = 0.7
@@ -21,11 +22,9 @@ export function onboardingCost(clientsPerMonth: number, hoursPerClient: number, 
   return { monthlyHours, monthlyCost, savedHours, savedMonthly, savedYearly: savedMonthly * 12 }
 }
 
-const hoursFormat = new Intl.NumberFormat('en-IE', { maximumFractionDigits: 1 })
-const euroFormat = new Intl.NumberFormat('en-IE', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 })
 
-export const formatHours = (hours: number) => `${hoursFormat.format(hours)} h`
-export const formatEuros = (euros: number) => euroFormat.format(Math.round(euros))
+export const formatHours = (hours: number) => `${formatNumber(hours, 1)} h`
+export const formatEuros = (euros: number) => formatCurrencyWhole(Math.round(euros))
 
 interface NumberInputProps {
   label: string
