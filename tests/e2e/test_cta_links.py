@@ -93,5 +93,16 @@ def test_landing_pages_have_a_bottom_call_to_action_bar_on_phones_only(
     expect(bar).to_be_visible()
     box = bar.bounding_box()
     assert box is not None and abs(box["y"] + box["height"] - PHONE["height"]) <= 1
+    # Below the footer, the page leaves at least the bar's height: scrolled to the very end,
+    # the bar covers nothing of the footer.
+    room_below_footer, bar_height = phone.evaluate(
+        """() => {
+            const footer = document.querySelector('.site-footer').getBoundingClientRect()
+            const bar = document.querySelector('.sticky-cta').getBoundingClientRect()
+            const page = document.documentElement.scrollHeight
+            return [page - (footer.bottom + window.scrollY), bar.height]
+        }"""
+    )
+    assert room_below_footer >= bar_height
     page.goto(live_server.url + path)
     expect(page.locator(".sticky-cta")).to_be_hidden()

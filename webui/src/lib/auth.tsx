@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { api, ApiError, errorMessage } from './api-client'
 
 export type UserRole = 'user' | 'admin'
@@ -130,9 +130,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [])
 
   // Runs after hydration only, so server HTML and the first client render agree
-  // (both show the visitor buttons).
+  // (both show the visitor buttons). As a transition: a context change would otherwise make
+  // React finish hydrating the whole page at once, in one long task.
   useEffect(() => {
-    void refresh()
+    startTransition(() => {
+      void refresh()
+    })
   }, [refresh])
 
   const value = useMemo<AuthState>(

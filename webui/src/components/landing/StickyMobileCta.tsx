@@ -10,18 +10,16 @@ export interface StickyMobileCtaProps {
 
 /**
  * Call-to-action bar fixed to the bottom of the viewport, shown on mobile only (< 768 px).
- * Renders a spacer as well so the bar never covers the end of the page.
+ * The page shell leaves room below the footer while it is there (landing.css), so the bar
+ * never covers the end of the page.
  */
 export function StickyMobileCta({ to, label, note }: StickyMobileCtaProps) {
   return (
-    <>
-      <div className="sticky-cta-spacer" aria-hidden="true" />
-      <div className="sticky-cta" role="region" aria-label="Quick action">
-        {note && <p className="sticky-cta__note">{note}</p>}
-        <ButtonLink to={to} className="sticky-cta__button" size="md">
-          {label}
-        </ButtonLink>
-      </div>
-    </>
+    <div className="sticky-cta" role="region" aria-label="Quick action">
+      {note && <p className="sticky-cta__note">{note}</p>}
+      <ButtonLink to={to} className="sticky-cta__button" size="md">
+        {label}
+      </ButtonLink>
+    </div>
   )
 }
