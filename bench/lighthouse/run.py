@@ -288,6 +288,9 @@ class Run:
     seconds: float = 0.0
 
 
+RETRIES = 1  # extra attempts for a run that fails
+
+
 def run_lighthouse(url: str, report: Path, work: Path) -> Run:
     """One Lighthouse run; never raises for a Lighthouse failure (the Run carries the error)."""
     argv = [
@@ -651,6 +654,14 @@ def measure(results: list[RouteResult], port: int, args: argparse.Namespace, wor
         for i in range(1, args.runs + 1):
             report = work / "report.json"
             run = run_lighthouse(url, report, work)
+            for _ in range(RETRIES):
+                # Lighthouse now and then loses its trace (NO_NAVSTART, ...) and says to run
+                # it again: a failed run is repeated before it counts as a miss.
+                if not run.error:
+                    break
+                first_line = run.error.splitlines()[0]
+                log(f"{result.route} run {i}: failed, running it again: {first_line}")
+                run = run_lighthouse(url, report, work)
             result.runs.append(run)
             done += 1
             if args.save_reports and report.is_file():
