@@ -9,6 +9,9 @@ function prefersReducedMotion(): boolean {
 export function scrollToId(id: string): boolean {
   const el = document.getElementById(id)
   if (!el) return false
+  // Bands below the fold are laid out lazily (content-visibility, ui.css): lay them all out
+  // first, or the bands rendered on the way change the page's height under a smooth scroll.
+  document.documentElement.classList.add('render-all')
   if (typeof el.scrollIntoView === 'function') {
     el.scrollIntoView({ behavior: prefersReducedMotion() ? 'auto' : 'smooth', block: 'start' })
   }
