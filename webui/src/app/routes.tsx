@@ -166,13 +166,23 @@ export interface RouteMatch {
   params: Readonly<Record<string, string | undefined>>
 }
 
+let lastMatch: { pathname: string; match: RouteMatch | undefined } | null = null
+
 /** The first route whose pattern matches `pathname` (trailing slash tolerated), if any. */
 export function matchRoute(pathname: string): RouteMatch | undefined {
+  // Asked several times per navigation (preload, every render of the page frame): matchPath
+  // compiles each of some fifty patterns to a RegExp, so remember the last answer.
+  if (lastMatch?.pathname === pathname) return lastMatch.match
+  let found: RouteMatch | undefined
   for (const route of routes) {
     const match = matchPath({ path: route.path, end: true }, pathname)
-    if (match) return { route, params: match.params }
+    if (match) {
+      found = { route, params: match.params }
+      break
+    }
   }
-  return undefined
+  lastMatch = { pathname, match: found }
+  return found
 }
 
 export function findRoute(pathname: string): AppRoute | undefined {

@@ -2,7 +2,7 @@
  * The plan catalogue (`GET /api/catalogue`): every price, plan name, badge and family text the
  * UI shows comes from here, never from the bundle. Fetched at most once per page load.
  */
-import { useCallback, useEffect, useState } from 'react'
+import { startTransition, useCallback, useEffect, useState } from 'react'
 import { api, errorMessage } from './api-client'
 import { formatCents } from './money'
 
@@ -80,9 +80,11 @@ export function useCatalogue(): CatalogueState & { retry: () => void } {
 
   useEffect(() => {
     let live = true
+    // As a transition: the plans replace skeletons on a page that may still be hydrating,
+    // and a plain update would render and commit them in one long task.
     loadCatalogue().then(
-      (catalogue) => live && setState({ status: 'ready', catalogue, error: null }),
-      (err: unknown) => live && setState({ status: 'error', catalogue: null, error: errorMessage(err) }),
+      (catalogue) => live && startTransition(() => setState({ status: 'ready', catalogue, error: null })),
+      (err: unknown) => live && startTransition(() => setState({ status: 'error', catalogue: null, error: errorMessage(err) })),
     )
     return () => {
       live = false

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ReactNode } from 'react'
+import { startTransition, useEffect, useId, useState, type ReactNode } from 'react'
 import { CalendarIcon } from '../icons/CalendarIcon'
 import { MailIcon } from '../icons/MailIcon'
 import { Button } from '../ui/Button'
@@ -30,7 +30,11 @@ export function useBookingCalendar(title: string): { control: ReactNode; frame: 
   const config = siteConfig()
   const url = usableUrl(config.schedulingUrl)
 
-  useEffect(() => setMounted(true), [])
+  useEffect(() => {
+    // Only a site without a scheduling URL changes anything; the whole page renders again then,
+    // so as a transition (in slices) rather than in one long task.
+    if (!url) startTransition(() => setMounted(true))
+  }, [url])
   useEffect(() => {
     if (open) scrollToId(frameId)
   }, [open, frameId])
