@@ -15,6 +15,8 @@ import { Spinner } from '../components/ui/Spinner'
 import { useAuth } from '../lib/auth'
 import { cx } from '../lib/cx'
 import { NavLink, Redirect } from '../lib/router'
+// The dashboard's styles load with its frame: public pages never need them.
+import '../styles/dashboard.css'
 
 const MOBILE_NAV_ID = 'dash-mobile-nav'
 

@@ -2,7 +2,8 @@ import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { mockVisitor, renderApp } from '../test-utils'
 import { ROUTE_TEXT } from './route-text'
-import { findRoute, prerenderedPaths, routes, spaPatterns } from './routes'
+import { matchPath } from 'react-router-dom'
+import { findRoute, matchRoute, prerenderedPaths, routes, spaPatterns } from './routes'
 
 const EXPECTED_PRERENDERED = [
   '/', '/landing', '/ugc-force', '/ai-automation', '/ai-lead-engine', '/ai-booking-system', '/ai-onboarding-system',
@@ -45,6 +46,24 @@ describe('route table', () => {
     expect(findRoute('/dashboard/websites/42')?.path).toBe('/dashboard/websites/:id')
     expect(findRoute('/landing/')?.path).toBe('/landing')
     expect(findRoute('/nope')).toBeUndefined()
+  })
+
+  it('matches exactly as a matchPath scan of the table does', () => {
+    const byMatchPath = (pathname: string) => routes.find((route) => matchPath({ path: route.path, end: true }, pathname))
+    const samples = new Set<string>(['/', '//', '', '/x', '/dashboard/websites/', '/blog/', '/blog/a/b', '/%20', '/dashboard/Websites/7'])
+    for (const route of routes) {
+      const path = route.path.replace(/:[a-z]+/gi, 'some-value')
+      for (const variant of [path, `${path}/`, `${path}//`, path.toUpperCase(), `${path}x`, `${path}/x`, path.slice(0, -1), `/x${path}`]) {
+        samples.add(variant)
+      }
+    }
+    for (const pathname of samples) {
+      const expected = byMatchPath(pathname)
+      const got = matchRoute(pathname)
+      expect(got?.route.path, pathname).toBe(expected?.path)
+      if (expected) expect(got?.params, pathname).toEqual(matchPath({ path: expected.path, end: true }, pathname)?.params)
+      expect(matchRoute(pathname), `${pathname} again`).toBe(got)
+    }
   })
 
   it('redirects an unknown path to /', async () => {

@@ -166,15 +166,36 @@ export interface RouteMatch {
   params: Readonly<Record<string, string | undefined>>
 }
 
+/** A pattern without `:param` or `*` segments matches one path only: compared as a string. */
+const isStaticPattern = (path: string) => !/[:*]/.test(path)
+
+/** A path as a static pattern sees it: trailing slashes dropped, case folded (matchPath ignores both). */
+function staticKey(pathname: string): string {
+  return pathname.replace(/(.)\/+$/, '$1').toLowerCase()
+}
+
+const staticKeys: ReadonlyMap<AppRoute, string> = new Map(
+  routes.filter((route) => isStaticPattern(route.path)).map((route) => [route, staticKey(route.path)]),
+)
+
 let lastMatch: { pathname: string; match: RouteMatch | undefined } | null = null
 
 /** The first route whose pattern matches `pathname` (trailing slash tolerated), if any. */
 export function matchRoute(pathname: string): RouteMatch | undefined {
-  // Asked several times per navigation (preload, every render of the page frame): matchPath
-  // compiles each of some fifty patterns to a RegExp, so remember the last answer.
+  // On the path to the first paint's hydration: matchPath compiles a pattern to a RegExp on
+  // every call, so static patterns are compared as strings and the last answer is remembered.
   if (lastMatch?.pathname === pathname) return lastMatch.match
+  const key = staticKey(pathname)
   let found: RouteMatch | undefined
   for (const route of routes) {
+    const staticRouteKey = staticKeys.get(route)
+    if (staticRouteKey !== undefined) {
+      if (staticRouteKey === key) {
+        found = { route, params: {} }
+        break
+      }
+      continue
+    }
     const match = matchPath({ path: route.path, end: true }, pathname)
     if (match) {
       found = { route, params: match.params }

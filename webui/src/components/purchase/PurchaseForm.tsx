@@ -11,6 +11,8 @@ import { api, ApiError, errorMessage } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
 import { badgeLabel, billingSuffix, formatPrice, priceWithSuffix, type Family, type Plan, type PlanBadge } from '../../lib/catalogue'
 import { cx } from '../../lib/cx'
+// Purchase styles load with the purchase pages only.
+import '../../styles/purchase.css'
 
 export const CHECKOUT_PATH = '/api/billing/checkout'
 export const MSG_SELECT_PACKAGE = 'Please select a package'

@@ -7,6 +7,8 @@ import { Spinner } from '../ui/Spinner'
 import { useAuth } from '../../lib/auth'
 import { priceWithSuffix, useCatalogue, type Catalogue, type Family, type Plan } from '../../lib/catalogue'
 import { PurchaseForm, type PurchasePage } from './PurchaseForm'
+// Purchase styles load with the purchase pages only.
+import '../../styles/purchase.css'
 
 export const MSG_CANCELED =
   'Your checkout was cancelled and nothing was charged. Your package is still selected below whenever you are ready.'

@@ -7,6 +7,8 @@ import { Card } from '../../components/ui/Card'
 import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Spinner } from '../../components/ui/Spinner'
 import { api, errorMessage } from '../../lib/api-client'
+// Loaded with this page only (admins).
+import '../../styles/leads.css'
 
 export const LEADS_PATH = '/api/admin/leads'
 export const LEADS_CSV_PATH = '/api/admin/leads.csv'

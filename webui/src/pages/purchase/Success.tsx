@@ -9,6 +9,8 @@ import { Spinner } from '../../components/ui/Spinner'
 import { api } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
 import { cx } from '../../lib/cx'
+// Purchase styles load with the purchase pages only.
+import '../../styles/purchase.css'
 
 export interface CheckoutStatus {
   status: 'pending' | 'paid' | 'expired'
