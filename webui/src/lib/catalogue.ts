@@ -82,9 +82,10 @@ export function useCatalogue(): CatalogueState & { retry: () => void } {
     let live = true
     // As a transition: the plans replace skeletons on a page that may still be hydrating,
     // and a plain update would render and commit them in one long task.
+    const settle = (next: CatalogueState) => live && startTransition(() => setState(next))
     loadCatalogue().then(
-      (catalogue) => live && startTransition(() => setState({ status: 'ready', catalogue, error: null })),
-      (err: unknown) => live && startTransition(() => setState({ status: 'error', catalogue: null, error: errorMessage(err) })),
+      (catalogue) => settle({ status: 'ready', catalogue, error: null }),
+      (err: unknown) => settle({ status: 'error', catalogue: null, error: errorMessage(err) }),
     )
     return () => {
       live = false

@@ -19,13 +19,13 @@ function usableUrl(url: string): string {
  * page can give the 700 px high calendar the full content width.
  *
  * The prerender cannot know whether a scheduling URL is configured (it renders tokens the
- * server fills in), so prerender and hydration show the button; once mounted, a site without
+ * server fills in), so prerender and hydration show the button; after hydration, a site without
  * a scheduling URL swaps it for a mailto link to the contact address.
  */
 export function useBookingCalendar(title: string): { control: ReactNode; frame: ReactNode } {
   const id = useId()
   const frameId = `${id}-frame`
-  const [mounted, setMounted] = useState(false)
+  const [showFallback, setShowFallback] = useState(false)
   const [open, setOpen] = useState(false)
   const config = siteConfig()
   const url = usableUrl(config.schedulingUrl)
@@ -33,13 +33,13 @@ export function useBookingCalendar(title: string): { control: ReactNode; frame: 
   useEffect(() => {
     // Only a site without a scheduling URL changes anything; the whole page renders again then,
     // so as a transition (in slices) rather than in one long task.
-    if (!url) startTransition(() => setMounted(true))
+    if (!url) startTransition(() => setShowFallback(true))
   }, [url])
   useEffect(() => {
     if (open) scrollToId(frameId)
   }, [open, frameId])
 
-  if (mounted && !url) {
+  if (showFallback && !url) {
     return {
       control: (
         <p className="booking__fallback">
