@@ -67,7 +67,10 @@ STOP_TIMEOUT = 10.0
 RUN_TIMEOUT = 300.0  # one Lighthouse run
 DIST_ATTEMPTS = 30  # webui/dist may be rebuilt under us: retry the snapshot this often
 DIST_RETRY_SECONDS = 10.0
-ASSET_REF = re.compile(r"<(?:script|link)\b[^>]*(?:src|href)=\"/(assets/[^\"]+)\"")
+ASSET_TAG = re.compile(r"<(?:script|link)\b[^>]*>")
+# Every /assets/ file a tag names: in src/href, and in the paint-first loader's data-entry and
+# (space-separated) data-preload.
+ASSET_REF = re.compile(r"[\"\s]/(assets/[^\"\s]+)")
 
 
 def log(message: str) -> None:
@@ -87,10 +90,16 @@ def page_file(route: str) -> str:
 
 
 def first_load_js(web: Path, route: str) -> int:
-    """Bytes of gzip of every distinct .js under /assets/ the page's HTML references (scripts
-    and modulepreloads): the figure webui/scripts/size-report.mjs prints."""
+    """Bytes of gzip of every distinct .js under /assets/ the page's HTML references (scripts,
+    modulepreloads, the modules its loader lists): the figure webui/scripts/size-report.mjs
+    prints."""
     html = (web / page_file(route)).read_text(encoding="utf-8")
-    refs = {m[1] for m in ASSET_REF.finditer(html) if m[1].endswith(".js")}
+    refs = {
+        m[1]
+        for tag in ASSET_TAG.finditer(html)
+        for m in ASSET_REF.finditer(tag[0])
+        if m[1].endswith(".js")
+    }
     return sum((web / f"{ref}.gz").stat().st_size for ref in refs)
 
 

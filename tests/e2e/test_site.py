@@ -160,6 +160,39 @@ def test_typing_before_the_script_arrives_is_kept(page: Page, live_server: LiveS
     expect(page.get_by_role("alert")).to_have_text("Incorrect email or password. Please try again.")
 
 
+@pytest.mark.parametrize("path", ["/signup", "/ugc-force"])
+def test_prerendered_pages_fetch_their_scripts_after_the_first_paint(
+    phone: Page, live_server: LiveServer, console: ConsoleLog, path: str
+) -> None:
+    """The HTML names no module for the browser to fetch at once: the paint-first loader
+    (webui/scripts/paint-first-loader.js) adds them once the page has painted, and the page
+    still hydrates."""
+    html = phone.request.get(live_server.url + path).text()
+    assert '<script type="module"' not in html and 'rel="modulepreload"' not in html
+    assert '<script src="/assets/loader-' in html
+
+    phone.goto(live_server.url + path)
+    settle(phone)
+    # Hydrated: the menu button only opens the menu once React handles its clicks.
+    toggle = phone.get_by_role("banner").locator("button[aria-controls]")
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+
+    timing = phone.evaluate(
+        """() => ({
+            fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+            modules: performance.getEntriesByType('resource')
+                .filter((e) => /^\\/assets\\/(?!loader-)[^/]+\\.js$/.test(new URL(e.name).pathname))
+                .map((e) => [new URL(e.name).pathname, e.startTime]),
+        })"""
+    )
+    assert timing["fcp"] is not None
+    assert len(timing["modules"]) >= 3, timing  # entry, vendor, the page's chunk
+    early = [name for name, started in timing["modules"] if started < timing["fcp"]]
+    assert early == [], timing
+    assert console.problems == []
+
+
 def test_sitemap_and_robots_of_the_real_build(page: Page, live_server: LiveServer) -> None:
     sitemap = page.request.get(live_server.url + "/sitemap.xml").text()
     for path in ("/", "/ai-automation", "/privacy", "/blog"):

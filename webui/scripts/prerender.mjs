@@ -1,9 +1,11 @@
 // Prerenders every `prerender: true` route of src/app/routes.tsx into dist/, writes the
 // untouched SPA shell (dist/spa.html) and dist/routes.json. Runs after the client build
 // (dist/) and the SSR build (dist-server/entry-server.js).
+import { createHash } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { minify } from 'vite'
 
 // Production React for the static output (no dev-only markup or warnings).
 process.env.NODE_ENV ??= 'production'
@@ -48,16 +50,27 @@ const entryFile = `/${manifest[entryKey].file}`
 /** The entry's static imports (react, router, ...): preloaded so the browser fetches them in parallel. */
 const entryImports = chunkFiles(entryKey).filter((file) => file !== entryFile)
 
-/** `priority`: 'low' on prerendered pages, which are complete without their scripts: the
- * stylesheet and images then go first on a slow connection, the scripts right after. */
-function preloadLinks(files, priority = '') {
-  const hint = priority ? ` fetchpriority="${priority}"` : ''
-  return [...new Set(files)]
-    .filter((file) => file !== entryFile)
-    .map((file) => `<link rel="modulepreload" crossorigin href="${file}"${hint}>`)
+/** <link rel="modulepreload"> for the SPA shell: its page is empty until the scripts run. */
+function preloadLinks(files) {
+  return [...new Set(files)].filter((file) => file !== entryFile).map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
 }
 
-const entryScript = `<script type="module" crossorigin src="${entryFile}">`
+/** Prerendered pages read complete without their scripts, so they load them only once the
+ * page has painted (scripts/paint-first-loader.js): the entry and the modules to fetch with it
+ * go into the loader's data attributes instead of <script>/<link> tags the browser would fetch
+ * right away. */
+const loaderSource = await fs.readFile(path.join(root, 'scripts', 'paint-first-loader.js'), 'utf8')
+const minified = await minify('paint-first-loader.js', loaderSource)
+if (minified.errors?.length) throw new Error(`paint-first-loader.js: ${minified.errors.map((e) => e.message).join('; ')}`)
+const loaderFile = `/assets/loader-${createHash('sha256').update(minified.code).digest('base64url').slice(0, 10)}.js`
+await fs.writeFile(path.join(dist, loaderFile.slice(1)), minified.code)
+
+function loaderTag(files) {
+  const preload = [...new Set(files)].filter((file) => file !== entryFile).join(' ')
+  return `<script src="${loaderFile}" defer data-entry="${entryFile}" data-preload="${preload}"></script>`
+}
+
+const entryScript = `<script type="module" crossorigin src="${entryFile}"></script>`
 if (!template.includes(entryScript)) throw new Error(`index.html template lacks ${entryScript}`)
 
 const INDENT = '\n    '
@@ -84,11 +97,9 @@ for (const route of prerendered) {
   if (/\sstyle="/i.test(rendered)) throw new Error(`Prerender of ${route.path} produced a style="" attribute (CSP)`)
 
   if (!chunkFiles(route.source).length) throw new Error(`No chunk for ${route.source} in the manifest`)
-  const preloads = preloadLinks([...entryImports, ...chunkFiles(route.source)], 'low')
-
-  let page = template.replace(entryScript, entryScript.replace('>', ' fetchpriority="low">'))
+  let page = template.replace(entryScript, loaderTag([...entryImports, ...chunkFiles(route.source)]))
   if (head.some((tag) => tag.startsWith('<title>'))) page = page.replace(templateTitle, '')
-  page = withHead(page, [...head, ...preloads]).replace('<!--app-html-->', body)
+  page = withHead(page, head).replace('<!--app-html-->', body)
 
   const file = outputFile(route.path)
   await fs.mkdir(path.dirname(file), { recursive: true })
