@@ -50,9 +50,12 @@ const entryFile = `/${manifest[entryKey].file}`
 /** The entry's static imports (react, router, ...): preloaded so the browser fetches them in parallel. */
 const entryImports = chunkFiles(entryKey).filter((file) => file !== entryFile)
 
+/** The modules to fetch along with the entry: distinct, the entry itself left out. */
+const modulesBesideEntry = (files) => [...new Set(files)].filter((file) => file !== entryFile)
+
 /** <link rel="modulepreload"> for the SPA shell: its page is empty until the scripts run. */
 function preloadLinks(files) {
-  return [...new Set(files)].filter((file) => file !== entryFile).map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
+  return modulesBesideEntry(files).map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
 }
 
 /** Prerendered pages read complete without their scripts, so they load them only once the
@@ -66,7 +69,7 @@ const loaderFile = `/assets/loader-${createHash('sha256').update(minified.code).
 await fs.writeFile(path.join(dist, loaderFile.slice(1)), minified.code)
 
 function loaderTag(files) {
-  const preload = [...new Set(files)].filter((file) => file !== entryFile).join(' ')
+  const preload = modulesBesideEntry(files).join(' ')
   return `<script src="${loaderFile}" defer data-entry="${entryFile}" data-preload="${preload}"></script>`
 }
 
