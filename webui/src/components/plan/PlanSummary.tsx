@@ -27,7 +27,7 @@ export function PlanSummary({ plan, titleId }: { plan: Plan; titleId: string }) 
             <span className="visually-hidden">Was </span>
             {formatPrice(plan.original_price, plan.currency)}
           </s>
-          {plan.save_percent !== null && <span className="price-card__save">Save {plan.save_percent}%</span>}
+          {plan.save_percent !== null && <span className="save-badge">Save {plan.save_percent}%</span>}
         </p>
       )}
     </>

@@ -362,7 +362,7 @@ function PackageOption({
             </s>
           )}
           {plan.save_percent !== null && plan.save_percent > 0 && (
-            <span className="package-option__save">Save {plan.save_percent}%</span>
+            <span className="save-badge">Save {plan.save_percent}%</span>
           )}
         </span>
       </span>
