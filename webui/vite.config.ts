@@ -1,11 +1,43 @@
 import { defineConfig, type Plugin } from 'vite'
 import react from '@vitejs/plugin-react'
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 
 // react-router 7's package exports always point at its *development* build (extra dev-only
 // checks and warnings). Production bundles use its production build instead (~2 kB gzip less).
 const rrProd = (file: string) => fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url))
+
+const REACT_ROUTER_PRODUCTION = /[\\/]react-router[\\/]dist[\\/]production[\\/]/
+
+/**
+ * The rewrites, each with how often it matched react-router 7.18's production build. A newer
+ * react-router can rename or reshape these lines; the build then fails (below) instead of
+ * quietly shipping the components back. Check the new code and update the pattern or count.
+ */
+const REACT_ROUTER_REWRITES: readonly { name: string; pattern: RegExp; replacement: string; expected: number }[] = [
+  {
+    name: 'top-level forwardRef/createContext/memo calls marked pure',
+    pattern: /^(var \w+ = )(React\d*\.(?:forwardRef|createContext|memo)\()/gm,
+    replacement: '$1/* @__PURE__ */ $2',
+    expected: 16,
+  },
+  {
+    name: 'displayName assignments dropped',
+    pattern: /^\w+\.displayName = "[^"]*";$/gm,
+    replacement: '',
+    expected: 15,
+  },
+]
+
+function reactRouterVersion(): string {
+  const manifest = new URL('./node_modules/react-router/package.json', import.meta.url)
+  try {
+    return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version
+  } catch {
+    return 'unknown'
+  }
+}
 
 /**
  * react-router ships as one large module whose top-level `var X = React.forwardRef(...)`,
@@ -16,13 +48,50 @@ const rrProd = (file: string) => fileURLToPath(new URL(`./node_modules/react-rou
  * imports: about 7 kB gzip off every page's first load.
  */
 function reactRouterTreeShaking(): Plugin {
+  let command: 'build' | 'serve' = 'serve'
+  let transformed = 0
+  const counts = new Map<string, number>()
   return {
     name: 'agency:react-router-tree-shaking',
+    configResolved(config) {
+      command = config.command
+    },
+    buildStart() {
+      transformed = 0
+      counts.clear()
+    },
     transform(code, id) {
-      if (!/[\\/]react-router[\\/]dist[\\/]production[\\/]/.test(id)) return null
-      return code
-        .replace(/^(var \w+ = )(React\d*\.(?:forwardRef|createContext|memo)\()/gm, '$1/* @__PURE__ */ $2')
-        .replace(/^\w+\.displayName = "[^"]*";$/gm, '')
+      if (!REACT_ROUTER_PRODUCTION.test(id)) return null
+      transformed += 1
+      let result = code
+      for (const rewrite of REACT_ROUTER_REWRITES) {
+        const found = result.match(rewrite.pattern)?.length ?? 0
+        counts.set(rewrite.name, (counts.get(rewrite.name) ?? 0) + found)
+        result = result.replace(rewrite.pattern, rewrite.replacement)
+      }
+      return result
+    },
+    buildEnd(error) {
+      // Only the client build bundles react-router (the SSR build leaves node_modules
+      // external; the dev server pre-bundles them).
+      if (error || command !== 'build' || this.environment.name !== 'client') return
+      const version = reactRouterVersion()
+      if (transformed === 0) {
+        this.error(
+          `agency:react-router-tree-shaking: no module of react-router ${version}'s production build (dist/production/) was bundled; check the resolve.alias entries in vite.config.ts.`,
+        )
+      }
+      const failures = REACT_ROUTER_REWRITES.filter((rewrite) => (counts.get(rewrite.name) ?? 0) < rewrite.expected).map(
+        (rewrite) =>
+          `pattern ${rewrite.pattern} (${rewrite.name}) matched ${counts.get(rewrite.name) ?? 0} times, expected ${rewrite.expected}`,
+      )
+      if (failures.length > 0) {
+        this.error(
+          `agency:react-router-tree-shaking: react-router ${version} no longer looks as this plugin expects:\n  ` +
+            failures.join('\n  ') +
+            '\nUnused react-router components would stay in every first load. Update the patterns or counts in vite.config.ts.',
+        )
+      }
     },
   }
 }
