@@ -5,13 +5,16 @@ from __future__ import annotations
 import hashlib
 
 from quart import Blueprint, Response, request
+from quart_schema import document_response
 
 from agency.modules.catalogue import service
+from agency.modules.catalogue.schemas import CatalogueOut
 
 blueprint = Blueprint("catalogue", __name__)
 
 
 @blueprint.get("/api/catalogue")
+@document_response(CatalogueOut, 200)  # the route writes the JSON itself (for its ETag)
 async def get_catalogue() -> Response:
     """Every active service family and plan with prices in cents (ETag-cached)."""
     body = (await service.catalogue()).model_dump_json()

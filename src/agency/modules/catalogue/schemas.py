@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field, model_validator
 
 Mode = Literal["payment", "subscription"]
 Badge = Literal["popular", "premium", "launch"]
+Interval = Literal["month", "year"]
 
 
 class PlanIn(BaseModel):
@@ -24,7 +25,7 @@ class PlanIn(BaseModel):
     original_price: int | None = Field(default=None, gt=0)
     save_percent: int | None = Field(default=None, ge=1, le=99)
     mode: Mode
-    interval: Literal["month", "year"] | None = None
+    interval: Interval | None = None
     badge: Badge | None = None
     features: list[str] = []
     delivery: str | None = None
@@ -99,9 +100,9 @@ class PlanOut(BaseModel):
     currency: str
     original_price: int | None
     save_percent: int | None
-    mode: str
-    interval: str | None
-    badge: str | None
+    mode: Mode
+    interval: Interval | None
+    badge: Badge | None
     features: list[str]
     delivery: str | None
     guarantee: str | None

@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 
 from quart import Blueprint, Response, current_app, request
-from quart_schema import validate_request, validate_response
+from quart_schema import document_querystring, validate_request, validate_response
 
 from agency.core.errors import ValidationFailed
 from agency.modules.auth import web as auth_web
 from agency.modules.insights import service
-from agency.modules.insights.schemas import LeadIn, LeadList, LeadReceipt
+from agency.modules.insights.schemas import LeadIn, LeadList, LeadReceipt, LeadsQuery
 
 blueprint = Blueprint("insights", __name__)
 
@@ -45,6 +45,7 @@ def _filters() -> tuple[str | None, datetime | None]:
 
 @blueprint.get("/api/admin/leads")
 @auth_web.admin_required
+@document_querystring(LeadsQuery)
 @validate_response(LeadList, 200)
 async def get_leads() -> LeadList:
     """Every lead, newest first; filter with ?source= and ?since= (admins only)."""
@@ -54,6 +55,7 @@ async def get_leads() -> LeadList:
 
 @blueprint.get("/api/admin/leads.csv")
 @auth_web.admin_required
+@document_querystring(LeadsQuery)
 async def get_leads_csv() -> Response:
     """The leads as a CSV download (admins only)."""
     source, since = _filters()

@@ -17,6 +17,13 @@ class LeadIn(BaseModel):
     company_website: str = Field(default="", max_length=300)
 
 
+class LeadsQuery(BaseModel):
+    """The filters of the leads list and its CSV (documented; the route reads them itself)."""
+
+    source: str | None = None
+    since: str | None = Field(default=None, description="A date such as 2026-11-01.")
+
+
 class LeadOut(BaseModel):
     id: int
     source: str

@@ -7,7 +7,7 @@ import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Field } from '../../components/ui/Field'
 import { Notice } from '../../components/ui/Notice'
 import { api } from '../../lib/api-client'
-import { useAuth, type User } from '../../lib/auth'
+import { useAuth } from '../../lib/auth'
 import { invalidProps, problemFromError, type FormProblem } from '../../lib/forms'
 
 export default function ProfilePage() {
@@ -36,7 +36,7 @@ export default function ProfilePage() {
     setBusy(true)
     try {
       const avatar = values.avatar_url.trim()
-      const data = await api.patch<{ user: User }>('/api/account/profile', {
+      const data = await api.patch('/api/account/profile', {
         first_name: values.first_name.trim(),
         last_name: values.last_name.trim(),
         avatar_url: avatar === '' ? null : avatar,
