@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
+import { fileURLToPath } from 'node:url'
 
 export default defineConfig({
   plugins: [react()],
@@ -7,10 +8,15 @@ export default defineConfig({
     // Footer copyright year as rendered into the prerendered HTML (see Footer.tsx).
     __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()),
   },
+  resolve: {
+    // Test helpers and fixtures (test/) are imported as `@test/...`. Only the tests know this
+    // alias: vite.config.ts does not, so app code importing a helper fails the build.
+    alias: { '@test': fileURLToPath(new URL('./test', import.meta.url)) },
+  },
   test: {
     environment: 'jsdom',
-    setupFiles: ['./src/test-setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
     css: false,
   },
 })

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { mockFetch, mockSignedIn, renderApp, setSignedInHint, testUser } from '../test-utils'
+import { mockFetch, mockSignedIn, renderApp, setSignedInHint, testUser } from '@test/utils'
 
 const admin = { ...testUser, id: 2, email: 'admin@example.eu', first_name: 'Grace', last_name: 'Hopper', role: 'admin' }
 

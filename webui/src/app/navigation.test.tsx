@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { mockFetch, mockVisitor, renderApp, setSignedInHint } from '../test-utils'
+import { mockFetch, mockVisitor, renderApp, setSignedInHint } from '@test/utils'
 
 describe('navigation', () => {
   it('anchor links from another page go to / and then scroll to the section', async () => {

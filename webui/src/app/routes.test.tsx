@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { mockVisitor, renderApp } from '../test-utils'
+import { mockVisitor, renderApp } from '@test/utils'
 import { ROUTE_TEXT } from './route-text'
 import { matchPath } from 'react-router-dom'
 import { findRoute, matchRoute, prerenderedPaths, routes, spaPatterns } from './routes'

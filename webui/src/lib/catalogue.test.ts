@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { testCatalogue } from '../test-catalogue'
+import { testCatalogue } from '@test/catalogue'
 import { badgeLabel, billingSuffix, familyPlans, formatPrice, planByPriceId, resolveStart } from './catalogue'
 
 const resolve = (type: string | null, plan: string | null = null) => {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { mockLanding, renderLanding, startHrefs } from '../components/landing/landing-test-utils'
+import { mockLanding, renderLanding, startHrefs } from '@test/landing'
 import { onboardingCost } from '../components/landing/OnboardingCalculator'
 import { resetCatalogueCache } from '../lib/catalogue'
 

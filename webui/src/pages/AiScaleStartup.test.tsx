@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { mockLanding, renderLanding, startHrefs } from '../components/landing/landing-test-utils'
+import { mockLanding, renderLanding, startHrefs } from '@test/landing'
 import { resetCatalogueCache } from '../lib/catalogue'
 
 beforeEach(() => resetCatalogueCache())

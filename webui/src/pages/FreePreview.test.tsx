@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { mockFetch, renderApp, sentBody } from '../test-utils'
+import { mockFetch, renderApp, sentBody } from '@test/utils'
 
 async function openPage() {
   renderApp('/free-preview')

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { hrefsOf, mockLanding, renderLanding, startHrefs } from '../components/landing/landing-test-utils'
+import { hrefsOf, mockLanding, renderLanding, startHrefs } from '@test/landing'
 import { DEV_SITE_CONFIG } from '../lib/site-config'
 import { resetCatalogueCache } from '../lib/catalogue'
 

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
-import { mockFetch } from '../../test-utils'
+import { mockFetch } from '@test/utils'
 import { ContentPage } from './ContentPage'
 
 const TERMS = { name: 'terms', title: 'Terms of Service', html: '<h1>Terms of Service</h1><p>Be nice.</p>' }

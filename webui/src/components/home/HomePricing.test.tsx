@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { resetCatalogueCache } from '../../lib/catalogue'
-import { testCatalogue } from '../../test-catalogue'
-import { mockFetch, mockSignedIn, renderApp, testUser } from '../../test-utils'
+import { testCatalogue } from '@test/catalogue'
+import { mockFetch, mockSignedIn, renderApp, testUser } from '@test/utils'
 
 const pricing = () => within(document.getElementById('pricing') as HTMLElement)
 

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { mockFetch } from '../../test-utils'
+import { mockFetch } from '@test/utils'
 import { LeadForm } from './LeadForm'
 
 const THANKS = "Thank you! We'll contact you within 24 hours to schedule your free onboarding audit."

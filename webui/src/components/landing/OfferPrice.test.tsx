@@ -1,8 +1,8 @@
 import { render, screen } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { resetCatalogueCache } from '../../lib/catalogue'
-import { testCatalogue } from '../../test-catalogue'
-import { mockFetch } from '../../test-utils'
+import { testCatalogue } from '@test/catalogue'
+import { mockFetch } from '@test/utils'
 import { OfferPrice } from './OfferPrice'
 
 beforeEach(() => resetCatalogueCache())

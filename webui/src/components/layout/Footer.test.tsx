@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { mockFetch, renderApp } from '../../test-utils'
+import { mockFetch, renderApp } from '@test/utils'
 
 describe('Footer', () => {
   it('has the 11 footer links, the current year, Made in Europe and EN', async () => {

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { mockFetch, mockVisitor, renderApp, setSignedInHint } from '../../test-utils'
+import { mockFetch, mockVisitor, renderApp, setSignedInHint } from '@test/utils'
 
 const user = { id: 1, email: 'ada@example.eu', first_name: 'Ada', last_name: 'Lovelace', role: 'customer' }
 

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { mockFetch, mockVisitor, renderApp, sentBody } from '../../test-utils'
+import { mockFetch, mockVisitor, renderApp, sentBody } from '@test/utils'
 
 const SENT = 'If an account exists for that email, we have sent a link to reset its password.'
 

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { mockFetch, mockVisitor, renderApp, sentBody, testUser } from '../../test-utils'
+import { mockFetch, mockVisitor, renderApp, sentBody, testUser } from '@test/utils'
 
 const heading = () => screen.findByRole('heading', { level: 1, name: 'Create your account.' })
 const submit = () => userEvent.click(screen.getByRole('button', { name: 'Create account' }))

@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { resetCatalogueCache } from '../../lib/catalogue'
-import { testCatalogue } from '../../test-catalogue'
-import { mockSignedIn, renderApp, testUser } from '../../test-utils'
+import { testCatalogue } from '@test/catalogue'
+import { mockSignedIn, renderApp, testUser } from '@test/utils'
 
 // 22 December 2026, 12:00 UTC.
 const PERIOD_END = Date.UTC(2026, 11, 22, 12) / 1000

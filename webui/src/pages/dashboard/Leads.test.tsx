@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { mockSignedIn, renderApp, testUser, type FakeResponse } from '../../test-utils'
+import { mockSignedIn, renderApp, testUser, type FakeResponse } from '@test/utils'
 
 const admin = { ...testUser, id: 2, email: 'admin@example.eu', first_name: 'Grace', last_name: 'Hopper', role: 'admin' }
 

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { mockSignedIn, renderApp, sentBody, testUser } from '../../test-utils'
+import { mockSignedIn, renderApp, sentBody, testUser } from '@test/utils'
 
 const AVATAR_MESSAGE = 'The avatar must be an http:// or https:// image address.'
 

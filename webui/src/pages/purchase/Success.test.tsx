@@ -1,6 +1,6 @@
 import { act, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { mockFetch, mockSignedIn, renderApp, testUser } from '../../test-utils'
+import { mockFetch, mockSignedIn, renderApp, testUser } from '@test/utils'
 import { MSG_LATE } from './Success'
 
 const STATUS_URL = '/api/billing/checkout/cs_test_1'

@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react'
 import { MemoryRouter } from 'react-router-dom'
 import { vi } from 'vitest'
-import { App } from './app/App'
+import { App } from '../src/app/App'
 
 export interface FakeResponse {
   status: number

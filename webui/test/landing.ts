@@ -1,7 +1,7 @@
 /** Test helpers shared by the landing-page tests. */
 import { screen } from '@testing-library/react'
-import { testCatalogue } from '../../test-catalogue'
-import { mockFetch, renderApp, type FakeResponse } from '../../test-utils'
+import { testCatalogue } from './catalogue'
+import { mockFetch, renderApp, type FakeResponse } from './utils'
 
 /** Serves the catalogue; `/api/leads` answers with `leads` (default 201); anything else 404/401. */
 export function mockLanding(leads: (body: unknown) => FakeResponse = () => ({ status: 201, body: { message: 'ok' } })) {
