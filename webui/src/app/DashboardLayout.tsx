@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { Suspense, useCallback, useMemo, useState, type ReactNode } from 'react'
 import { useLocation, useNavigate } from 'react-router-dom'
 import { AdminOnly } from '../components/dashboard/AdminOnly'
 import { adminPageFor, linksFor } from '../components/dashboard/nav'
@@ -15,6 +15,7 @@ import { Spinner } from '../components/ui/Spinner'
 import { useAuth } from '../lib/auth'
 import { cx } from '../lib/cx'
 import { NavLink, Redirect } from '../lib/router'
+import { useMenu } from '../lib/use-menu'
 // The dashboard's styles load with its frame: public pages never need them.
 import '../styles/dashboard.css'
 
@@ -28,24 +29,8 @@ export default function DashboardLayout({ children }: { children: ReactNode }) {
   const location = useLocation()
   const [leaving, setLeaving] = useState(false)
   const [signingOut, setSigningOut] = useState(false)
-  const [menuOpen, setMenuOpen] = useState(false)
-  const toggleRef = useRef<HTMLButtonElement>(null)
-
-  // The mobile menu closes on every navigation and on Escape.
-  useEffect(() => {
-    setMenuOpen(false)
-  }, [location.key])
-  useEffect(() => {
-    if (!menuOpen) return undefined
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setMenuOpen(false)
-        toggleRef.current?.focus()
-      }
-    }
-    document.addEventListener('keydown', onKeyDown)
-    return () => document.removeEventListener('keydown', onKeyDown)
-  }, [menuOpen])
+  // The mobile menu; the top bar holds its toggle and its panel.
+  const menu = useMenu<HTMLElement>()
 
   const leave = useCallback<DashboardShell['leave']>(
     async (clear) => {
@@ -111,18 +96,18 @@ export default function DashboardLayout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <header className="dash-topbar">
+        <header className="dash-topbar" ref={menu.containerRef}>
           <div className="dash-topbar__bar">
             <button
-              ref={toggleRef}
+              ref={menu.buttonRef}
               type="button"
               className="dash-menu-toggle"
-              aria-expanded={menuOpen}
+              aria-expanded={menu.open}
               aria-controls={MOBILE_NAV_ID}
-              aria-label={menuOpen ? 'Close dashboard menu' : 'Open dashboard menu'}
-              onClick={() => setMenuOpen((open) => !open)}
+              aria-label={menu.open ? 'Close dashboard menu' : 'Open dashboard menu'}
+              onClick={menu.toggle}
             >
-              {menuOpen ? <CloseIcon size={20} /> : <MenuIcon size={20} />}
+              {menu.open ? <CloseIcon size={20} /> : <MenuIcon size={20} />}
             </button>
             <Logo />
             <div className="dash-topbar__actions">
@@ -130,7 +115,7 @@ export default function DashboardLayout({ children }: { children: ReactNode }) {
               <UserMenu user={user} onSignOut={handleSignOut} signingOut={signingOut} />
             </div>
           </div>
-          <nav id={MOBILE_NAV_ID} className="dash-mobile-nav" aria-label="Dashboard menu" hidden={!menuOpen}>
+          <nav id={MOBILE_NAV_ID} className="dash-mobile-nav" aria-label="Dashboard menu" hidden={!menu.open}>
             {navList('mobile')}
           </nav>
         </header>

@@ -1,21 +1,11 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react'
-import { useLocation } from 'react-router-dom'
+import { useId } from 'react'
+import { useMenu } from '../../lib/use-menu'
 import { BellIcon } from '../icons/BellIcon'
-import { usePopover } from './usePopover'
 
 /** Bell with a small red dot; opens a short panel (no notification feed exists yet). */
 export function NotificationsButton() {
-  const [open, setOpen] = useState(false)
+  const { open, toggle, containerRef, buttonRef } = useMenu()
   const panelId = useId()
-  const containerRef = useRef<HTMLDivElement>(null)
-  const buttonRef = useRef<HTMLButtonElement>(null)
-  const location = useLocation()
-  const close = useCallback(() => setOpen(false), [])
-  usePopover(open, close, containerRef, buttonRef)
-
-  useEffect(() => {
-    setOpen(false)
-  }, [location.key])
 
   return (
     <div className="notifications" ref={containerRef}>
@@ -26,7 +16,7 @@ export function NotificationsButton() {
         aria-label="Notifications"
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpen((value) => !value)}
+        onClick={toggle}
       >
         <BellIcon size={20} />
         <span className="icon-button__dot" aria-hidden="true" />

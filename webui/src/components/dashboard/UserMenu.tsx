@@ -1,13 +1,12 @@
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
-import { useLocation } from 'react-router-dom'
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react'
 import { Link } from '../../lib/router'
+import { useMenu } from '../../lib/use-menu'
 import { displayName, type User } from '../../lib/auth'
 import { ChevronDownIcon } from '../icons/ChevronDownIcon'
 import { LogOutIcon } from '../icons/LogOutIcon'
 import { SettingsIcon } from '../icons/SettingsIcon'
 import { Spinner } from '../ui/Spinner'
 import { Avatar } from './Avatar'
-import { usePopover } from './usePopover'
 
 export interface UserMenuProps {
   user: User
@@ -17,21 +16,10 @@ export interface UserMenuProps {
 
 /** Avatar button opening a small panel: name, e-mail, Settings link, Sign out. */
 export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
-  const [open, setOpen] = useState(false)
+  const { open, setOpen, toggle, containerRef, buttonRef } = useMenu()
   const panelId = useId()
-  const containerRef = useRef<HTMLDivElement>(null)
-  const buttonRef = useRef<HTMLButtonElement>(null)
   const panelRef = useRef<HTMLDivElement>(null)
   const focusFirst = useRef(false)
-  const location = useLocation()
-  const close = useCallback(() => setOpen(false), [])
-
-  usePopover(open, close, containerRef, buttonRef)
-
-  // Close on navigation (e.g. after following the Settings link).
-  useEffect(() => {
-    setOpen(false)
-  }, [location.key])
 
   // Opened from the keyboard: move focus into the panel.
   useEffect(() => {
@@ -75,7 +63,7 @@ export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
         aria-expanded={open}
         aria-controls={panelId}
         onKeyDown={onButtonKeyDown}
-        onClick={() => setOpen((value) => !value)}
+        onClick={toggle}
       >
         <Avatar user={user} />
         <span className="user-menu__first" aria-hidden="true">

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react'
-import { useLocation, useNavigate } from 'react-router-dom'
+import { useState } from 'react'
+import { useNavigate } from 'react-router-dom'
 import { Link } from '../../lib/router'
 import { useAuth } from '../../lib/auth'
+import { useMenu } from '../../lib/use-menu'
 import { CloseIcon } from '../icons/CloseIcon'
 import { MenuIcon } from '../icons/MenuIcon'
 import { Button, ButtonLink } from '../ui/Button'
@@ -13,28 +14,9 @@ const MOBILE_MENU_ID = 'mobile-menu'
 export function Header() {
   const { user, signOut } = useAuth()
   const navigate = useNavigate()
-  const location = useLocation()
-  const [menuOpen, setMenuOpen] = useState(false)
+  // The mobile menu; the header holds its toggle and its panel.
+  const menu = useMenu<HTMLElement>()
   const [signingOut, setSigningOut] = useState(false)
-  const toggleRef = useRef<HTMLButtonElement>(null)
-
-  // Close the mobile menu on every navigation.
-  useEffect(() => {
-    setMenuOpen(false)
-  }, [location.key])
-
-  // Close on Escape and give focus back to the toggle.
-  useEffect(() => {
-    if (!menuOpen) return undefined
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        setMenuOpen(false)
-        toggleRef.current?.focus()
-      }
-    }
-    document.addEventListener('keydown', onKeyDown)
-    return () => document.removeEventListener('keydown', onKeyDown)
-  }, [menuOpen])
 
   const handleSignOut = async () => {
     setSigningOut(true)
@@ -42,7 +24,7 @@ export function Header() {
       await signOut()
     } finally {
       setSigningOut(false)
-      setMenuOpen(false)
+      menu.close()
       navigate('/')
     }
   }
@@ -71,7 +53,7 @@ export function Header() {
     )
 
   return (
-    <header className="site-header">
+    <header className="site-header" ref={menu.containerRef}>
       <div className="container container--lg site-header__bar">
         <Logo />
         <nav className="site-nav" aria-label="Main">
@@ -87,18 +69,18 @@ export function Header() {
         </nav>
         <div className="site-header__actions">{actions(false)}</div>
         <button
-          ref={toggleRef}
+          ref={menu.buttonRef}
           type="button"
           className="menu-toggle"
-          aria-expanded={menuOpen}
+          aria-expanded={menu.open}
           aria-controls={MOBILE_MENU_ID}
-          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-          onClick={() => setMenuOpen((open) => !open)}
+          aria-label={menu.open ? 'Close menu' : 'Open menu'}
+          onClick={menu.toggle}
         >
-          {menuOpen ? <CloseIcon /> : <MenuIcon />}
+          {menu.open ? <CloseIcon /> : <MenuIcon />}
         </button>
       </div>
-      <div id={MOBILE_MENU_ID} className="mobile-menu" hidden={!menuOpen}>
+      <div id={MOBILE_MENU_ID} className="mobile-menu" hidden={!menu.open}>
         <nav className="container container--lg" aria-label="Mobile">
           <ul className="mobile-menu__list">
             {navItems.map((item) => (
