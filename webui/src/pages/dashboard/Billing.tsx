@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Link } from '../../lib/router'
 import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
+import { LoadState } from '../../components/dashboard/LoadState'
 import { Badge } from '../../components/ui/Badge'
 import { Button, ButtonLink } from '../../components/ui/Button'
 import { Card } from '../../components/ui/Card'
 import { ErrorBox } from '../../components/ui/ErrorBox'
-import { Spinner } from '../../components/ui/Spinner'
 import { api, errorMessage } from '../../lib/api-client'
 import {
   cardLabel,
@@ -22,6 +22,7 @@ import {
   type Subscription,
 } from '../../lib/billing'
 import { formatPrice, loadCatalogue, type Catalogue } from '../../lib/catalogue'
+import { useApiData } from '../../lib/use-api-data'
 
 interface Loaded {
   subscription: Subscription | null
@@ -29,46 +30,27 @@ interface Loaded {
   catalogue: Catalogue | null
 }
 
+async function loadBilling(): Promise<Loaded> {
+  // The catalogue only names a plan the API did not name: its failure is not fatal.
+  const catalogue = loadCatalogue().catch(() => null)
+  const [subscription, orders, cat] = await Promise.all([fetchSubscription(), fetchOrders(), catalogue])
+  return { subscription, orders, catalogue: cat }
+}
+
 export default function BillingPage() {
-  const [data, setData] = useState<Loaded | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [attempt, setAttempt] = useState(0)
-
-  useEffect(() => {
-    let live = true
-    setData(null)
-    setError(null)
-    // The catalogue only names a plan the API did not name: its failure is not fatal.
-    const catalogue = loadCatalogue().catch(() => null)
-    Promise.all([fetchSubscription(), fetchOrders(), catalogue]).then(
-      ([subscription, orders, cat]) => live && setData({ subscription, orders, catalogue: cat }),
-      (err: unknown) => live && setError(errorMessage(err)),
-    )
-    return () => {
-      live = false
-    }
-  }, [attempt])
-
-  const retry = useCallback(() => setAttempt((n) => n + 1), [])
+  const billing = useApiData('billing', loadBilling)
 
   return (
     <div className="dash-page">
       <DashPageHeader heading="Billing" text="Your plan, payment card, next billing date and orders." />
-      {error ? (
-        <div className="dash-fallback-inline">
-          <ErrorBox title="We could not load your billing details.">{error}</ErrorBox>
-          <Button onClick={retry}>Try again</Button>
-        </div>
-      ) : data === null ? (
-        <div className="page-loading">
-          <Spinner label="Loading your billing details" size="lg" />
-        </div>
-      ) : (
-        <div className="billing-stack">
-          <PlanSummary subscription={data.subscription} catalogue={data.catalogue} />
-          <OrdersTable orders={data.orders} />
-        </div>
-      )}
+      <LoadState state={billing} loading="Loading your billing details" failed="We could not load your billing details.">
+        {(data) => (
+          <div className="billing-stack">
+            <PlanSummary subscription={data.subscription} catalogue={data.catalogue} />
+            <OrdersTable orders={data.orders} />
+          </div>
+        )}
+      </LoadState>
     </div>
   )
 }

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState, type ComponentType } from 'react'
+import type { ComponentType } from 'react'
 import { Link } from '../../lib/router'
+import { LoadError, LoadState } from '../../components/dashboard/LoadState'
 import { WebsiteCards } from '../../components/dashboard/WebsiteCards'
 import { BoltIcon } from '../../components/icons/BoltIcon'
 import { CheckIcon } from '../../components/icons/CheckIcon'
@@ -8,10 +9,8 @@ import type { IconProps } from '../../components/icons/Icon'
 import { PlusIcon } from '../../components/icons/PlusIcon'
 import { RocketIcon } from '../../components/icons/RocketIcon'
 import { Badge } from '../../components/ui/Badge'
-import { Button, ButtonLink } from '../../components/ui/Button'
+import { ButtonLink } from '../../components/ui/Button'
 import { Card } from '../../components/ui/Card'
-import { ErrorBox } from '../../components/ui/ErrorBox'
-import { Spinner } from '../../components/ui/Spinner'
 import { errorMessage } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
 import {
@@ -25,6 +24,7 @@ import {
   type Website,
 } from '../../lib/billing'
 import { billingSuffix, findPlan, formatPrice, loadCatalogue, type Catalogue } from '../../lib/catalogue'
+import { useApiData } from '../../lib/use-api-data'
 
 interface Choice {
   title: string
@@ -70,34 +70,23 @@ interface Loaded {
   catalogueError: string | null
 }
 
+async function loadHome(): Promise<Loaded> {
+  // Without the catalogue the page still loads: the service choice shows its own error.
+  const catalogue = loadCatalogue().then(
+    (value) => ({ catalogue: value, catalogueError: null }),
+    (err: unknown) => ({ catalogue: null, catalogueError: errorMessage(err) }),
+  )
+  const [subscription, websites, cat] = await Promise.all([fetchSubscription(), fetchWebsites(), catalogue])
+  return { subscription, websites, ...cat }
+}
+
 export default function DashboardHomePage() {
   const { user } = useAuth()
-  const [data, setData] = useState<Loaded | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [attempt, setAttempt] = useState(0)
-
-  useEffect(() => {
-    let live = true
-    setData(null)
-    setError(null)
-    const catalogue = loadCatalogue().then(
-      (value) => ({ catalogue: value, catalogueError: null }),
-      (err: unknown) => ({ catalogue: null, catalogueError: errorMessage(err) }),
-    )
-    Promise.all([fetchSubscription(), fetchWebsites(), catalogue]).then(
-      ([subscription, websites, cat]) => live && setData({ subscription, websites, ...cat }),
-      (err: unknown) => live && setError(errorMessage(err)),
-    )
-    return () => {
-      live = false
-    }
-  }, [attempt])
-
-  const retry = useCallback(() => setAttempt((n) => n + 1), [])
+  const home = useApiData('dashboard-home', loadHome)
 
   if (!user) return null // the dashboard shell renders pages for a signed-in user only
   const firstName = user.first_name?.trim() || 'there'
-  const active = data !== null && isActive(data.subscription)
+  const active = home.data !== null && isActive(home.data.subscription)
 
   return (
     <div className="dash-page dash-home">
@@ -116,32 +105,25 @@ export default function DashboardHomePage() {
         )}
       </div>
 
-      {error ? (
-        <div className="dash-fallback-inline">
-          <ErrorBox title="We could not load your dashboard.">{error}</ErrorBox>
-          <Button onClick={retry}>Try again</Button>
-        </div>
-      ) : data === null ? (
-        <div className="page-loading">
-          <Spinner label="Loading your dashboard" size="lg" />
-        </div>
-      ) : (
-        <>
-          {active && data.subscription ? (
-            <CurrentPlanCard subscription={data.subscription} catalogue={data.catalogue} />
-          ) : (
-            <ChooseService catalogue={data.catalogue} catalogueError={data.catalogueError} onRetry={retry} />
-          )}
-          {(active || data.websites.length > 0) && (
-            <section className="dash-section" aria-labelledby="your-websites">
-              <h2 id="your-websites" className="dash-section__title">
-                Your Websites
-              </h2>
-              <WebsiteCards websites={data.websites} />
-            </section>
-          )}
-        </>
-      )}
+      <LoadState state={home} loading="Loading your dashboard" failed="We could not load your dashboard.">
+        {(data) => (
+          <>
+            {active && data.subscription ? (
+              <CurrentPlanCard subscription={data.subscription} catalogue={data.catalogue} />
+            ) : (
+              <ChooseService catalogue={data.catalogue} catalogueError={data.catalogueError} onRetry={home.reload} />
+            )}
+            {(active || data.websites.length > 0) && (
+              <section className="dash-section" aria-labelledby="your-websites">
+                <h2 id="your-websites" className="dash-section__title">
+                  Your Websites
+                </h2>
+                <WebsiteCards websites={data.websites} />
+              </section>
+            )}
+          </>
+        )}
+      </LoadState>
     </div>
   )
 }
@@ -202,10 +184,9 @@ function ChooseService({
       </h2>
       <p className="dash-section__text">Pick what you need. Our team starts as soon as your order is in.</p>
       {catalogue === null ? (
-        <div className="dash-fallback-inline">
-          <ErrorBox title="We could not load the packages.">{catalogueError}</ErrorBox>
-          <Button onClick={onRetry}>Try again</Button>
-        </div>
+        <LoadError title="We could not load the packages." onRetry={onRetry}>
+          {catalogueError}
+        </LoadError>
       ) : (
         <ul className="choice-grid">
           {CHOICES.map((choice) => (

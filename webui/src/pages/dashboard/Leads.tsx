@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useId, useState } from 'react'
+import { useId, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
+import { LoadState } from '../../components/dashboard/LoadState'
 import { DownloadIcon } from '../../components/icons/DownloadIcon'
 import { Button, buttonClass } from '../../components/ui/Button'
 import { Card } from '../../components/ui/Card'
-import { ErrorBox } from '../../components/ui/ErrorBox'
-import { Spinner } from '../../components/ui/Spinner'
-import { api, errorMessage } from '../../lib/api-client'
+import { api } from '../../lib/api-client'
+import { useApiData } from '../../lib/use-api-data'
 // Loaded with this page only (admins).
 import '../../styles/leads.css'
 
@@ -56,6 +56,15 @@ function withSource(path: string, source: string): string {
   return source ? `${path}?${new URLSearchParams({ source }).toString()}` : path
 }
 
+/** `seen` plus the sources of `leads` not in it yet; `seen` itself when there are none. */
+function withSeenSources(seen: Source[], leads: readonly Lead[]): Source[] {
+  const bySource = new Map(seen.map((s) => [s.source, s]))
+  for (const lead of leads) {
+    if (!bySource.has(lead.source)) bySource.set(lead.source, { source: lead.source, label: lead.source_label })
+  }
+  return bySource.size > seen.length ? [...bySource.values()] : seen
+}
+
 /** Known sources plus any other source seen in the data, sorted by label. */
 function sourceOptions(seen: readonly Source[]): Source[] {
   const bySource = new Map<string, Source>(KNOWN_SOURCES.map((s) => [s.source, s]))
@@ -66,36 +75,16 @@ function sourceOptions(seen: readonly Source[]): Source[] {
 export default function LeadsPage() {
   const [params, setParams] = useSearchParams()
   const source = params.get('source') ?? ''
-  const [leads, setLeads] = useState<Lead[] | null>(null)
-  const [seen, setSeen] = useState<Source[]>([])
-  const [error, setError] = useState<string | null>(null)
-  const [attempt, setAttempt] = useState(0)
+  const loaded = useApiData(source, async () => (await api.get<{ leads: Lead[] }>(withSource(LEADS_PATH, source))).leads)
   const selectId = useId()
 
-  useEffect(() => {
-    let live = true
-    setLeads(null)
-    setError(null)
-    api.get<{ leads: Lead[] }>(withSource(LEADS_PATH, source)).then(
-      ({ leads: list }) => {
-        if (!live) return
-        setLeads(list)
-        setSeen((prev) => {
-          const bySource = new Map(prev.map((s) => [s.source, s]))
-          for (const lead of list) {
-            if (!bySource.has(lead.source)) bySource.set(lead.source, { source: lead.source, label: lead.source_label })
-          }
-          return bySource.size > prev.length ? [...bySource.values()] : prev
-        })
-      },
-      (err: unknown) => live && setError(errorMessage(err)),
-    )
-    return () => {
-      live = false
-    }
-  }, [source, attempt])
+  // Sources met in any answer stay in the filter (adjusted while rendering: no extra commit).
+  const [seen, setSeen] = useState<Source[]>([])
+  if (loaded.data !== null) {
+    const next = withSeenSources(seen, loaded.data)
+    if (next !== seen) setSeen(next)
+  }
 
-  const retry = useCallback(() => setAttempt((n) => n + 1), [])
   const choose = (next: string) => setParams(next ? { source: next } : {}, { replace: true })
 
   const options = sourceOptions(seen)
@@ -128,74 +117,87 @@ export default function LeadsPage() {
           Download CSV
         </a>
       </div>
-      {error ? (
-        <div className="dash-fallback-inline">
-          <ErrorBox title="We could not load the leads.">{error}</ErrorBox>
-          <Button onClick={retry}>Try again</Button>
-        </div>
-      ) : leads === null ? (
-        <div className="page-loading">
-          <Spinner label="Loading the leads" size="lg" />
-        </div>
-      ) : leads.length === 0 ? (
-        <Card className="dash-card empty-state">
-          {source ? (
-            <>
-              <p className="empty-state__title">No leads from “{sourceName}” yet.</p>
-              <p className="empty-state__text">Choose another source, or see the leads from every form.</p>
-              <Button size="sm" variant="outline" onClick={() => choose('')}>
-                Show all sources
-              </Button>
-            </>
+      <LoadState state={loaded} loading="Loading the leads" failed="We could not load the leads.">
+        {(leads) =>
+          leads.length === 0 ? (
+            <NoLeads source={source} sourceName={sourceName} onShowAll={() => choose('')} />
           ) : (
-            <>
-              <p className="empty-state__title">No leads yet.</p>
-              <p className="empty-state__text">
-                When a visitor sends one of the forms on the landing pages or requests a free preview, the lead appears
-                here and the agency gets an e-mail.
-              </p>
-            </>
-          )}
-        </Card>
-      ) : (
-        <section className="dash-section" aria-labelledby="leads-title">
-          <h2 id="leads-title" className="visually-hidden">
-            {source ? `Leads from ${sourceName}` : 'All leads'}
-          </h2>
-          <p className="leads-count" aria-live="polite">
-            {leads.length === 1 ? '1 lead' : `${leads.length} leads`}
-            {source ? ` from ${sourceName}` : ''}
-          </p>
-          <div className="table-wrap card">
-            <table className="data-table leads-table">
-              <thead>
-                <tr>
-                  <th scope="col">Received</th>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Domain</th>
-                  <th scope="col">Source</th>
-                </tr>
-              </thead>
-              <tbody>
-                {leads.map((lead) => (
-                  <tr key={lead.id}>
-                    <td data-label="Received">
-                      <time dateTime={lead.created_at}>{formatReceived(lead.created_at)}</time>
-                    </td>
-                    <td data-label="E-mail">
-                      <a href={`mailto:${lead.email}`}>{lead.email}</a>
-                    </td>
-                    <td data-label="Name">{lead.name || '—'}</td>
-                    <td data-label="Domain">{lead.domain || '—'}</td>
-                    <td data-label="Source">{lead.source_label}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      )}
+            <LeadTable leads={leads} source={source} sourceName={sourceName} />
+          )
+        }
+      </LoadState>
     </div>
+  )
+}
+
+interface Shown {
+  /** The filter (empty: all sources) and its label. */
+  source: string
+  sourceName: string
+}
+
+function NoLeads({ source, sourceName, onShowAll }: Shown & { onShowAll: () => void }) {
+  return (
+    <Card className="dash-card empty-state">
+      {source ? (
+        <>
+          <p className="empty-state__title">No leads from “{sourceName}” yet.</p>
+          <p className="empty-state__text">Choose another source, or see the leads from every form.</p>
+          <Button size="sm" variant="outline" onClick={onShowAll}>
+            Show all sources
+          </Button>
+        </>
+      ) : (
+        <>
+          <p className="empty-state__title">No leads yet.</p>
+          <p className="empty-state__text">
+            When a visitor sends one of the forms on the landing pages or requests a free preview, the lead appears
+            here and the agency gets an e-mail.
+          </p>
+        </>
+      )}
+    </Card>
+  )
+}
+
+function LeadTable({ leads, source, sourceName }: Shown & { leads: Lead[] }) {
+  return (
+    <section className="dash-section" aria-labelledby="leads-title">
+      <h2 id="leads-title" className="visually-hidden">
+        {source ? `Leads from ${sourceName}` : 'All leads'}
+      </h2>
+      <p className="leads-count" aria-live="polite">
+        {leads.length === 1 ? '1 lead' : `${leads.length} leads`}
+        {source ? ` from ${sourceName}` : ''}
+      </p>
+      <div className="table-wrap card">
+        <table className="data-table leads-table">
+          <thead>
+            <tr>
+              <th scope="col">Received</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">Name</th>
+              <th scope="col">Domain</th>
+              <th scope="col">Source</th>
+            </tr>
+          </thead>
+          <tbody>
+            {leads.map((lead) => (
+              <tr key={lead.id}>
+                <td data-label="Received">
+                  <time dateTime={lead.created_at}>{formatReceived(lead.created_at)}</time>
+                </td>
+                <td data-label="E-mail">
+                  <a href={`mailto:${lead.email}`}>{lead.email}</a>
+                </td>
+                <td data-label="Name">{lead.name || '—'}</td>
+                <td data-label="Domain">{lead.domain || '—'}</td>
+                <td data-label="Source">{lead.source_label}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   )
 }
