@@ -26,12 +26,12 @@ from hypothesis import HealthCheck, settings
 from agency.app import create_app
 from agency.core import db
 from agency.core.settings import Settings
-from agency.modules.auth import service as auth_service
+from agency.modules.auth.service import passwords as auth_passwords
 from agency.registry import MODULES
 
 # Hashing with argon2's production cost would dominate the suite's run time; the algorithm and
 # code path stay the same (the end-to-end tests run the real server with the real cost).
-auth_service.use_hasher(PasswordHasher.from_parameters(profiles.CHEAPEST))
+auth_passwords.use_hasher(PasswordHasher.from_parameters(profiles.CHEAPEST))
 
 settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agency.core.errors import ValidationFailed
-from agency.modules.auth import service
 from agency.modules.auth.models import PasswordReset
+from agency.modules.auth.service import accounts, resets, validation
 from tests.auth.helpers import HEADERS
 
 emails = st.emails()
@@ -23,27 +23,27 @@ fixture_ok = settings(suppress_health_check=[HealthCheck.function_scoped_fixture
 
 @given(st.text(max_size=300))
 def test_normalise_email_is_idempotent_and_trimmed(raw: str) -> None:
-    once = service.normalise_email(raw)
-    assert service.normalise_email(once) == once
+    once = validation.normalise_email(raw)
+    assert validation.normalise_email(once) == once
     assert once == once.strip()
 
 
 @given(emails, st.sampled_from(["", " ", "\t", "  \n"]))
 def test_valid_addresses_survive_case_and_whitespace(email: str, pad: str) -> None:
-    normal = service.normalise_email(pad + email.upper() + pad)
+    normal = validation.normalise_email(pad + email.upper() + pad)
     assert normal == email.lower()
     if len(normal) <= 254 and len(normal.split("@")[0]) <= 64 and "." in normal.split("@")[1]:
-        assert service.valid_email(normal)
+        assert validation.valid_email(normal)
 
 
 @given(st.text(max_size=60).filter(lambda s: "@" not in s))
 def test_no_at_sign_is_never_valid(text: str) -> None:
-    assert not service.valid_email(text)
+    assert not validation.valid_email(text)
 
 
 @given(st.text(max_size=200))
 def test_password_rule_is_length_only(password: str) -> None:
-    problem = service.password_problem(password)
+    problem = validation.password_problem(password)
     if len(password) < 6:
         assert problem == "Password must be at least 6 characters"
     elif len(password) > 128:
@@ -53,7 +53,7 @@ def test_password_rule_is_length_only(password: str) -> None:
 
 
 async def _user(email: str) -> int:
-    account = await service.create_user(email, "a fine password", "A", "B")
+    account = await accounts.create_user(email, "a fine password", "A", "B")
     return account.id
 
 
@@ -62,7 +62,7 @@ async def _user(email: str) -> int:
 async def test_made_up_tokens_never_reset_anything(orm: str, token: str) -> None:
     # A fresh client address per example, so the per-address limit does not answer first.
     with pytest.raises(ValidationFailed):
-        await service.reset_password(
+        await resets.reset_password(
             token=token,
             password="new password",
             confirm_password=None,
@@ -72,31 +72,31 @@ async def test_made_up_tokens_never_reset_anything(orm: str, token: str) -> None
 
 async def test_token_lifecycle_once_never_after_expiry_never_for_another_user(orm: str) -> None:
     ada, bob = await _user("ada@example.com"), await _user("bob@example.com")
-    token = await service.issue_reset_token(ada)
-    await service.reset_password(
+    token = await resets.issue_reset_token(ada)
+    await resets.reset_password(
         token=token, password="ada new pw", confirm_password=None, client_ip="1.1.1.1"
     )
     with pytest.raises(ValidationFailed):  # a second use
-        await service.reset_password(
+        await resets.reset_password(
             token=token, password="again pw", confirm_password=None, client_ip="1.1.1.1"
         )
     assert (
-        await service.authenticate(
+        await accounts.authenticate(
             email="ada@example.com", password="ada new pw", client_ip="1.1.1.1"
         )
     ).id == ada
     # Bob's password is untouched by Ada's token.
     assert (
-        await service.authenticate(
+        await accounts.authenticate(
             email="bob@example.com", password="a fine password", client_ip="1.1.1.1"
         )
     ).id == bob
-    expired = await service.issue_reset_token(bob)
+    expired = await resets.issue_reset_token(bob)
     await PasswordReset.filter(user_id=bob).update(
         expires_at=datetime.now(UTC) - timedelta(seconds=1)
     )
     with pytest.raises(ValidationFailed):
-        await service.reset_password(
+        await resets.reset_password(
             token=expired, password="bob new pw", confirm_password=None, client_ip="1.1.1.1"
         )
 

@@ -11,7 +11,7 @@ import pytest
 import stripe
 
 from agency.app import create_app
-from agency.modules.billing import service as billing
+from agency.modules.billing.service import prices as billing_prices
 from agency.modules.catalogue import service as catalogue
 from tests.auth.helpers import HEADERS
 from tests.conftest import make_settings
@@ -48,7 +48,7 @@ async def shop(tmp_path: Path, database_url: str, fake: FakeStripe) -> AsyncIter
     app = create_app(settings)
     async with app.test_app() as test_app:
         await catalogue.seed(catalogue.load_file())
-        await billing.sync_prices(app.extensions["billing.gateway"], dry_run=False)
+        await billing_prices.sync_prices(app.extensions["billing.gateway"], dry_run=False)
         yield test_app
 
 

@@ -330,7 +330,7 @@ async def test_a_visitor_signed_in_by_checkout_gets_the_signed_in_hint(shop: Any
 async def test_replay_applies_failed_events_and_reconcile_refetches(
     shop: Any, fake: FakeStripe, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agency.modules.billing import service
+    from agency.modules.billing.service import subscriptions, webhooks
 
     client = shop.test_client()
     await sign_up(client)
@@ -346,9 +346,9 @@ async def test_replay_applies_failed_events_and_reconcile_refetches(
         assert (await deliver(client, event)).status_code == 500
     assert await WebhookEvent.filter(status="failed").count() == len(events)
     monkeypatch.setattr(gateway, "retrieve_subscription", real)
-    outcomes = await service.replay(gateway, failed_only=True, ids=[])
+    outcomes = await webhooks.replay(gateway, failed_only=True, ids=[])
     assert set(outcomes.values()) == {"processed"}
     assert (await Subscription.get()).status == "active"
     await fake.fail_async((await Subscription.get()).id)  # no webhook reaches us this time
-    assert await service.reconcile(gateway) == [(await Subscription.get()).id]
+    assert await subscriptions.reconcile(gateway) == [(await Subscription.get()).id]
     assert (await Subscription.get()).status == "past_due"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agency.modules.billing import service
+from agency.modules.billing.service import prices as billing_prices
 from agency.modules.catalogue import service as catalogue
 from agency.modules.catalogue.models import Plan
 from tests.fakes.stripe_server import FakeStripe
@@ -27,15 +27,15 @@ async def test_sync_creates_matches_and_replaces_changed_prices(
     assert by_key["pro-ai"]["type"] == "one_time"
     assert "growth-funnel" not in by_key  # not sold through checkout
 
-    again = await service.sync_prices(gateway, dry_run=False)
+    again = await billing_prices.sync_prices(gateway, dry_run=False)
     assert all(": matched " in line for line in again)
     assert len(prices(fake)) == len(sold)
 
     await Plan.filter(key="starter").update(price=2400)
-    assert "starter: would create a price of 2400 EUR" in await service.sync_prices(
+    assert "starter: would create a price of 2400 EUR" in await billing_prices.sync_prices(
         gateway, dry_run=True
     )
-    lines = await service.sync_prices(gateway, dry_run=False)
+    lines = await billing_prices.sync_prices(gateway, dry_run=False)
     changed = next(line for line in lines if line.startswith("starter:"))
     assert "created" in changed and "archived" in changed
     starter = await catalogue.get_plan("starter")
@@ -54,6 +54,6 @@ async def test_dry_run_changes_nothing(shop: Any, fake: FakeStripe) -> None:
     gateway = shop.app.extensions["billing.gateway"]
     await Plan.filter(key="premium").update(price=59900)
     count = len(prices(fake))
-    lines = await service.sync_prices(gateway, dry_run=True)
+    lines = await billing_prices.sync_prices(gateway, dry_run=True)
     assert "premium: would create a price of 59900 EUR" in lines
     assert len(prices(fake)) == count

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from agency.app import create_app
 from agency.core import mail
-from agency.modules.auth import service as auth_service
+from agency.modules.auth.service import admin as auth_admin
 from agency.modules.insights.models import Lead
 from tests.auth.helpers import HEADERS, call, sign_up
 from tests.conftest import make_settings, run_agency
@@ -128,7 +128,7 @@ async def test_only_admins_see_and_export_leads(site: Any) -> None:
     assert (await call(client, "get", "/api/admin/leads"))[0] == 401
     await sign_up(client)
     assert (await call(client, "get", "/api/admin/leads"))[0] == 403
-    await auth_service.set_role("ada@example.com", "admin")
+    await auth_admin.set_role("ada@example.com", "admin")
     status, data = await call(client, "get", "/api/admin/leads?source=clinic-consultation")
     assert status == 200 and [lead["email"] for lead in data["leads"]] == ["a@b.co"]
     assert data["leads"][0]["source_label"] == "Clinic consultation"

@@ -9,8 +9,7 @@ from rich.table import Table
 
 from agency.core.cli_support import CliContext, console, errors
 from agency.core.errors import AppError
-from agency.modules.auth import service
-from agency.modules.auth.models import ROLE_ADMIN, ROLE_USER
+from agency.modules.auth.service import admin as admin_service
 
 app = typer.Typer(help="Manage user accounts.", no_args_is_help=True)
 sessions_app = typer.Typer(help="Manage sign-in sessions.", no_args_is_help=True)
@@ -37,10 +36,11 @@ def create(
 ) -> None:
     """Create a user. Asks for the password (not echoed)."""
     password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
-    role = ROLE_ADMIN if admin else ROLE_USER
     try:
         account = _context(ctx).run(
-            lambda: service.create_user(email, password, first_name, last_name, role=role)
+            lambda: admin_service.create_account(
+                email, password, admin=admin, first_name=first_name, last_name=last_name
+            )
         )
     except AppError as error:
         raise _fail(error) from error
@@ -50,7 +50,7 @@ def create(
 @app.command("list")
 def list_users(ctx: typer.Context) -> None:
     """List every user with role and live sessions, newest first."""
-    rows = _context(ctx).run(service.list_accounts)
+    rows = _context(ctx).run(admin_service.list_accounts)
     table = Table(title=f"{len(rows)} user(s)")
     for column in ("id", "e-mail", "name", "role", "sessions", "created"):
         table.add_column(column)
@@ -74,7 +74,7 @@ def set_role(
 ) -> None:
     """Make a user an admin, or a plain user again."""
     try:
-        account = _context(ctx).run(lambda: service.set_role(email, role))
+        account = _context(ctx).run(lambda: admin_service.set_role(email, role))
     except AppError as error:
         raise _fail(error) from error
     console.print(f"{account.email} is now {account.role}")
@@ -86,13 +86,8 @@ def revoke_sessions(
     email: Annotated[str, typer.Argument(help="The user's e-mail address.")],
 ) -> None:
     """Sign a user out everywhere."""
-
-    async def revoke() -> int | None:
-        account = await service.get_account_by_email(email)
-        return None if account is None else await service.end_sessions(account.id)
-
-    ended = _context(ctx).run(revoke)
-    if ended is None:
-        errors.print(f"[red]No user with the e-mail {email}.[/red]")
-        raise typer.Exit(1)
+    try:
+        ended = _context(ctx).run(lambda: admin_service.revoke_sessions(email))
+    except AppError as error:
+        raise _fail(error) from error
     console.print(f"ended {ended} session(s) of {email}")

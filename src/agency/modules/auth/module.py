@@ -1,7 +1,8 @@
 """What the auth module contributes to the program (see `agency.core.modules.Module`)."""
 
 from agency.core.modules import Module
-from agency.modules.auth import cli, models, routes, service
+from agency.modules.auth import cli, models, routes
+from agency.modules.auth.service import resets
 
 MODULE = Module(
     name="auth",
@@ -9,5 +10,5 @@ MODULE = Module(
     blueprint=routes.blueprint,
     cli=cli.app,
     cli_name="users",
-    job_handlers={service.RESET_JOB: service.send_reset_link},
+    job_handlers={resets.RESET_JOB: resets.send_reset_link},
 )

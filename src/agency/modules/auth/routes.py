@@ -10,7 +10,6 @@ from quart.blueprints import BlueprintSetupState
 from quart_auth import QuartAuth, current_user, logout_user
 from quart_schema import validate_request, validate_response
 
-from agency.modules.auth import service
 from agency.modules.auth.schemas import (
     DeleteAccountIn,
     EmailChangeIn,
@@ -24,6 +23,7 @@ from agency.modules.auth.schemas import (
     UserEnvelope,
     UserOut,
 )
+from agency.modules.auth.service import accounts, profile, resets, sessions, user_data
 from agency.modules.auth.web import (
     SessionUser,
     client_ip,
@@ -51,7 +51,7 @@ def install_sessions(state: BlueprintSetupState) -> None:
         cookie_http_only=True,
         cookie_samesite="Lax",
         cookie_secure=settings.served_over_https,
-        duration=int(timedelta(days=service.REMEMBER_DAYS).total_seconds()),
+        duration=int(timedelta(days=sessions.REMEMBER_DAYS).total_seconds()),
         user_class=SessionUser,
     )
 
@@ -65,7 +65,7 @@ async def write_session_hint(response: Response) -> Response:
     if hint == "clear":
         response.delete_cookie(HINT_COOKIE, samesite="Lax", secure=secure)
     else:
-        max_age = int(timedelta(days=service.REMEMBER_DAYS).total_seconds())
+        max_age = int(timedelta(days=sessions.REMEMBER_DAYS).total_seconds())
         response.set_cookie(
             HINT_COOKIE,
             "1",
@@ -77,21 +77,18 @@ async def write_session_hint(response: Response) -> Response:
     return response
 
 
-_client_ip = client_ip
-
-
 @blueprint.post("/api/auth/signup")
 @validate_request(SignUpIn)
 @validate_response(UserEnvelope, 201)
 async def post_signup(data: SignUpIn) -> tuple[UserEnvelope, int]:
     """Create an account (user and profile) and sign in."""
-    account = await service.sign_up(
+    account = await accounts.sign_up(
         email=data.email,
         password=data.password,
         confirm_password=data.confirm_password,
         first_name=data.first_name,
         last_name=data.last_name,
-        client_ip=_client_ip(),
+        client_ip=client_ip(),
     )
     await sign_in(account, remember=False)
     return UserEnvelope(user=UserOut.of(account)), 201
@@ -102,8 +99,8 @@ async def post_signup(data: SignUpIn) -> tuple[UserEnvelope, int]:
 @validate_response(UserEnvelope, 200)
 async def post_login(data: LogInIn) -> UserEnvelope:
     """Sign in; `remember` keeps the session for 30 days, else until the browser closes."""
-    account = await service.authenticate(
-        email=data.email, password=data.password, client_ip=_client_ip()
+    account = await accounts.authenticate(
+        email=data.email, password=data.password, client_ip=client_ip()
     )
     await sign_in(account, remember=data.remember)
     return UserEnvelope(user=UserOut.of(account))
@@ -113,7 +110,7 @@ async def post_login(data: LogInIn) -> UserEnvelope:
 async def post_logout() -> Response:
     """End this session."""
     if current_user.auth_id:
-        await service.end_session(current_user.auth_id)
+        await sessions.end_session(current_user.auth_id)
     logout_user()
     g.session_hint = "clear"
     return Response(status=204)
@@ -132,8 +129,8 @@ async def get_me() -> UserEnvelope:
 async def post_forgot_password(data: ForgotPasswordIn) -> tuple[MessageOut, int]:
     """E-mail a reset link; the answer is the same whether the e-mail has an account or not."""
     settings = current_app.extensions["agency.settings"]
-    message = await service.request_password_reset(
-        email=data.email, client_ip=_client_ip(), public_url=settings.public_url
+    message = await resets.request_password_reset(
+        email=data.email, client_ip=client_ip(), public_url=settings.public_url
     )
     current_app.extensions["agency.jobs"].wake()
     return MessageOut(message=message), 202
@@ -144,13 +141,13 @@ async def post_forgot_password(data: ForgotPasswordIn) -> tuple[MessageOut, int]
 @validate_response(MessageOut, 200)
 async def post_reset_password(data: ResetPasswordIn) -> MessageOut:
     """Set a new password with a reset link's token (once, within the hour)."""
-    await service.reset_password(
+    await resets.reset_password(
         token=data.token,
         password=data.password,
         confirm_password=data.confirm_password,
-        client_ip=_client_ip(),
+        client_ip=client_ip(),
     )
-    return MessageOut(message="Your password has been reset. You can now log in.")
+    return MessageOut(message=resets.MSG_RESET_DONE)
 
 
 @blueprint.patch("/api/account/profile")
@@ -160,7 +157,7 @@ async def post_reset_password(data: ResetPasswordIn) -> MessageOut:
 async def patch_profile(data: ProfileIn) -> UserEnvelope:
     """Change first name, last name and avatar image address."""
     account = await require_account()
-    updated = await service.update_profile(
+    updated = await profile.update_profile(
         account.id,
         first_name=data.first_name,
         last_name=data.last_name,
@@ -176,14 +173,14 @@ async def patch_profile(data: ProfileIn) -> UserEnvelope:
 async def post_password(data: PasswordChangeIn) -> MessageOut:
     """Change the password; every other session ends."""
     account = await require_account()
-    await service.change_password(
+    await profile.change_password(
         account.id,
         current_password=data.current_password,
         new_password=data.new_password,
         confirm_password=data.confirm_password,
         keep_token=current_user.auth_id,
     )
-    return MessageOut(message="Your password has been changed.")
+    return MessageOut(message=profile.MSG_PASSWORD_CHANGED)
 
 
 @blueprint.post("/api/account/email")
@@ -193,7 +190,7 @@ async def post_password(data: PasswordChangeIn) -> MessageOut:
 async def post_email(data: EmailChangeIn) -> UserEnvelope:
     """Change the e-mail address (needs the current password)."""
     account = await require_account()
-    updated = await service.change_email(
+    updated = await profile.change_email(
         account.id, new_email=data.new_email, current_password=data.current_password
     )
     return UserEnvelope(user=UserOut.of(updated))
@@ -204,7 +201,7 @@ async def post_email(data: EmailChangeIn) -> UserEnvelope:
 async def get_export() -> Response:
     """Download everything we hold about the signed-in user, as JSON."""
     account = await require_account()
-    data: dict[str, Any] = await service.export_data(account.id)
+    data: dict[str, Any] = await user_data.export_data(account.id)
     response = jsonify(data)
     response.headers["Content-Disposition"] = 'attachment; filename="my-agency-data.json"'
     return response
@@ -216,7 +213,7 @@ async def get_export() -> Response:
 async def post_delete_account(data: DeleteAccountIn) -> Response:
     """Delete the account and what other modules hold about it (needs the password)."""
     account = await require_account()
-    await service.delete_account(account.id, current_password=data.current_password)
+    await user_data.delete_account(account.id, current_password=data.current_password)
     logout_user()
     g.session_hint = "clear"
     return Response(status=204)

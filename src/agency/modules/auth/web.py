@@ -11,8 +11,8 @@ from quart import g, request
 from quart_auth import Action, AuthUser, current_user, login_user
 
 from agency.core.errors import Forbidden, Unauthorized
-from agency.modules.auth import service
 from agency.modules.auth.schemas import Account
+from agency.modules.auth.service import accounts, sessions
 
 __all__ = [
     "SessionUser",
@@ -40,7 +40,7 @@ class SessionUser(AuthUser):
 
     async def user_id(self) -> int | None:
         if not self._resolved:
-            self._user_id = await service.session_user_id(self.auth_id) if self.auth_id else None
+            self._user_id = await sessions.session_user_id(self.auth_id) if self.auth_id else None
             self._resolved = True
         return self._user_id
 
@@ -56,7 +56,7 @@ def client_ip() -> str:
 
 async def sign_in(account: Account, *, remember: bool = False) -> None:
     """Start a session for this request's browser (the cookie is set on the response)."""
-    token = await service.start_session(
+    token = await sessions.start_session(
         account.id,
         remember=remember,
         user_agent=request.headers.get("User-Agent", ""),
@@ -71,7 +71,7 @@ async def current_account() -> Account | None:
     """The signed-in account of this request, or None."""
     if "account" not in g:
         user_id = await current_user.user_id() if isinstance(current_user, SessionUser) else None
-        g.account = await service.get_account(user_id) if user_id is not None else None
+        g.account = await accounts.get_account(user_id) if user_id is not None else None
     account: Account | None = g.account
     return account
 
@@ -79,7 +79,7 @@ async def current_account() -> Account | None:
 async def require_account() -> Account:
     account = await current_account()
     if account is None:
-        raise Unauthorized(service.MSG_NOT_SIGNED_IN)
+        raise Unauthorized(accounts.MSG_NOT_SIGNED_IN)
     return account
 
 

@@ -8,8 +8,8 @@ import typer
 
 from agency.core.cli_support import CliContext, console, errors
 from agency.core.errors import AppError
-from agency.modules.billing import service
 from agency.modules.billing.clients import StripeGateway
+from agency.modules.billing.service import prices, subscriptions, webhooks
 
 app = typer.Typer(help="Payments with Stripe.", no_args_is_help=True)
 
@@ -34,7 +34,7 @@ def sync(
     context: CliContext = ctx.obj
     gateway = _gateway(context)
     try:
-        lines = context.run(lambda: service.sync_prices(gateway, dry_run=dry_run))
+        lines = context.run(lambda: prices.sync_prices(gateway, dry_run=dry_run))
     except AppError as error:
         errors.print(f"[red]{error.message}[/red]")
         raise typer.Exit(1) from error
@@ -52,7 +52,7 @@ def replay(
     """Apply stored webhook events again (all, the failed ones, or by id)."""
     context: CliContext = ctx.obj
     gateway = _gateway(context)
-    outcomes = context.run(lambda: service.replay(gateway, failed_only=failed, ids=ids or []))
+    outcomes = context.run(lambda: webhooks.replay(gateway, failed_only=failed, ids=ids or []))
     for event_id, outcome in outcomes.items():
         console.print(f"{event_id}: {outcome}")
     console.print(f"{len(outcomes)} event(s) replayed")
@@ -63,5 +63,5 @@ def reconcile(ctx: typer.Context) -> None:
     """Re-fetch every known subscription from Stripe and store its current state."""
     context: CliContext = ctx.obj
     gateway = _gateway(context)
-    updated = context.run(lambda: service.reconcile(gateway))
+    updated = context.run(lambda: subscriptions.reconcile(gateway))
     console.print(f"{len(updated)} subscription(s) reconciled")

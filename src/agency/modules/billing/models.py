@@ -33,6 +33,10 @@ class CheckoutSession(Model):
         table = "billing_checkout_session"
 
 
+ACTIVE_STATUSES = ("active", "trialing")
+"""Subscription statuses that count as a paying customer."""
+
+
 class Subscription(Model):
     id = fields.CharField(max_length=255, primary_key=True)
     user_id = fields.IntField(db_index=True)

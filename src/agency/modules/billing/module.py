@@ -2,7 +2,8 @@
 
 from agency.core.modules import Module
 from agency.core.userdata import UserData
-from agency.modules.billing import cli, models, routes, service
+from agency.modules.billing import cli, models, routes
+from agency.modules.billing.service import user_data
 
 MODULE = Module(
     name="billing",
@@ -11,5 +12,5 @@ MODULE = Module(
     cli=cli.app,
     cli_name="stripe",
     csrf_exempt=(routes.WEBHOOK_PATH,),
-    user_data=UserData(export=service.export_user, erase=service.erase_user),
+    user_data=UserData(export=user_data.export_user, erase=user_data.erase_user),
 )

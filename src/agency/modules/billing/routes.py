@@ -8,9 +8,7 @@ from quart import Blueprint, Quart, current_app, request
 from quart.blueprints import BlueprintSetupState
 from quart_schema import validate_request, validate_response
 
-from agency.modules.auth import api as auth_api
 from agency.modules.auth import web as auth_web
-from agency.modules.billing import service
 from agency.modules.billing.clients import StripeGateway
 from agency.modules.billing.schemas import (
     CheckoutIn,
@@ -20,6 +18,7 @@ from agency.modules.billing.schemas import (
     UrlOut,
     WebhookOut,
 )
+from agency.modules.billing.service import checkout, reads, webhooks
 
 blueprint = Blueprint("billing", __name__)
 WEBHOOK_PATH = "/api/billing/webhook"
@@ -49,19 +48,14 @@ def _public_url() -> str:
 async def post_checkout(data: CheckoutIn) -> UrlOut:
     """Start a card checkout for a plan. Signed-out buyers send full name, e-mail and password:
     their account is created (or, with the right password, they are signed in) first."""
-    account = await auth_web.current_account()
-    if account is None:
-        service.check_visitor_fields(data.plan, data.full_name, data.email, data.password)
-        await service.validate_plan(_gateway(), data.plan)
-        account = await auth_api.register_or_authenticate(
-            full_name=data.full_name,
-            email=data.email,
-            password=data.password,
-            client_ip=auth_web.client_ip(),
-        )
-        await auth_web.sign_in(account)
-    request_ = service.CheckoutRequest(plan_key=data.plan, domain=data.domain, page=data.page)
-    url = await service.create_checkout(_gateway(), account, request_, _public_url())
+    url = await checkout.start_checkout(
+        _gateway(),
+        data,
+        buyer=await auth_web.current_account(),
+        sign_in=auth_web.sign_in,
+        client_ip=auth_web.client_ip(),
+        public_url=_public_url(),
+    )
     return UrlOut(url=url)
 
 
@@ -72,7 +66,7 @@ async def post_webhook() -> WebhookOut:
     payload = await request.get_data(as_text=False)
     assert isinstance(payload, bytes)
     event = _gateway().verify_event(payload, request.headers.get("Stripe-Signature"))
-    outcome = await service.receive_event(_gateway(), event)
+    outcome = await webhooks.receive_event(_gateway(), event)
     return WebhookOut(received=True, outcome=outcome)
 
 
@@ -82,7 +76,7 @@ async def post_webhook() -> WebhookOut:
 async def get_subscription() -> SubscriptionEnvelope:
     """The signed-in user's subscription (null when there is none)."""
     account = await auth_web.require_account()
-    return SubscriptionEnvelope(subscription=await service.current_subscription(account.id))
+    return SubscriptionEnvelope(subscription=await reads.current_subscription(account.id))
 
 
 @blueprint.get("/api/billing/orders")
@@ -91,7 +85,7 @@ async def get_subscription() -> SubscriptionEnvelope:
 async def get_orders() -> OrderList:
     """The signed-in user's orders, newest first."""
     account = await auth_web.require_account()
-    return OrderList(orders=await service.list_orders(account.id))
+    return OrderList(orders=await reads.list_orders(account.id))
 
 
 @blueprint.get("/api/billing/checkout/<session_id>")
@@ -100,7 +94,7 @@ async def get_orders() -> OrderList:
 async def get_checkout_status(session_id: str) -> CheckoutStatus:
     """Whether the payment for this checkout has been recorded (from the webhook)."""
     account = await auth_web.require_account()
-    return await service.checkout_status(account.id, session_id)
+    return await reads.checkout_status(account.id, session_id)
 
 
 @blueprint.post("/api/billing/portal")
@@ -109,5 +103,5 @@ async def get_checkout_status(session_id: str) -> CheckoutStatus:
 async def post_portal() -> UrlOut:
     """A Stripe customer portal session to manage the subscription and cards."""
     account = await auth_web.require_account()
-    url = await service.portal_url(_gateway(), account.id, _public_url() + "/dashboard/billing")
+    url = await reads.portal_url(_gateway(), account.id, _public_url() + "/dashboard/billing")
     return UrlOut(url=url)

@@ -1,0 +1,136 @@
+"""Accounts: read one, create one, sign up, log in, and the checkout's sign-up-or-log-in."""
+
+from __future__ import annotations
+
+from tortoise.exceptions import IntegrityError
+from tortoise.transactions import in_transaction
+
+from agency.core import ratelimit
+from agency.core.errors import Conflict, Unauthorized, ValidationFailed
+from agency.core.ratelimit import Limit
+from agency.modules.auth.models import ROLE_USER, Profile, User
+from agency.modules.auth.schemas import Account
+from agency.modules.auth.service import passwords
+from agency.modules.auth.service.validation import (
+    MSG_EMAIL_INVALID,
+    MSG_FILL_ALL,
+    check_new_password,
+    normalise_email,
+    valid_email,
+)
+
+MSG_EMAIL_TAKEN = "This email is already registered."
+MSG_BAD_LOGIN = "Incorrect email or password. Please try again."
+MSG_NOT_SIGNED_IN = "Please log in to continue."
+
+LOGIN_PER_ADDRESS = Limit("login-ip", limit=30, window=15 * 60)
+LOGIN_FAILURES_PER_EMAIL = Limit("login-email", limit=10, window=15 * 60)
+SIGNUP_PER_ADDRESS = Limit("signup-ip", limit=10, window=60 * 60)
+
+
+async def account_of(user: User) -> Account:
+    """The user with their profile, as the data other code sees."""
+    profile = await Profile.get_or_none(id=user.id)
+    return Account(
+        id=user.id,
+        email=user.email,
+        role=user.role,
+        first_name=profile.first_name if profile else "",
+        last_name=profile.last_name if profile else "",
+        avatar_url=profile.avatar_url if profile else None,
+        created_at=user.created_at,
+    )
+
+
+async def get_account(user_id: int) -> Account | None:
+    user = await User.get_or_none(id=user_id)
+    return await account_of(user) if user else None
+
+
+async def get_account_by_email(email: str) -> Account | None:
+    user = await User.get_or_none(email=normalise_email(email))
+    return await account_of(user) if user else None
+
+
+async def create_user(
+    email: str, password: str, first_name: str = "", last_name: str = "", role: str = ROLE_USER
+) -> Account:
+    """Create the user and their profile in one transaction."""
+    email = normalise_email(email)
+    if not valid_email(email):
+        raise ValidationFailed(MSG_EMAIL_INVALID, fields={"email": MSG_EMAIL_INVALID})
+    check_new_password(password, None)
+    password_hash = await passwords.hash_password(password)
+    try:
+        async with in_transaction():
+            user = await User.create(email=email, password_hash=password_hash, role=role)
+            await Profile.create(
+                id=user.id, first_name=first_name.strip()[:100], last_name=last_name.strip()[:100]
+            )
+    except IntegrityError as exc:
+        raise Conflict(MSG_EMAIL_TAKEN, fields={"email": MSG_EMAIL_TAKEN}) from exc
+    return await account_of(user)
+
+
+async def sign_up(
+    *,
+    email: str,
+    password: str,
+    confirm_password: str | None,
+    first_name: str,
+    last_name: str,
+    client_ip: str,
+) -> Account:
+    if not (email.strip() and password and first_name.strip() and last_name.strip()):
+        raise ValidationFailed(MSG_FILL_ALL)
+    check_new_password(password, confirm_password)
+    await ratelimit.enforce(SIGNUP_PER_ADDRESS, client_ip)
+    if await User.exists(email=normalise_email(email)):
+        raise Conflict(MSG_EMAIL_TAKEN, fields={"email": MSG_EMAIL_TAKEN})
+    return await create_user(email, password, first_name, last_name)
+
+
+async def authenticate(*, email: str, password: str, client_ip: str) -> Account:
+    """The account for these credentials, counting attempts per address and failures per
+    e-mail. Unknown e-mails cost the same time as wrong passwords."""
+    if not email.strip() or not password:
+        raise ValidationFailed(MSG_FILL_ALL)
+    email = normalise_email(email)
+    await ratelimit.enforce(LOGIN_PER_ADDRESS, client_ip)
+    await ratelimit.check(LOGIN_FAILURES_PER_EMAIL, email)
+    user = await User.get_or_none(email=email)
+    password_hash = user.password_hash if user else passwords.unknown_user_hash()
+    verified = await passwords.verify(password_hash, password)
+    if user is None or not verified:
+        await ratelimit.hit(LOGIN_FAILURES_PER_EMAIL, email)
+        raise Unauthorized(MSG_BAD_LOGIN, code="invalid_credentials")
+    if passwords.needs_rehash(user.password_hash):
+        new_hash = await passwords.hash_password(password)
+        await User.filter(id=user.id).update(password_hash=new_hash)
+    await ratelimit.reset(LOGIN_FAILURES_PER_EMAIL, email)
+    return await account_of(user)
+
+
+def split_full_name(full_name: str) -> tuple[str, str]:
+    """The spec's rule: first name before the first space, last name the next word."""
+    first, _, rest = full_name.strip().partition(" ")
+    return first, (rest.split() or [""])[0]
+
+
+async def register_or_authenticate(
+    *, full_name: str, email: str, password: str, client_ip: str
+) -> Account:
+    """For a signed-out buyer: a new account, or their existing one when the password is right.
+    A wrong password for a registered e-mail gets 'This email is already registered.'"""
+    email = normalise_email(email)
+    if await User.exists(email=email):
+        try:
+            return await authenticate(email=email, password=password, client_ip=client_ip)
+        except Unauthorized as exc:
+            raise Conflict(
+                MSG_EMAIL_TAKEN, code="email_registered", fields={"email": MSG_EMAIL_TAKEN}
+            ) from exc
+    check_new_password(password, None)
+    await ratelimit.enforce(SIGNUP_PER_ADDRESS, client_ip)
+    first_name, last_name = split_full_name(full_name)
+    return await create_user(email, password, first_name, last_name)
