@@ -22,7 +22,7 @@ def test_every_module_folder_is_registered_once() -> None:
     assert len({m.name for m in MODULES}) == len(MODULES)
 
 
-def test_the_seven_product_modules_exist() -> None:
+def test_the_eight_modules_exist() -> None:
     assert set(module_folders()) == {
         "auth",
         "catalogue",
@@ -31,6 +31,7 @@ def test_the_seven_product_modules_exist() -> None:
         "insights",
         "blog",
         "seo",
+        "content",
     }
 
 

@@ -11,12 +11,11 @@ from quart_schema import Info, QuartSchema
 
 from agency import __version__
 from agency.core import db, jobs, mail, userdata
-from agency.core.content import ContentPages, SiteDetails, html_filter
 from agency.core.modules import JobHandler, Module
-from agency.core.paths import config_dir, web_dir
+from agency.core.paths import web_dir
 from agency.core.security import security_headers
-from agency.core.settings import Settings, load_settings
-from agency.core.site import SiteFiles, StaticSite
+from agency.core.settings import Settings, check_settings, load_settings
+from agency.core.site import HtmlFilter, SiteFiles, StaticSite
 from agency.core.web import core_blueprint, install_error_handlers, install_request_hooks
 from agency.registry import MODULES
 
@@ -29,6 +28,10 @@ MAX_BODY_BYTES = 1024 * 1024
 
 def create_app(settings: Settings | None = None, modules: Sequence[Module] = MODULES) -> Quart:
     settings = settings or load_settings()
+    check_settings(settings, [m.check_settings for m in modules if m.check_settings is not None])
+    frame_origins = [
+        o for m in modules if m.frame_origins is not None for o in m.frame_origins(settings)
+    ]
     app = Quart("agency")
     app.config.update(
         SECRET_KEY=settings.effective_secret_key(),
@@ -48,7 +51,10 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
     )
     install_error_handlers(app)
     install_request_hooks(
-        app, settings, csrf_exempt=[path for m in modules for path in m.csrf_exempt]
+        app,
+        settings,
+        csrf_exempt=[path for m in modules for path in m.csrf_exempt],
+        frame_origins=frame_origins,
     )
     app.register_blueprint(core_blueprint)
     for module in modules:
@@ -74,14 +80,26 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
         await runner.stop()
         await db.close_db()
 
-    details = SiteDetails.from_settings(settings)
-    pages = ContentPages(settings.pages_dir or config_dir() / "pages", details)
-    app.extensions["agency.pages"] = pages
     files = SiteFiles(
         settings.web_dir or web_dir(),
-        security_headers(https=settings.served_over_https, frame_origin=settings.scheduling_origin),
-        html_filter(details, pages),
+        security_headers(https=settings.served_over_https, frame_origins=frame_origins),
+        _chain([m.html_filter(settings, app.extensions) for m in modules if m.html_filter]),
     )
     app.extensions["agency.site"] = files
     app.asgi_app = StaticSite(app.asgi_app, files, SERVER_PATHS)  # type: ignore[method-assign, assignment, arg-type]
     return app
+
+
+def _chain(filters: Sequence[HtmlFilter]) -> HtmlFilter | None:
+    """One filter applying the modules' HTML filters in turn (None when no module has one)."""
+    if not filters:
+        return None
+    if len(filters) == 1:
+        return filters[0]
+
+    def fill(relative: str, text: str) -> str:
+        for html_filter in filters:
+            text = html_filter(relative, text)
+        return text
+
+    return fill

@@ -16,7 +16,7 @@ from agency.core import db, jobs, mail
 from agency.core.cli_support import CliContext
 from agency.core.cli_support import console as out
 from agency.core.logging import configure_logging
-from agency.core.settings import Settings, SettingsError, load_settings
+from agency.core.settings import Settings, SettingsError, check_settings, load_settings
 from agency.registry import MODULES
 
 console = Console(stderr=True)
@@ -45,6 +45,7 @@ def root(ctx: typer.Context) -> None:
 def settings_or_exit(**overrides: Any) -> Settings:
     try:
         settings = load_settings(**{k: v for k, v in overrides.items() if v is not None})
+        check_settings(settings, [m.check_settings for m in MODULES if m.check_settings])
     except SettingsError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc

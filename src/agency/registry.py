@@ -9,8 +9,9 @@ from agency.modules.auth.module import MODULE as AUTH
 from agency.modules.billing.module import MODULE as BILLING
 from agency.modules.blog.module import MODULE as BLOG
 from agency.modules.catalogue.module import MODULE as CATALOGUE
+from agency.modules.content.module import MODULE as CONTENT
 from agency.modules.insights.module import MODULE as INSIGHTS
 from agency.modules.seo.module import MODULE as SEO
 from agency.modules.sites.module import MODULE as SITES
 
-MODULES: tuple[Module, ...] = (AUTH, CATALOGUE, SITES, BILLING, INSIGHTS, BLOG, SEO)
+MODULES: tuple[Module, ...] = (AUTH, CATALOGUE, SITES, BILLING, INSIGHTS, BLOG, SEO, CONTENT)

@@ -1,5 +1,6 @@
-"""Site content: settings validators, Markdown rendering and sanitising, and the filling of the
-prerender's tokens (pure functions; the served result is tested in test_site.py)."""
+"""Site content: the site details' settings and their checks, Markdown rendering and
+sanitising, and the filling of the prerender's tokens (pure functions; the served result is
+tested in test_routes.py and tests/core/test_site.py)."""
 
 from __future__ import annotations
 
@@ -12,24 +13,24 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.core.content import (
+from agency.core.paths import config_dir
+from agency.core.settings import Settings, SettingsError, check_settings, load_settings
+from agency.modules.content.service import (
+    CONTENT_ENGINE_PLAN_KEYS,
+    CONTENT_ENGINE_ROUTES,
     CONTENT_PAGE_NAMES,
+    DEFAULT_CONTENT_ENGINE_PLANS,
     ContentPages,
     SiteDetails,
+    content_engine_plans,
+    frame_origins,
     html_filter,
     render_markdown,
     route_of,
     tel_href,
 )
-from agency.core.paths import config_dir
-from agency.core.settings import (
-    CONTENT_ENGINE_PLAN_KEYS,
-    CONTENT_ENGINE_ROUTES,
-    DEFAULT_CONTENT_ENGINE_PLANS,
-    Settings,
-    SettingsError,
-    load_settings,
-)
+from agency.modules.content.service import check_settings as check_content_settings
+from agency.registry import MODULES
 
 DETAILS = SiteDetails(
     phone="+44 20 7946 0958",
@@ -38,6 +39,13 @@ DETAILS = SiteDetails(
     content_engine_plans={**DEFAULT_CONTENT_ENGINE_PLANS, "/ai-scale-startup": "ai-scale-growth"},
     base_url="https://shop.example",
 )
+
+
+def load_checked_settings() -> Settings:
+    """Settings as `create_app` and the CLI accept them: loaded, then checked by the modules."""
+    settings = load_settings()
+    check_settings(settings, [m.check_settings for m in MODULES if m.check_settings])
+    return settings
 
 
 def pages_in(tmp_path: Path, **texts: str) -> ContentPages:
@@ -50,7 +58,7 @@ def pages_in(tmp_path: Path, **texts: str) -> ContentPages:
 
 
 def test_defaults_are_the_decisions_content_engine_variants() -> None:
-    assert Settings().content_engine_plans == {
+    assert content_engine_plans(Settings()) == {
         "/ai-scale-startup": "ai-scale-builder",
         "/ai-scale-startup2": "ai-scale-plan",
         "/ai-scale-startup3": "ai-scale-growth",
@@ -62,7 +70,7 @@ def test_a_partial_plan_mapping_from_the_environment_overrides_only_its_routes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("AGENCY_CONTENT_ENGINE_PLANS", '{"/ai-scale-startup3": "ai-scale-plan"}')
-    plans = load_settings().content_engine_plans
+    plans = SiteDetails.from_settings(load_checked_settings()).content_engine_plans
     assert plans["/ai-scale-startup3"] == "ai-scale-plan"
     assert plans["/ai-scale-startup"] == "ai-scale-builder"
 
@@ -83,8 +91,32 @@ def test_bad_site_details_stop_with_a_readable_message(
 ) -> None:
     monkeypatch.setenv(f"AGENCY_{key}", value)
     with pytest.raises(SettingsError) as excinfo:
-        load_settings()
+        load_checked_settings()
     assert f"AGENCY_{key}" in str(excinfo.value) and message in str(excinfo.value)
+
+
+def test_the_plan_mapping_is_reported_like_any_other_bad_key(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AGENCY_CONTENT_ENGINE_PLANS", '{"/ai-scale-startup": "premium"}')
+    with pytest.raises(SettingsError) as excinfo:
+        load_checked_settings()
+    assert str(excinfo.value) == (
+        "Invalid configuration:\n"
+        "  AGENCY_CONTENT_ENGINE_PLANS: Value error, unknown plan(s) premium; "
+        "plans are ai-scale-builder, ai-scale-plan, ai-scale-growth"
+    )
+
+
+def test_unknown_routes_are_reported_before_unknown_plans() -> None:
+    settings = Settings(content_engine_plans={"/nope": "premium", "/ai-scale-startup": "x"})
+    assert check_content_settings(settings) == [
+        (
+            "content_engine_plans",
+            "unknown route(s) /nope; routes are /ai-scale-startup, /ai-scale-startup2, "
+            "/ai-scale-startup3, /ai-scale-startup4",
+        )
+    ]
 
 
 phones = st.builds(
@@ -114,7 +146,9 @@ def test_a_phone_is_never_accepted_without_enough_digits_or_with_markup(value: s
 
 @given(st.sampled_from(CONTENT_ENGINE_ROUTES), st.sampled_from(CONTENT_ENGINE_PLAN_KEYS))
 def test_every_route_can_sell_every_content_engine_plan(route: str, plan: str) -> None:
-    assert Settings(content_engine_plans={route: plan}).content_engine_plans[route] == plan
+    settings = Settings(content_engine_plans={route: plan})
+    check_settings(settings, [check_content_settings])
+    assert content_engine_plans(settings)[route] == plan
 
 
 @given(st.text(max_size=80))
@@ -129,8 +163,8 @@ def test_a_scheduling_url_is_empty_or_a_plain_http_address(value: str) -> None:
 
 def test_scheduling_origin_is_what_the_csp_allows_to_be_framed() -> None:
     settings = Settings(scheduling_url="https://cal.example:8443/team/30min?x=1")
-    assert settings.scheduling_origin == "https://cal.example:8443"
-    assert Settings().scheduling_origin == ""
+    assert frame_origins(settings) == ("https://cal.example:8443",)
+    assert frame_origins(Settings()) == ()
 
 
 # --- Markdown --------------------------------------------------------------------------------

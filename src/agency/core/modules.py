@@ -8,9 +8,13 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from agency.core.settings import Settings, SettingsCheck
 from agency.core.userdata import UserData
 
 JobHandler = Callable[[dict[str, Any]], Awaitable[None]]
+# (path of a built HTML file relative to the build, its text) -> the text to serve; the same
+# shape as `agency.core.site.HtmlFilter` (not imported: that module needs Quart's compression).
+HtmlFilter = Callable[[str, str], str]
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,12 @@ class Module:
     user_data: how to export and erase what this module holds about a user.
     prepare: runs in `agency serve` after the migrations, before the workers start (loads
         default data on a fresh install).
+    check_settings: reports problems with the settings keys only this module understands, as
+        (key, message) pairs; `create_app` and the CLI stop with them as with any bad key.
+    html_filter: given the settings and the app's `extensions` (where the module may keep what
+        it loads for its routes), returns a function that fills the built web UI's HTML pages at
+        start-up; `create_app` chains the modules' filters in registry order.
+    frame_origins: origins (`scheme://host[:port]`) the CSP lets pages frame.
     """
 
     name: str
@@ -38,3 +48,6 @@ class Module:
     csrf_exempt: tuple[str, ...] = ()
     user_data: UserData | None = None
     prepare: Callable[[], Awaitable[object]] | None = None
+    check_settings: SettingsCheck | None = None
+    html_filter: Callable[[Settings, dict[str, Any]], HtmlFilter] | None = None
+    frame_origins: Callable[[Settings], tuple[str, ...]] | None = None

@@ -4,7 +4,7 @@ the client address behind trusted proxies. Pure functions, so they are easy to t
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 from urllib.parse import urlsplit
 
@@ -29,18 +29,18 @@ _CSP_DIRECTIVES = [
 CONTENT_SECURITY_POLICY = "; ".join(_CSP_DIRECTIVES)
 
 
-def content_security_policy(frame_origin: str = "") -> str:
-    """The CSP; `frame_origin` (the scheduling page's `scheme://host`) may be framed, nothing
-    else: the booking calendar is an iframe, as no third-party script may run here."""
-    if not frame_origin:
+def content_security_policy(frame_origins: Sequence[str] = ()) -> str:
+    """The CSP; `frame_origins` (`scheme://host[:port]`, from the modules) may be framed,
+    nothing else: third-party content comes in iframes, as no third-party script may run here."""
+    if not frame_origins:
         return CONTENT_SECURITY_POLICY
-    return "; ".join([*_CSP_DIRECTIVES, f"frame-src 'self' {frame_origin}"])
+    return "; ".join([*_CSP_DIRECTIVES, f"frame-src 'self' {' '.join(frame_origins)}"])
 
 
-def security_headers(*, https: bool, frame_origin: str = "") -> list[tuple[str, str]]:
+def security_headers(*, https: bool, frame_origins: Sequence[str] = ()) -> list[tuple[str, str]]:
     """Headers every response carries; HSTS only when the site is served over https."""
     headers = [
-        ("Content-Security-Policy", content_security_policy(frame_origin)),
+        ("Content-Security-Policy", content_security_policy(frame_origins)),
         ("X-Content-Type-Options", "nosniff"),
         ("X-Frame-Options", "DENY"),
         ("Referrer-Policy", "strict-origin-when-cross-origin"),

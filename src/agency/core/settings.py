@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -21,20 +22,6 @@ from pydantic_settings import (
 )
 
 CONFIG_FILE_ENV = "AGENCY_CONFIG"
-# The content-engine landing routes and the plans each may sell (DECISIONS.md: configuration).
-CONTENT_ENGINE_ROUTES = (
-    "/ai-scale-startup",
-    "/ai-scale-startup2",
-    "/ai-scale-startup3",
-    "/ai-scale-startup4",
-)
-CONTENT_ENGINE_PLAN_KEYS = ("ai-scale-builder", "ai-scale-plan", "ai-scale-growth")
-DEFAULT_CONTENT_ENGINE_PLANS = {
-    "/ai-scale-startup": "ai-scale-builder",
-    "/ai-scale-startup2": "ai-scale-plan",
-    "/ai-scale-startup3": "ai-scale-growth",
-    "/ai-scale-startup4": "ai-scale-builder",
-}
 _PHONE = re.compile(r"^\+?[0-9][0-9 ()./-]{4,30}[0-9]$")
 _EMAIL = re.compile(
     r"^[^@\s<>\"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$"
@@ -96,10 +83,9 @@ class Settings(BaseSettings):
     contact_email: str = "hello@agency.local"
     # Booking page embedded (iframe, after a click) on /sales-funnel; empty = e-mail instead.
     scheduling_url: str = ""
-    # Plan sold by each content-engine route (the route's price variant).
-    content_engine_plans: dict[str, str] = Field(
-        default_factory=lambda: dict(DEFAULT_CONTENT_ENGINE_PLANS)
-    )
+    # Plan sold by each content-engine route (the route's price variant); routes left out keep
+    # the content module's defaults, which also checks the keys (`agency.modules.content`).
+    content_engine_plans: dict[str, str] = Field(default_factory=dict)
     # Markdown of /faq, /about, /contact, /careers, /privacy, /terms, /cookies; empty = bundled.
     pages_dir: Path | None = None
 
@@ -138,34 +124,6 @@ class Settings(BaseSettings):
         if any(c in value for c in "\"'<> \\"):
             raise ValueError("must not contain quotes, spaces, angle brackets or backslashes")
         return value
-
-    @field_validator("content_engine_plans")
-    @classmethod
-    def _check_content_engine_plans(cls, value: dict[str, str]) -> dict[str, str]:
-        unknown_routes = sorted(set(value) - set(CONTENT_ENGINE_ROUTES))
-        if unknown_routes:
-            raise ValueError(
-                f"unknown route(s) {', '.join(unknown_routes)}; "
-                f"routes are {', '.join(CONTENT_ENGINE_ROUTES)}"
-            )
-        bad_plans = sorted(
-            {plan for plan in value.values() if plan not in CONTENT_ENGINE_PLAN_KEYS}
-        )
-        if bad_plans:
-            raise ValueError(
-                f"unknown plan(s) {', '.join(bad_plans)}; "
-                f"plans are {', '.join(CONTENT_ENGINE_PLAN_KEYS)}"
-            )
-        # A partial mapping overrides only the routes it names.
-        return {**DEFAULT_CONTENT_ENGINE_PLANS, **value}
-
-    @property
-    def scheduling_origin(self) -> str:
-        """`scheme://host[:port]` of the scheduling page (for the CSP), or ""."""
-        if not self.scheduling_url:
-            return ""
-        parts = urlsplit(self.scheduling_url)
-        return f"{parts.scheme}://{parts.netloc}"
 
     @classmethod
     def settings_customise_sources(
@@ -225,13 +183,32 @@ class SettingsError(Exception):
     """Settings could not be loaded; the message lists every bad key."""
 
 
+# A check a module runs on the settings it owns: (settings key, message) for each problem.
+SettingsCheck = Callable[[Settings], list[tuple[str, str]]]
+
+
+def _report(problems: Iterable[tuple[str, str]]) -> str:
+    lines = [f"  AGENCY_{key.upper()}: {message}" for key, message in problems]
+    return "Invalid configuration:\n" + "\n".join(lines)
+
+
 def load_settings(**overrides: Any) -> Settings:
     """Load settings, turning pydantic's report into one readable message."""
     try:
         return Settings(**overrides)
     except ValidationError as exc:
-        lines = []
-        for error in exc.errors():
-            key = ".".join(str(part) for part in error["loc"]) or "(settings)"
-            lines.append(f"  AGENCY_{key.upper()}: {error['msg']}")
-        raise SettingsError("Invalid configuration:\n" + "\n".join(lines)) from exc
+        problems = [
+            (".".join(str(part) for part in error["loc"]) or "(settings)", error["msg"])
+            for error in exc.errors()
+        ]
+        raise SettingsError(_report(problems)) from exc
+
+
+def check_settings(settings: Settings, checks: Iterable[SettingsCheck]) -> None:
+    """Run the modules' own checks (keys whose meaning only a module knows) and raise one
+    SettingsError listing every problem, worded like a validator's: "Value error, ..."."""
+    problems = [
+        (key, f"Value error, {message}") for check in checks for key, message in check(settings)
+    ]
+    if problems:
+        raise SettingsError(_report(problems))

@@ -7,12 +7,11 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Iterable
-from html import escape
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel
-from quart import Blueprint, Quart, Response, current_app, g, jsonify, redirect, request
+from quart import Blueprint, Quart, Response, g, jsonify, redirect, request
 from quart.typing import ResponseReturnValue
 from quart_schema import RequestSchemaValidationError, hide, validate_response
 from werkzeug.exceptions import HTTPException
@@ -20,8 +19,7 @@ from werkzeug.exceptions import HTTPException
 from agency import __version__
 from agency.core import db
 from agency.core.compression import compress_response
-from agency.core.content import ContentPages
-from agency.core.errors import GENERIC_MESSAGE, AppError, Forbidden, NotFound, ValidationFailed
+from agency.core.errors import GENERIC_MESSAGE, AppError, Forbidden, ValidationFailed
 from agency.core.logging import request_id_var
 from agency.core.security import client_address, csrf_failure, security_headers
 from agency.core.settings import Settings
@@ -93,11 +91,14 @@ def _is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
 
-def install_request_hooks(app: Quart, settings: Settings, csrf_exempt: Iterable[str]) -> None:
+def install_request_hooks(
+    app: Quart,
+    settings: Settings,
+    csrf_exempt: Iterable[str],
+    frame_origins: Sequence[str] = (),
+) -> None:
     exempt = tuple(csrf_exempt)
-    static_headers = security_headers(
-        https=settings.served_over_https, frame_origin=settings.scheduling_origin
-    )
+    static_headers = security_headers(https=settings.served_over_https, frame_origins=frame_origins)
 
     @app.before_request
     async def start_request() -> None:
@@ -172,64 +173,6 @@ async def get_health() -> tuple[Health, int]:
         version=__version__,
     )
     return health, 200 if database_ok else 503
-
-
-class ContentPageOut(BaseModel):
-    name: str
-    title: str
-    html: str
-
-
-@core_blueprint.get("/api/pages/<name>")
-@validate_response(ContentPageOut, 200)
-async def get_content_page(name: str) -> ContentPageOut:
-    """A footer page (faq, about, contact, careers, privacy, terms, cookies) as sanitised HTML,
-    rendered from its Markdown file. Prerendered pages already carry it; the web UI asks for it
-    when it navigates to such a page."""
-    pages: ContentPages = current_app.extensions["agency.pages"]
-    page = pages.get(name)
-    if page is None:
-        raise NotFound("This page does not exist.", code="page_not_found")
-    return ContentPageOut(name=page.name, title=page.title, html=page.html)
-
-
-ROBOTS = """User-agent: *
-Allow: /
-Disallow: /dashboard
-Disallow: /api/
-Disallow: /success
-Sitemap: {base}/sitemap.xml
-"""
-
-
-@core_blueprint.get("/robots.txt")
-@hide
-async def get_robots() -> Response:
-    """Crawler rules, pointing at the sitemap by its absolute address."""
-    base = current_app.extensions["agency.settings"].public_url
-    return Response(
-        ROBOTS.format(base=base),
-        content_type="text/plain; charset=utf-8",
-        headers={"Cache-Control": "public, max-age=3600"},
-    )
-
-
-@core_blueprint.get("/sitemap.xml")
-@hide
-async def get_sitemap() -> Response:
-    """Every public page of the built site, by absolute address."""
-    base = current_app.extensions["agency.settings"].public_url
-    paths = current_app.extensions["agency.site"].sitemap_paths
-    urls = "".join(f"<url><loc>{escape(base + path)}</loc></url>" for path in paths)
-    body = (
-        '<?xml version="1.0" encoding="UTF-8"?>'
-        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'
-    )
-    return Response(
-        body,
-        content_type="application/xml; charset=utf-8",
-        headers={"Cache-Control": "public, max-age=3600"},
-    )
 
 
 DOCS_PAGE = """<!doctype html>

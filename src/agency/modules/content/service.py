@@ -5,6 +5,9 @@ Both reach the prerendered HTML at start-up: the web UI's build renders tokens
 (`__AGENCY_PHONE__`, `<!--agency-page:privacy-->`, ...) that `html_filter` replaces with the
 configured values, and every page's `<meta name="agency-site">` carries the same values as JSON,
 so the client renders exactly what the HTML shows (webui/src/lib/site-config.ts).
+
+Also here: the checks of the content-engine plan mapping (`check_settings`, run at start-up
+through the module descriptor) and the origin the CSP lets pages frame (`frame_origins`).
 """
 
 from __future__ import annotations
@@ -13,16 +16,33 @@ import html
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import nh3
 from markdown_it import MarkdownIt
 
-from agency.core.settings import DEFAULT_CONTENT_ENGINE_PLANS, Settings
+from agency.core.paths import config_dir
+from agency.core.settings import Settings
 
 log = logging.getLogger(__name__)
+
+# The content-engine landing routes and the plans each may sell (DECISIONS.md: configuration).
+CONTENT_ENGINE_ROUTES = (
+    "/ai-scale-startup",
+    "/ai-scale-startup2",
+    "/ai-scale-startup3",
+    "/ai-scale-startup4",
+)
+CONTENT_ENGINE_PLAN_KEYS = ("ai-scale-builder", "ai-scale-plan", "ai-scale-growth")
+DEFAULT_CONTENT_ENGINE_PLANS = {
+    "/ai-scale-startup": "ai-scale-builder",
+    "/ai-scale-startup2": "ai-scale-plan",
+    "/ai-scale-startup3": "ai-scale-growth",
+    "/ai-scale-startup4": "ai-scale-builder",
+}
 
 # The footer pages rendered from Markdown (file `<name>.md`, route `/<name>`).
 CONTENT_PAGE_NAMES = ("faq", "about", "contact", "careers", "privacy", "terms", "cookies")
@@ -43,6 +63,45 @@ ALLOWED_TAGS = {
     "ul", "ol", "li", "a", "table", "thead", "tbody", "tr", "th", "td", "del",
 }  # fmt: skip
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "th": {"align"}, "td": {"align"}}
+
+
+def check_settings(settings: Settings) -> list[tuple[str, str]]:
+    """What is wrong with the content-engine plan mapping, as (settings key, message) pairs."""
+    value = settings.content_engine_plans
+    unknown_routes = sorted(set(value) - set(CONTENT_ENGINE_ROUTES))
+    if unknown_routes:
+        message = (
+            f"unknown route(s) {', '.join(unknown_routes)}; "
+            f"routes are {', '.join(CONTENT_ENGINE_ROUTES)}"
+        )
+        return [("content_engine_plans", message)]
+    bad_plans = sorted({plan for plan in value.values() if plan not in CONTENT_ENGINE_PLAN_KEYS})
+    if bad_plans:
+        message = (
+            f"unknown plan(s) {', '.join(bad_plans)}; "
+            f"plans are {', '.join(CONTENT_ENGINE_PLAN_KEYS)}"
+        )
+        return [("content_engine_plans", message)]
+    return []
+
+
+def content_engine_plans(settings: Settings) -> dict[str, str]:
+    """The plan each content-engine route sells: a partial mapping overrides only its routes."""
+    return {**DEFAULT_CONTENT_ENGINE_PLANS, **settings.content_engine_plans}
+
+
+def frame_origins(settings: Settings) -> tuple[str, ...]:
+    """`scheme://host[:port]` of the scheduling page, the one origin the CSP lets pages frame
+    (the booking calendar is an iframe: no third-party script may run here)."""
+    if not settings.scheduling_url:
+        return ()
+    parts = urlsplit(settings.scheduling_url)
+    return (f"{parts.scheme}://{parts.netloc}",)
+
+
+def pages_dir(settings: Settings) -> Path:
+    """The folder of the Markdown pages: `pages_dir`, else the bundled `config/pages`."""
+    return settings.pages_dir or config_dir() / "pages"
 
 
 def tel_href(phone: str) -> str:
@@ -67,7 +126,7 @@ class SiteDetails:
             phone=settings.contact_phone,
             contact_email=settings.contact_email,
             scheduling_url=settings.scheduling_url,
-            content_engine_plans=dict(settings.content_engine_plans),
+            content_engine_plans=content_engine_plans(settings),
         )
 
     def client_json(self) -> str:
@@ -189,3 +248,26 @@ def html_filter(details: SiteDetails, pages: ContentPages) -> Callable[[str, str
         return PAGE_MARKER.sub(lambda m: pages.html_for(m.group(1)), text)
 
     return fill
+
+
+ROBOTS = """User-agent: *
+Allow: /
+Disallow: /dashboard
+Disallow: /api/
+Disallow: /success
+Sitemap: {base}/sitemap.xml
+"""
+
+
+def robots_txt(base_url: str) -> str:
+    """Crawler rules, pointing at the sitemap by its absolute address."""
+    return ROBOTS.format(base=base_url)
+
+
+def sitemap_xml(base_url: str, paths: Iterable[str]) -> str:
+    """The sitemap of the given public paths, by absolute address."""
+    urls = "".join(f"<url><loc>{html.escape(base_url + path)}</loc></url>" for path in paths)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'
+    )

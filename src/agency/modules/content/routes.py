@@ -1,0 +1,64 @@
+"""The public site's content over HTTP: footer pages as JSON, crawler rules and the sitemap."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from quart import Blueprint, Response, current_app
+from quart_schema import hide, validate_response
+
+from agency.core.errors import NotFound
+from agency.core.modules import HtmlFilter
+from agency.core.settings import Settings
+from agency.modules.content import service
+from agency.modules.content.schemas import ContentPageOut
+
+blueprint = Blueprint("content", __name__)
+PAGES = "content.pages"
+
+
+def install(settings: Settings, extensions: dict[str, Any]) -> HtmlFilter:
+    """Read the site details and the Markdown pages once, at start-up: keep the pages for
+    `/api/pages/<name>` and return the filter that fills both into the prerendered HTML."""
+    details = service.SiteDetails.from_settings(settings)
+    pages = service.ContentPages(service.pages_dir(settings), details)
+    extensions[PAGES] = pages
+    return service.html_filter(details, pages)
+
+
+@blueprint.get("/api/pages/<name>")
+@validate_response(ContentPageOut, 200)
+async def get_content_page(name: str) -> ContentPageOut:
+    """A footer page (faq, about, contact, careers, privacy, terms, cookies) as sanitised HTML,
+    rendered from its Markdown file. Prerendered pages already carry it; the web UI asks for it
+    when it navigates to such a page."""
+    pages: service.ContentPages = current_app.extensions[PAGES]
+    page = pages.get(name)
+    if page is None:
+        raise NotFound("This page does not exist.", code="page_not_found")
+    return ContentPageOut(name=page.name, title=page.title, html=page.html)
+
+
+@blueprint.get("/robots.txt")
+@hide
+async def get_robots() -> Response:
+    """Crawler rules, pointing at the sitemap by its absolute address."""
+    base = current_app.extensions["agency.settings"].public_url
+    return Response(
+        service.robots_txt(base),
+        content_type="text/plain; charset=utf-8",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
+
+
+@blueprint.get("/sitemap.xml")
+@hide
+async def get_sitemap() -> Response:
+    """Every public page of the built site, by absolute address."""
+    base = current_app.extensions["agency.settings"].public_url
+    paths = current_app.extensions["agency.site"].sitemap_paths
+    return Response(
+        service.sitemap_xml(base, paths),
+        content_type="application/xml; charset=utf-8",
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
