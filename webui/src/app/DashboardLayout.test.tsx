@@ -150,4 +150,41 @@ describe('dashboard shell', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Billing' })).toBeInTheDocument()
     await waitFor(() => expect(panel).not.toBeVisible())
   })
+
+  it('closes the mobile menu on Escape (focus back on the toggle) and on a press outside the top bar', async () => {
+    mockSignedIn()
+    renderApp('/dashboard')
+    const heading = await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })
+    const toggle = screen.getByRole('button', { name: 'Open dashboard menu' })
+    const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!
+    await userEvent.click(toggle)
+    within(panel).getByRole('link', { name: 'Billing' }).focus()
+    await userEvent.keyboard('{Escape}')
+    expect(panel).not.toBeVisible()
+    expect(toggle).toHaveFocus()
+    expect(toggle).toHaveAccessibleName('Open dashboard menu')
+
+    await userEvent.click(toggle)
+    expect(panel).toBeVisible()
+    await userEvent.click(heading)
+    expect(panel).not.toBeVisible()
+  })
+
+  it('shows why the account could not load, with a retry', async () => {
+    setSignedInHint()
+    let fail = true
+    mockFetch((_method, url) => {
+      if (url !== '/api/auth/me') return { status: 404 }
+      return fail
+        ? { status: 503, body: { error: { code: 'unavailable', message: 'The server is busy.' } } }
+        : { status: 200, body: { user: testUser } }
+    })
+    renderApp('/dashboard')
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('We could not load your account.')
+    expect(alert).toHaveTextContent('The server is busy.')
+    fail = false
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }))
+    expect(await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })).toBeInTheDocument()
+  })
 })

@@ -1,6 +1,7 @@
 import { Suspense, useCallback, useMemo, useState, type ReactNode } from 'react'
 import { useLocation, useNavigate } from 'react-router-dom'
 import { AdminOnly } from '../components/dashboard/AdminOnly'
+import { LoadError } from '../components/dashboard/LoadState'
 import { adminPageFor, linksFor } from '../components/dashboard/nav'
 import { NotificationsButton } from '../components/dashboard/NotificationsButton'
 import { DashboardShellContext, type DashboardShell } from '../components/dashboard/shell-context'
@@ -9,8 +10,6 @@ import { CloseIcon } from '../components/icons/CloseIcon'
 import { MenuIcon } from '../components/icons/MenuIcon'
 import { Logo } from '../components/layout/Logo'
 import { PageLoading } from '../components/layout/PageLoading'
-import { Button } from '../components/ui/Button'
-import { ErrorBox } from '../components/ui/ErrorBox'
 import { Spinner } from '../components/ui/Spinner'
 import { useAuth } from '../lib/auth'
 import { cx } from '../lib/cx'
@@ -58,10 +57,9 @@ export default function DashboardLayout({ children }: { children: ReactNode }) {
     if (leaving) return null
     if (error) {
       return (
-        <div className="dash-fallback">
-          <ErrorBox title="We could not load your account.">{error}</ErrorBox>
-          <Button onClick={() => void refresh()}>Try again</Button>
-        </div>
+        <LoadError className="dash-fallback" title="We could not load your account." onRetry={() => void refresh()}>
+          {error}
+        </LoadError>
       )
     }
     const from = `${location.pathname}${location.search}${location.hash}`

@@ -69,6 +69,25 @@ describe('Header', () => {
     expect(toggle).toHaveAttribute('aria-expanded', 'false')
   })
 
+  it('closes the mobile menu on a press outside the header, with focus on the toggle after Escape', async () => {
+    mockVisitor()
+    renderApp('/')
+    const heading = await screen.findByRole('heading', { level: 1 })
+    const toggle = screen.getByRole('button', { name: 'Open menu' })
+    const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!
+    await userEvent.click(toggle)
+    await userEvent.click(panel) // inside the header: stays open
+    expect(panel).toBeVisible()
+    await userEvent.click(heading)
+    expect(panel).not.toBeVisible()
+
+    await userEvent.click(toggle)
+    within(panel).getByRole('link', { name: 'Speed Test' }).focus()
+    await userEvent.keyboard('{Escape}')
+    expect(panel).not.toBeVisible()
+    expect(toggle).toHaveFocus()
+  })
+
   it('has a skip link to the main content', async () => {
     mockVisitor()
     renderApp('/')
