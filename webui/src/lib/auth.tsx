@@ -1,26 +1,11 @@
 import { createContext, startTransition, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
-import { api, ApiError, errorMessage } from './api-client'
-
-export type UserRole = 'user' | 'admin'
+import { api, ApiError, errorMessage, type RequestBody } from './api-client'
+import type { components } from './api-schema'
 
 /** The signed-in user as returned by `GET /api/auth/me` (`{user: {...}}`). */
-export interface User {
-  id: string | number
-  email: string
-  first_name?: string | null
-  last_name?: string | null
-  avatar_url?: string | null
-  role?: UserRole | string
-  created_at?: string
-}
+export type User = components['schemas']['UserOut']
 
-export interface SignUpInput {
-  email: string
-  password: string
-  confirm_password: string
-  first_name: string
-  last_name: string
-}
+export type SignUpInput = Required<NonNullable<RequestBody<typeof AUTH_SIGNUP_PATH, 'post'>>>
 
 export interface AuthState {
   user: User | null
@@ -71,7 +56,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       return null
     }
     try {
-      const data = await api.get<{ user: User | null }>(AUTH_ME_PATH)
+      const data = await api.get(AUTH_ME_PATH)
       const next = data?.user ?? null
       setUser(next)
       setError(null)
@@ -89,11 +74,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [])
 
   /** Shared by sign-in and sign-up: loading on, error cleared, user from the answer. */
-  const authenticate = useCallback(async (path: string, body: unknown): Promise<User> => {
+  const authenticate = useCallback(async (send: () => Promise<{ user: User }>): Promise<User> => {
     setIsLoading(true)
     setError(null)
     try {
-      const data = await api.post<{ user: User }>(path, body)
+      const data = await send()
       setUser(data.user)
       return data.user
     } finally {
@@ -102,15 +87,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [])
 
   const signIn = useCallback(
-    (email: string, password: string, remember: boolean) => authenticate(AUTH_LOGIN_PATH, { email, password, remember }),
+    (email: string, password: string, remember: boolean) =>
+      authenticate(() => api.post(AUTH_LOGIN_PATH, { email, password, remember })),
     [authenticate],
   )
 
-  const signUp = useCallback((input: SignUpInput) => authenticate(AUTH_SIGNUP_PATH, input), [authenticate])
+  const signUp = useCallback((input: SignUpInput) => authenticate(() => api.post(AUTH_SIGNUP_PATH, input)), [authenticate])
 
   const signOut = useCallback(async () => {
     try {
-      await api.post<unknown>(AUTH_LOGOUT_PATH)
+      await api.post(AUTH_LOGOUT_PATH)
     } catch {
       // The local state is cleared whatever the server answered.
     }

@@ -1,41 +1,12 @@
 /** Billing and websites data of the signed-in user, and how the dashboard shows it. */
 import { api } from './api-client'
+import type { components } from './api-schema'
 import { planByPriceId, type Catalogue } from './catalogue'
 
-export interface Subscription {
-  subscription_status: string
-  price_id: string | null
-  plan_key: string | null
-  plan_name: string | null
-  /** Unix seconds. */
-  current_period_end: number | null
-  cancel_at_period_end: boolean
-  payment_method_brand: string | null
-  payment_method_last4: string | null
-}
-
-export interface Order {
-  id: string | number
-  plan_key: string | null
-  plan_name: string | null
-  /** Cents. */
-  amount: number
-  currency: string
-  status: string
-  order_date: string
-  card_brand: string | null
-  card_last4: string | null
-}
-
-export type WebsiteStatus = 'live' | 'building' | string
-
-export interface Website {
-  id: string | number
-  domain: string
-  page_speed: number | null
-  status: WebsiteStatus
-  created_at: string
-}
+export type Subscription = components['schemas']['SubscriptionOut']
+export type Order = components['schemas']['OrderOut']
+export type Website = components['schemas']['WebsiteOut']
+export type WebsiteStatus = Website['status']
 
 export const SUBSCRIPTION_PATH = '/api/billing/subscription'
 export const ORDERS_PATH = '/api/billing/orders'
@@ -43,17 +14,17 @@ export const PORTAL_PATH = '/api/billing/portal'
 export const SITES_PATH = '/api/sites'
 
 export async function fetchSubscription(): Promise<Subscription | null> {
-  const data = await api.get<{ subscription: Subscription | null }>(SUBSCRIPTION_PATH)
+  const data = await api.get(SUBSCRIPTION_PATH)
   return data?.subscription ?? null
 }
 
 export async function fetchOrders(): Promise<Order[]> {
-  const data = await api.get<{ orders: Order[] | null }>(ORDERS_PATH)
+  const data = await api.get(ORDERS_PATH)
   return data?.orders ?? []
 }
 
 export async function fetchWebsites(): Promise<Website[]> {
-  const data = await api.get<{ websites: Website[] | null }>(SITES_PATH)
+  const data = await api.get(SITES_PATH)
   return data?.websites ?? []
 }
 

@@ -3,48 +3,15 @@
  * UI shows comes from here, never from the bundle. Fetched at most once per page load.
  */
 import { startTransition, useCallback, useEffect, useState } from 'react'
-import { api, errorMessage } from './api-client'
+import { api, errorMessage, type ResponseBody } from './api-client'
+import type { components } from './api-schema'
 import { formatCents } from './money'
 
-export type PlanBadge = 'popular' | 'premium' | 'launch'
-
-export interface Family {
-  key: string
-  title: string
-  description: string
-  cta: string
-  show_domain: boolean
-  bullets: string[]
-  default_plan: string
-  /** Plan keys in display order. */
-  plans: string[]
-}
-
-export interface Plan {
-  key: string
-  family: string
-  name: string
-  description: string
-  /** Integer cents. */
-  price: number
-  currency: string
-  original_price: number | null
-  save_percent: number | null
-  mode: 'payment' | 'subscription'
-  interval: 'month' | null
-  badge: PlanBadge | null
-  features: string[]
-  delivery: string | null
-  guarantee: string | null
-  /** False: shown on a page but never sold through /start. */
-  checkout: boolean
-  price_id: string | null
-}
-
-export interface Catalogue {
-  families: Family[]
-  plans: Plan[]
-}
+export type Catalogue = ResponseBody<typeof CATALOGUE_PATH, 'get'>
+export type Family = components['schemas']['FamilyOut']
+/** Prices are integer cents; `checkout: false` means shown on a page but never sold through /start. */
+export type Plan = components['schemas']['PlanOut']
+export type PlanBadge = NonNullable<Plan['badge']>
 
 export const CATALOGUE_PATH = '/api/catalogue'
 
@@ -52,7 +19,7 @@ let pending: Promise<Catalogue> | null = null
 
 /** The catalogue, fetched once per page load (a failed fetch is retried on the next call). */
 export function loadCatalogue(): Promise<Catalogue> {
-  pending ??= api.get<Catalogue>(CATALOGUE_PATH).catch((err: unknown) => {
+  pending ??= api.get(CATALOGUE_PATH).catch((err: unknown) => {
     pending = null
     throw err
   })

@@ -5,12 +5,6 @@ import { ErrorBox } from '../ui/ErrorBox'
 import { Container } from '../ui/Section'
 import { Spinner } from '../ui/Spinner'
 
-interface ContentPageData {
-  name: string
-  title: string
-  html: string
-}
-
 /** What the prerender writes; the server replaces it with the page's Markdown as HTML. */
 export const contentPageMarker = (name: string) => `<!--agency-page:${name}-->`
 
@@ -40,7 +34,7 @@ export function ContentPage({ name }: { name: string }) {
     if (html !== null) return undefined
     let live = true
     setError(null)
-    api.get<ContentPageData>(`/api/pages/${name}`).then(
+    api.get('/api/pages/{name}', { params: { name } }).then(
       (page) => live && setHtml(page.html),
       (err: unknown) => live && setError(errorMessage(err)),
     )

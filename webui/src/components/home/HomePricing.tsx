@@ -24,7 +24,7 @@ export function HomePricing() {
     if (!user) return undefined
     let live = true
     // Only the price id is needed here (no need to pull the dashboard's billing helpers).
-    api.get<{ subscription: { subscription_status: string; price_id: string | null } | null }>('/api/billing/subscription').then(
+    api.get('/api/billing/subscription').then(
       ({ subscription }) => live && setCurrentPriceId(subscription?.subscription_status === 'active' ? subscription.price_id : null),
       () => undefined, // the cards still work without it
     )

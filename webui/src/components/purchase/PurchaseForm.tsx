@@ -7,7 +7,7 @@ import { Badge, type BadgeTone } from '../ui/Badge'
 import { Button } from '../ui/Button'
 import { ErrorBox } from '../ui/ErrorBox'
 import { Field } from '../ui/Field'
-import { api, ApiError, errorMessage } from '../../lib/api-client'
+import { api, ApiError, errorMessage, type RequestBody } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
 import { badgeLabel, billingSuffix, formatPrice, priceWithSuffix, type Family, type Plan, type PlanBadge } from '../../lib/catalogue'
 import { cx } from '../../lib/cx'
@@ -18,7 +18,9 @@ export const CHECKOUT_PATH = '/api/billing/checkout'
 export const MSG_SELECT_PACKAGE = 'Please select a package'
 export const MSG_FILL_REQUIRED = 'Please fill in all required fields'
 
-export type PurchasePage = 'start' | 'ai-start'
+type CheckoutBody = NonNullable<RequestBody<typeof CHECKOUT_PATH, 'post'>>
+
+export type PurchasePage = NonNullable<CheckoutBody['page']>
 
 export interface PurchaseFormProps {
   page: PurchasePage
@@ -107,7 +109,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
     }
     setProblem(null)
     setBusy(true)
-    const body: Record<string, string> = { plan: selected.key, page }
+    const body: CheckoutBody = { plan: selected.key, page }
     const domain = values.domain.trim()
     if (family.show_domain && domain !== '') body.domain = domain
     if (!user) {
@@ -116,7 +118,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
       body.password = values.password
     }
     try {
-      const data = await api.post<{ url: string }>(CHECKOUT_PATH, body)
+      const data = await api.post(CHECKOUT_PATH, body)
       if (!data?.url) throw new Error('no url')
       window.location.assign(data.url)
       // Busy until the browser leaves for the payment page.

@@ -26,7 +26,7 @@ export default function ForgotPasswordPage() {
     setFormProblem(null)
     setBusy(true)
     try {
-      const data = await api.post<{ message: string }>('/api/auth/forgot-password', { email: email.trim() })
+      const data = await api.post('/api/auth/forgot-password', { email: email.trim() })
       setSent(data.message)
     } catch (err) {
       setFormProblem(problemFromError(err))

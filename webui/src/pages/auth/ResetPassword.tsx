@@ -63,7 +63,7 @@ export default function ResetPasswordPage() {
     setFormProblem(null)
     setBusy(true)
     try {
-      const data = await api.post<{ message: string }>('/api/auth/reset-password', { token, ...values })
+      const data = await api.post('/api/auth/reset-password', { token, ...values })
       setDone(data.message)
     } catch (err) {
       setFormProblem(problemFromError(err))

@@ -7,7 +7,7 @@ import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Field } from '../../components/ui/Field'
 import { Notice } from '../../components/ui/Notice'
 import { api } from '../../lib/api-client'
-import { useAuth, type User } from '../../lib/auth'
+import { useAuth } from '../../lib/auth'
 import {
   checkNewPassword,
   invalidProps,
@@ -66,7 +66,7 @@ function ChangeEmail() {
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     void state.run(requireAll(values), async () => {
-      const data = await api.post<{ user: User }>('/api/account/email', { ...values, new_email: values.new_email.trim() })
+      const data = await api.post('/api/account/email', { ...values, new_email: values.new_email.trim() })
       applyUser(data.user)
       setValues({ new_email: '', current_password: '' })
       return `Your e-mail address is now ${data.user.email}.`
@@ -124,7 +124,7 @@ function ChangePassword() {
       requireAll(values) ??
       checkNewPassword(values.new_password, values.confirm_password, { password: 'new_password', confirm: 'confirm_password' })
     void state.run(check, async () => {
-      const data = await api.post<{ message: string }>('/api/account/password', values)
+      const data = await api.post('/api/account/password', values)
       setValues(empty)
       return data.message
     })
@@ -175,7 +175,7 @@ function YourData() {
   const handleDelete = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     void state.run(requireAll({ current_password: password }), async () => {
-      await api.post<unknown>('/api/account/delete', { current_password: password })
+      await api.post('/api/account/delete', { current_password: password })
       // The server ended the session and cleared the hint cookie; forget the user and go home.
       await leave(forgetUser)
       return null

@@ -12,13 +12,6 @@ import { cx } from '../../lib/cx'
 // Purchase styles load with the purchase pages only.
 import '../../styles/purchase.css'
 
-export interface CheckoutStatus {
-  status: 'pending' | 'paid' | 'expired'
-  mode: 'payment' | 'subscription' | null
-  plan_key: string | null
-  plan_name: string | null
-}
-
 export const POLL_INTERVAL_MS = 2000
 /** Give up waiting after this long (then explain that the payment shows up later). */
 export const POLL_LIMIT_MS = 60_000
@@ -45,7 +38,9 @@ export default function SuccessPage() {
 
     const poll = async (attempt: number) => {
       try {
-        const data = await api.get<CheckoutStatus>(`/api/billing/checkout/${encodeURIComponent(sessionId ?? '')}`)
+        const data = await api.get('/api/billing/checkout/{session_id}', {
+          params: { session_id: sessionId ?? '' },
+        })
         if (!live) return
         if (data.plan_name) setPlanName(data.plan_name)
         if (data.status === 'paid') return setPhase('paid')
