@@ -51,6 +51,7 @@ FORMS: dict[str, Form] = {
 
 
 def label_of(source: str) -> str:
+    """How a lead's source reads to people; an unknown source reads as itself."""
     form = FORMS.get(source)
     return form.label if form else source
 
@@ -78,6 +79,25 @@ async def submit_lead(
         log.info("lead form honeypot filled; dropped", extra={"source": source})
         return form.confirmation  # a bot is told it worked, and nothing is kept
     await ratelimit.enforce(LEADS_PER_ADDRESS, client_ip)
+    await record_lead(
+        source=source, email=email, name=name, domain=domain, message=message, notify=notify
+    )
+    return form.confirmation
+
+
+async def record_lead(
+    *,
+    source: str,
+    email: str,
+    name: str = "",
+    domain: str = "",
+    message: str = "",
+    notify: str = "",
+) -> LeadOut:
+    """Store a lead (e-mail lower-cased, empty fields as none) and, when `notify` is an address,
+    e-mail the agency about it. `source` names the form or page it came from. The checks of
+    the public forms (a known form, the honeypot, the per-address limit) are `submit_lead`'s;
+    another module recording a lead makes its own."""
     lead = await Lead.create(
         source=source,
         email=email.strip().lower(),
@@ -90,14 +110,14 @@ async def submit_lead(
             notify,
             "new_lead",
             {
-                "form": form.label,
+                "form": label_of(source),
                 "email": lead.email,
                 "name": lead.name or "-",
                 "domain": lead.domain or "-",
                 "message": lead.message or "-",
             },
         )
-    return form.confirmation
+    return _out(lead)
 
 
 def _out(lead: Lead) -> LeadOut:
@@ -114,6 +134,7 @@ def _out(lead: Lead) -> LeadOut:
 
 
 async def list_leads(source: str | None = None, since: datetime | None = None) -> list[LeadOut]:
+    """The leads, newest first; only one source's, and only from `since` on, when given."""
     query = Lead.all()
     if source:
         query = query.filter(source=source)
