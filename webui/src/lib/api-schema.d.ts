@@ -126,7 +126,10 @@ export interface components {
       description: string;
       /** Key */
       key: string;
-      /** Plans */
+      /**
+       * Plans
+       * @description Plan keys in display order.
+       */
       plans: string[];
       /** Show Domain */
       show_domain: boolean;
@@ -157,7 +160,10 @@ export interface components {
     };
     /** OrderOut */
     OrderOut: {
-      /** Amount */
+      /**
+       * Amount
+       * @description Cents.
+       */
       amount: number;
       /** Card Brand */
       card_brand: string | null;
@@ -183,7 +189,10 @@ export interface components {
     PlanOut: {
       /** Badge */
       badge: ("popular" | "premium" | "launch") | null;
-      /** Checkout */
+      /**
+       * Checkout
+       * @description False: shown on a page but never sold through /start.
+       */
       checkout: boolean;
       /** Currency */
       currency: string;
@@ -208,9 +217,15 @@ export interface components {
       mode: "payment" | "subscription";
       /** Name */
       name: string;
-      /** Original Price */
+      /**
+       * Original Price
+       * @description Integer cents (a struck-through price).
+       */
       original_price: number | null;
-      /** Price */
+      /**
+       * Price
+       * @description Integer cents.
+       */
       price: number;
       /** Price Id */
       price_id: string | null;
@@ -221,7 +236,10 @@ export interface components {
     SubscriptionOut: {
       /** Cancel At Period End */
       cancel_at_period_end: boolean;
-      /** Current Period End */
+      /**
+       * Current Period End
+       * @description Unix seconds.
+       */
       current_period_end: number | null;
       /** Payment Method Brand */
       payment_method_brand: string | null;

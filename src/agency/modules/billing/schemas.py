@@ -26,7 +26,7 @@ class SubscriptionOut(BaseModel):
     price_id: str | None
     plan_key: str | None
     plan_name: str | None
-    current_period_end: int | None
+    current_period_end: int | None = Field(description="Unix seconds.")
     cancel_at_period_end: bool
     payment_method_brand: str | None
     payment_method_last4: str | None
@@ -40,7 +40,7 @@ class OrderOut(BaseModel):
     id: int
     plan_key: str
     plan_name: str
-    amount: int
+    amount: int = Field(description="Cents.")
     currency: str
     status: str
     order_date: datetime

@@ -96,9 +96,9 @@ class PlanOut(BaseModel):
     family: str
     name: str
     description: str
-    price: int
+    price: int = Field(description="Integer cents.")
     currency: str
-    original_price: int | None
+    original_price: int | None = Field(description="Integer cents (a struck-through price).")
     save_percent: int | None
     mode: Mode
     interval: Interval | None
@@ -106,7 +106,7 @@ class PlanOut(BaseModel):
     features: list[str]
     delivery: str | None
     guarantee: str | None
-    checkout: bool
+    checkout: bool = Field(description="False: shown on a page but never sold through /start.")
     price_id: str | None
 
 
@@ -118,7 +118,7 @@ class FamilyOut(BaseModel):
     show_domain: bool
     bullets: list[str]
     default_plan: str
-    plans: list[str]
+    plans: list[str] = Field(description="Plan keys in display order.")
 
 
 class CatalogueOut(BaseModel):
