@@ -68,3 +68,22 @@ def test_example_config_is_valid_and_documents_every_setting(
     documented = set(tomllib.loads(example.read_text()))
     # Paths that default to the bundled files are documented as comments.
     assert documented == set(Settings.model_fields) - {"web_dir", "pages_dir"}
+
+
+def test_module_checks_are_reported_like_validators() -> None:
+    from agency.core.settings import Settings, check_settings
+
+    def no_example_phone(settings: Settings) -> list[tuple[str, str]]:
+        return [("contact_phone", "must not be the example")] if settings.port == 8000 else []
+
+    def always(_settings: Settings) -> list[tuple[str, str]]:
+        return [("agency_email", "is needed here")]
+
+    check_settings(Settings(port=9000), [no_example_phone])  # no problem, no error
+    with pytest.raises(SettingsError) as caught:
+        check_settings(Settings(), [no_example_phone, always])
+    assert str(caught.value) == (
+        "Invalid configuration:\n"
+        "  AGENCY_CONTACT_PHONE: Value error, must not be the example\n"
+        "  AGENCY_AGENCY_EMAIL: Value error, is needed here"
+    )
