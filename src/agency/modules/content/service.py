@@ -7,7 +7,8 @@ configured values, and every page's `<meta name="agency-site">` carries the same
 so the client renders exactly what the HTML shows (webui/src/lib/site-config.ts).
 
 Also here: the checks of the content-engine plan mapping (`check_settings`, run at start-up
-through the module descriptor) and the origin the CSP lets pages frame (`frame_origins`).
+through the module descriptor), the origin the CSP lets pages frame (`frame_origins`), and the
+text of `/robots.txt` and `/sitemap.xml`.
 """
 
 from __future__ import annotations
