@@ -7,17 +7,25 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import brotli
 import httpx
 import pytest
 
 from agency.app import create_app
+from agency.core.site import SiteFiles
 from tests.conftest import make_settings
 
 ASSET = b"console.log('hello');" * 200
+WEBUI = Path(__file__).resolve().parents[2] / "webui"
+# The cases the client's route matcher answers alike (webui/src/app/routes.test.tsx).
+ROUTE_CASES: dict[str, Any] = json.loads(
+    (WEBUI / "test" / "fixtures" / "route-cases.json").read_text(encoding="utf-8")
+)
 
 
 def write_build(root: Path) -> None:
@@ -121,6 +129,55 @@ async def test_unknown_paths_redirect_to_root(http: httpx.AsyncClient, path: str
     response = await http.get(path)
     assert response.status_code == 302
     assert response.headers["location"] == "/"
+
+
+@pytest.mark.parametrize("path", ["/LANDING", "/landing//", "/Start/", "/dashboard/websites/42//"])
+async def test_case_and_repeated_trailing_slashes_do_not_matter(
+    http: httpx.AsyncClient, path: str
+) -> None:
+    response = await http.get(path)
+    assert response.status_code == 200
+    assert "<h1>Landing</h1>" in response.text or '<div id="root"></div>' in response.text
+
+
+@pytest.fixture(scope="module")
+def routed_site(tmp_path_factory: pytest.TempPathFactory) -> SiteFiles:
+    """A build of the route table the cases are written for: each page says which it is."""
+    root = tmp_path_factory.mktemp("routed")
+    routes = ROUTE_CASES["routes"]
+    for page in routes["prerendered"]:
+        folder = root / page.strip("/")
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "index.html").write_text(f"page {page}")
+    (root / "spa.html").write_text("spa")
+    (root / "routes.json").write_text(json.dumps(routes))
+    return SiteFiles(root, [])
+
+
+@pytest.mark.parametrize("case", ROUTE_CASES["cases"], ids=lambda case: case["path"])
+def test_the_server_answers_each_route_case_as_the_client(
+    routed_site: SiteFiles, case: dict[str, Any]
+) -> None:
+    # What the ASGI server hands over: no query or fragment, percent-decoded.
+    path = unquote(re.split("[?#]", case["path"], maxsplit=1)[0])
+    entry = routed_site.lookup(path)
+    served = None if entry is None else entry.variants["identity"].decode()
+    route = case["route"]
+    if route is None:
+        expected = None  # Quart then redirects to /
+    elif route in ROUTE_CASES["routes"]["prerendered"]:
+        expected = f"page {route}"
+    else:
+        expected = "spa"
+    assert served == expected, case["why"]
+
+
+def test_the_route_cases_are_written_for_the_built_route_table() -> None:
+    built = WEBUI / "dist" / "routes.json"
+    if not built.is_file():
+        pytest.skip("web UI not built (the client's test checks the cases against its table)")
+    routes = json.loads(built.read_text(encoding="utf-8"))
+    assert {k: routes[k] for k in ("prerendered", "spa")} == ROUTE_CASES["routes"]
 
 
 async def test_unknown_api_path_is_json_not_the_shell(http: httpx.AsyncClient) -> None:

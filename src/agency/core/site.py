@@ -12,8 +12,8 @@ import hashlib
 import json
 import logging
 import mimetypes
-import re
-from collections.abc import Awaitable, Callable, MutableMapping
+import string
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -129,16 +129,55 @@ class Entry:
         return "identity"
 
 
-def _pattern_to_regex(pattern: str) -> re.Pattern[str]:
-    parts = []
-    for segment in pattern.strip("/").split("/"):
-        if segment == "*":
-            parts.append(".*")
-        elif segment.startswith(":"):
-            parts.append("[^/]+")
-        else:
-            parts.append(re.escape(segment))
-    return re.compile("^/" + "/".join(parts) + "/?$")
+_ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+INDEX_FILE = "/index.html"
+
+
+def path_key(path: str) -> str:
+    """How routes compare a (decoded) path: trailing slashes dropped, ASCII letters lower-cased
+    (no other character folds to one). The client's `pathKey` (webui/src/lib/router.tsx)."""
+    return (path.rstrip("/") or path[:1]).translate(_ASCII_LOWER)
+
+
+@dataclass(frozen=True)
+class RouteMatch:
+    pattern: str
+    prerendered: bool
+
+
+class RouteTable:
+    """Which page of the web UI a URL path shows, by the build's routes.json.
+
+    The same rules as the client's `matchRoute` (webui/src/app/routes.tsx), and both are
+    checked against one table of cases (webui/test/fixtures/route-cases.json): a prerendered
+    page's own `index.html`; else the pattern equal to the path without trailing slashes and
+    with ASCII letters lower-cased, a static pattern before a `:param` one; a `:param` takes
+    one segment, but not `.` or `..`. The path comes decoded, as the ASGI server hands it over.
+    """
+
+    def __init__(self, prerendered: Iterable[str], spa: Iterable[str]) -> None:
+        routes = [RouteMatch(p, True) for p in prerendered] + [RouteMatch(p, False) for p in spa]
+        self.pages = {r.pattern for r in routes if r.prerendered}
+        self.static = {r.pattern: r for r in routes if ":" not in r.pattern}
+        self.dynamic = [(r, r.pattern.split("/")) for r in routes if ":" in r.pattern]
+
+    def match(self, path: str) -> RouteMatch | None:
+        if path.endswith(INDEX_FILE):
+            page = path[: -len(INDEX_FILE)] or "/"
+            if page in self.pages:
+                return RouteMatch(page, True)
+        key = path_key(path)
+        found = self.static.get(key)
+        if found is not None:
+            return found
+        given = key.split("/")
+        for route, segments in self.dynamic:
+            if len(segments) == len(given) and all(
+                given[i] not in ("", ".", "..") if segment.startswith(":") else given[i] == segment
+                for i, segment in enumerate(segments)
+            ):
+                return route
+        return None
 
 
 # (path of an HTML file relative to the build, its text) -> the text to serve.
@@ -157,7 +196,7 @@ class SiteFiles:
         self.root = root
         common = [(k.lower().encode(), v.encode()) for k, v in common_headers]
         self.files: dict[str, Entry] = {}
-        self.spa_patterns: list[re.Pattern[str]] = []
+        self.routes = RouteTable((), ())
         self.spa: Entry | None = None
         # Public pages for /sitemap.xml (from the build's route table).
         self.sitemap_paths: list[str] = []
@@ -197,16 +236,18 @@ class SiteFiles:
         missing = [p for p in manifest.get("prerendered", []) if p not in self.files]
         if missing:
             log.warning("prerendered pages missing from the build: %s", ", ".join(missing))
-        self.spa_patterns = [_pattern_to_regex(p) for p in manifest.get("spa", [])]
+        self.routes = RouteTable(manifest.get("prerendered", []), manifest.get("spa", []))
         self.sitemap_paths = [str(p) for p in manifest.get("sitemap", [])]
 
     def lookup(self, path: str) -> Entry | None:
+        """The file at `path` (decoded), else the page its route shows (see RouteTable)."""
         entry = self.files.get(path)
         if entry is not None:
             return entry
-        if self.spa is not None and any(p.match(path) for p in self.spa_patterns):
-            return self.spa
-        return None
+        route = self.routes.match(path)
+        if route is None:
+            return None
+        return self.files.get(route.pattern) if route.prerendered else self.spa
 
 
 class StaticSite:

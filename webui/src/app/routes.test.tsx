@@ -1,5 +1,6 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { caseRoutes, requestPath, routeCases } from '@test/route-cases'
 import { mockVisitor, renderApp } from '@test/utils'
 import { ROUTE_TEXT } from './route-text'
 import { matchPath } from 'react-router-dom'
@@ -48,7 +49,17 @@ describe('route table', () => {
     expect(findRoute('/nope')).toBeUndefined()
   })
 
-  it('matches exactly as a matchPath scan of the table does', () => {
+  it('answers every case of the table the server is tested against', () => {
+    // test/fixtures/route-cases.json: tests/core/test_site.py checks the server's answers.
+    expect(caseRoutes).toEqual({ prerendered: [...prerenderedPaths], spa: [...spaPatterns] })
+    for (const { path, route, params, why } of routeCases) {
+      const match = matchRoute(requestPath(path))
+      expect(match?.route.path ?? null, `${path}: ${why}`).toBe(route)
+      if (match) expect(match.params, `${path}: ${why}`).toEqual(params ?? {})
+    }
+  })
+
+  it('matches as a matchPath scan of the table does, for paths without escapes or dot segments', () => {
     const byMatchPath = (pathname: string) => routes.find((route) => matchPath({ path: route.path, end: true }, pathname))
     const samples = new Set<string>(['/', '//', '', '/x', '/dashboard/websites/', '/blog/', '/blog/a/b', '/%20', '/dashboard/Websites/7'])
     for (const route of routes) {

@@ -8,7 +8,7 @@
  * client-only and served from dist/spa.html. `:param` matches one path segment.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
-import { matchPath } from 'react-router-dom'
+import { decodePath, pathKey, trimTrailingSlashes } from '../lib/router'
 
 export interface PageModule {
   default: ComponentType
@@ -166,44 +166,62 @@ export interface RouteMatch {
   params: Readonly<Record<string, string | undefined>>
 }
 
-/** A pattern without `:param` or `*` segments matches one path only: compared as a string. */
-const isStaticPattern = (path: string) => !/[:*]/.test(path)
+/** Where a prerendered page's HTML file lies in the build: `/faq/index.html` is `/faq`. */
+const INDEX_FILE = '/index.html'
 
-/** A path as a static pattern sees it: trailing slashes dropped, case folded (matchPath ignores both). */
-function staticKey(pathname: string): string {
-  return pathname.replace(/(.)\/+$/, '$1').toLowerCase()
-}
+const prerenderedByPath: ReadonlyMap<string, AppRoute> = new Map(routes.filter((r) => r.prerender).map((r) => [r.path, r]))
 
-const staticKeys: ReadonlyMap<AppRoute, string> = new Map(
-  routes.filter((route) => isStaticPattern(route.path)).map((route) => [route, staticKey(route.path)]),
+/** Patterns without `:param` segments, by path; each matches one path only. */
+const staticRoutes: ReadonlyMap<string, AppRoute> = new Map(
+  routes.filter((route) => !route.path.includes(':')).map((route) => [route.path, route]),
 )
+
+/** The others, split into segments: `:name` takes any one segment but `.` and `..`. */
+const paramRoutes = routes
+  .filter((route) => route.path.includes(':'))
+  .map((route) => ({ route, segments: route.path.split('/') }))
+
+function findMatch(pathname: string): RouteMatch | undefined {
+  const path = decodePath(pathname)
+  if (path.endsWith(INDEX_FILE)) {
+    const page = prerenderedByPath.get(path.slice(0, -INDEX_FILE.length) || '/')
+    if (page) return { route: page, params: {} }
+  }
+  const key = pathKey(path)
+  const route = staticRoutes.get(key)
+  if (route) return { route, params: {} }
+  const given = trimTrailingSlashes(path).split('/')
+  const keys = key.split('/')
+  for (const { route, segments } of paramRoutes) {
+    if (segments.length !== given.length) continue
+    const params: Record<string, string> = {}
+    const matches = segments.every((segment, i) => {
+      const value = given[i] ?? ''
+      if (!segment.startsWith(':')) return segment === keys[i]
+      params[segment.slice(1)] = value
+      return value !== '' && value !== '.' && value !== '..'
+    })
+    if (matches) return { route, params }
+  }
+  return undefined
+}
 
 let lastMatch: { pathname: string; match: RouteMatch | undefined } | null = null
 
-/** The first route whose pattern matches `pathname` (trailing slash tolerated), if any. */
+/**
+ * The route that shows `pathname`, if any: a prerendered page's `index.html`, else a pattern
+ * equal to the path once decoded (`decodePath`), without trailing slashes and with ASCII
+ * letters lower-cased (`pathKey`); a static pattern before a `:param` one. The server answers the
+ * same (core/site.py: the page, spa.html, or a redirect to `/` where this finds nothing);
+ * test/fixtures/route-cases.json holds the cases both test suites check.
+ */
 export function matchRoute(pathname: string): RouteMatch | undefined {
-  // On the path to the first paint's hydration: matchPath compiles a pattern to a RegExp on
-  // every call, so static patterns are compared as strings and the last answer is remembered.
+  // On the path to the first paint's hydration: no RegExp per pattern, and the last answer
+  // is remembered (every render of the app asks).
   if (lastMatch?.pathname === pathname) return lastMatch.match
-  const key = staticKey(pathname)
-  let found: RouteMatch | undefined
-  for (const route of routes) {
-    const staticRouteKey = staticKeys.get(route)
-    if (staticRouteKey !== undefined) {
-      if (staticRouteKey === key) {
-        found = { route, params: {} }
-        break
-      }
-      continue
-    }
-    const match = matchPath({ path: route.path, end: true }, pathname)
-    if (match) {
-      found = { route, params: match.params }
-      break
-    }
-  }
-  lastMatch = { pathname, match: found }
-  return found
+  const match = findMatch(pathname)
+  lastMatch = { pathname, match }
+  return match
 }
 
 export function findRoute(pathname: string): AppRoute | undefined {

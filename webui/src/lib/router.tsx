@@ -49,9 +49,37 @@ export interface NavLinkProps extends LinkProps {
   end?: boolean
 }
 
-/** True when `pathname` is `to` (or below it unless `end`). */
+let utf8: TextDecoder | undefined
+
+/**
+ * A URL path percent-decoded as the ASGI server (granian, hypercorn) hands it to the site:
+ * each run of `%XX` escapes is UTF-8 (bytes that are not become U+FFFD), anything else,
+ * malformed escapes included, stays as written. An encoded slash is a slash.
+ */
+export function decodePath(pathname: string): string {
+  if (!pathname.includes('%')) return pathname
+  return pathname.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) =>
+    (utf8 ??= new TextDecoder()).decode(Uint8Array.from(run.slice(1).split('%'), (hex) => parseInt(hex, 16))),
+  )
+}
+
+/** A path without its trailing slashes; the root stays `/`. */
+export function trimTrailingSlashes(path: string): string {
+  return path.replace(/([\s\S])\/+$/, '$1')
+}
+
+/**
+ * How routes compare a (decoded) path, here and in the server's `core/site.py` (both checked
+ * against test/fixtures/route-cases.json): trailing slashes dropped, ASCII letters lower-cased
+ * (no other character folds to one).
+ */
+export function pathKey(path: string): string {
+  return trimTrailingSlashes(path).replace(/[A-Z]+/g, (letters) => letters.toLowerCase())
+}
+
+/** True when `pathname` is `to` (or below it unless `end`), compared as routes compare paths. */
 export function isActivePath(pathname: string, to: string, end = false): boolean {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname
+  const path = pathKey(decodePath(pathname))
   if (path === to) return true
   return !end && to !== '/' && path.startsWith(`${to}/`)
 }
