@@ -50,6 +50,7 @@ export function TestimonialCarousel({ items, label }: TestimonialCarouselProps) 
   }
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- delegation: the section is not focusable; it handles the arrow keys that bubble up from its buttons
     <section className="carousel" aria-roledescription="carousel" aria-label={label} onKeyDown={onKeyDown}>
       <div className="carousel__viewport">
         <button
