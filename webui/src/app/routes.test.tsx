@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { caseRoutes, requestPath, routeCases } from '@test/route-cases'
-import { mockVisitor, renderApp } from '@test/utils'
+import { mockSignedIn, mockVisitor, renderApp } from '@test/utils'
 import { ROUTE_TEXT } from './route-text'
 import { matchPath } from 'react-router-dom'
 import { findRoute, matchRoute, prerenderedPaths, routes, spaPatterns } from './routes'
@@ -74,6 +74,16 @@ describe('route table', () => {
       expect(got?.route.path, pathname).toBe(expected?.path)
       if (expected) expect(got?.params, pathname).toEqual(matchPath({ path: expected.path, end: true }, pathname)?.params)
       expect(matchRoute(pathname), `${pathname} again`).toBe(got)
+    }
+  })
+
+  it('refuses an admin page to a non-admin however its path is written', async () => {
+    // The route matcher opens /dashboard/SEO/ as /dashboard/seo: so must the admin-only guard.
+    for (const path of ['/dashboard/SEO/', '/dashboard/s%65o']) {
+      mockSignedIn()
+      const { unmount } = renderApp(path)
+      expect(await screen.findByText('Only admins can open the article manager.'), path).toBeInTheDocument()
+      unmount()
     }
   })
 

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react'
+import { isActivePath } from '../../lib/router'
 import { CardIcon } from '../icons/CardIcon'
 import { ChartIcon } from '../icons/ChartIcon'
 import { FileTextIcon } from '../icons/FileTextIcon'
@@ -54,9 +55,9 @@ export function linksFor(role: string | undefined): readonly DashboardLink[] {
   return role === 'admin' ? [...dashboardLinks, ...adminLinks] : dashboardLinks
 }
 
-/** The admin-only page `pathname` belongs to, if any. */
+/** The admin-only page `pathname` belongs to, if any (compared as routes compare paths: `/dashboard/SEO/` too). */
 export function adminPageFor(pathname: string): AdminLink | undefined {
-  return adminLinks.find((link) => pathname === link.to || pathname.startsWith(`${link.to}/`))
+  return adminLinks.find((link) => isActivePath(pathname, link.to))
 }
 
 /** True for paths only admins may open. */
