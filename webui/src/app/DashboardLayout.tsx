@@ -29,7 +29,7 @@ export default function DashboardLayout({ children }: { children: ReactNode }) {
   const [leaving, setLeaving] = useState(false)
   const [signingOut, setSigningOut] = useState(false)
   // The mobile menu; the top bar holds its toggle and its panel.
-  const menu = useMenu<HTMLElement>()
+  const { open: menuOpen, toggle: toggleMenu, containerRef: topbarRef, buttonRef: toggleRef } = useMenu<HTMLElement>()
 
   const leave = useCallback<DashboardShell['leave']>(
     async (clear) => {
@@ -94,18 +94,18 @@ export default function DashboardLayout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <header className="dash-topbar" ref={menu.containerRef}>
+        <header className="dash-topbar" ref={topbarRef}>
           <div className="dash-topbar__bar">
             <button
-              ref={menu.buttonRef}
+              ref={toggleRef}
               type="button"
               className="dash-menu-toggle"
-              aria-expanded={menu.open}
+              aria-expanded={menuOpen}
               aria-controls={MOBILE_NAV_ID}
-              aria-label={menu.open ? 'Close dashboard menu' : 'Open dashboard menu'}
-              onClick={menu.toggle}
+              aria-label={menuOpen ? 'Close dashboard menu' : 'Open dashboard menu'}
+              onClick={toggleMenu}
             >
-              {menu.open ? <CloseIcon size={20} /> : <MenuIcon size={20} />}
+              {menuOpen ? <CloseIcon size={20} /> : <MenuIcon size={20} />}
             </button>
             <Logo />
             <div className="dash-topbar__actions">
@@ -113,7 +113,7 @@ export default function DashboardLayout({ children }: { children: ReactNode }) {
               <UserMenu user={user} onSignOut={handleSignOut} signingOut={signingOut} />
             </div>
           </div>
-          <nav id={MOBILE_NAV_ID} className="dash-mobile-nav" aria-label="Dashboard menu" hidden={!menu.open}>
+          <nav id={MOBILE_NAV_ID} className="dash-mobile-nav" aria-label="Dashboard menu" hidden={!menuOpen}>
             {navList('mobile')}
           </nav>
         </header>

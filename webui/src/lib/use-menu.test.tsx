@@ -1,26 +1,30 @@
 import { fireEvent, render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { MemoryRouter } from 'react-router-dom'
+import { MemoryRouter, useNavigate } from 'react-router-dom'
 import { describe, expect, it } from 'vitest'
 import { Link } from './router'
 import { useMenu } from './use-menu'
 
 function Menu() {
-  const menu = useMenu()
+  const navigate = useNavigate()
+  const { open, toggle, close, containerRef, buttonRef } = useMenu()
   return (
     <>
-      <div ref={menu.containerRef}>
-        <button ref={menu.buttonRef} type="button" aria-expanded={menu.open} onClick={menu.toggle}>
+      <div ref={containerRef}>
+        <button ref={buttonRef} type="button" aria-expanded={open} onClick={toggle}>
           Menu
         </button>
-        <div data-testid="panel" hidden={!menu.open}>
+        <div data-testid="panel" hidden={!open}>
           <Link to="/next">Next page</Link>
-          <button type="button" onClick={menu.close}>
+          <button type="button" onClick={close}>
             Done
           </button>
         </div>
       </div>
       <button type="button">Elsewhere</button>
+      <button type="button" onClick={() => void navigate(-1)}>
+        Back
+      </button>
       <p>Outside text</p>
     </>
   )
@@ -97,5 +101,9 @@ describe('useMenu', () => {
     await userEvent.click(screen.getByRole('link', { name: 'Next page' }))
     expect(panel).not.toBeVisible()
     expect(button).toHaveAttribute('aria-expanded', 'false')
+
+    // Back on the page it was opened on, it stays closed.
+    await userEvent.click(screen.getByRole('button', { name: 'Back' }))
+    expect(panel).not.toBeVisible()
   })
 })

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react'
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import { useLocation } from 'react-router-dom'
 
 export interface Menu<C extends HTMLElement, B extends HTMLElement> {
   open: boolean
-  setOpen: Dispatch<SetStateAction<boolean>>
+  setOpen: (open: boolean) => void
   toggle: () => void
   close: () => void
   /** Holds the button and the panel: a press or focus outside it closes the menu. */
@@ -19,16 +19,17 @@ export interface Menu<C extends HTMLElement, B extends HTMLElement> {
  * the container (Tab past the last item); it also closes on every navigation.
  */
 export function useMenu<C extends HTMLElement = HTMLDivElement, B extends HTMLElement = HTMLButtonElement>(): Menu<C, B> {
-  const [open, setOpen] = useState(false)
+  const { key } = useLocation()
+  const [state, setState] = useState({ open: false, key })
   const containerRef = useRef<C>(null)
   const buttonRef = useRef<B>(null)
-  const { key } = useLocation()
-  const close = useCallback(() => setOpen(false), [])
-  const toggle = useCallback(() => setOpen((value) => !value), [])
+  const setOpen = useCallback((open: boolean) => setState((s) => ({ ...s, open })), [])
+  const toggle = useCallback(() => setState((s) => ({ ...s, open: !s.open })), [])
+  const close = useCallback(() => setOpen(false), [setOpen])
 
-  useEffect(() => {
-    setOpen(false)
-  }, [key])
+  // A navigation closes it (adjusted while rendering: the new page never shows it open).
+  if (state.key !== key) setState({ open: false, key })
+  const open = state.open && state.key === key
 
   useEffect(() => {
     const container = containerRef.current
@@ -36,15 +37,15 @@ export function useMenu<C extends HTMLElement = HTMLDivElement, B extends HTMLEl
     const outside = (target: EventTarget | null) => target instanceof Node && !container.contains(target)
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
-        setOpen(false)
+        close()
         buttonRef.current?.focus()
       }
     }
     const onPress = (event: Event) => {
-      if (outside(event.target)) setOpen(false)
+      if (outside(event.target)) close()
     }
     const onFocusOut = (event: FocusEvent) => {
-      if (outside(event.relatedTarget)) setOpen(false)
+      if (outside(event.relatedTarget)) close()
     }
     document.addEventListener('keydown', onKeyDown)
     document.addEventListener('mousedown', onPress)
@@ -56,7 +57,7 @@ export function useMenu<C extends HTMLElement = HTMLDivElement, B extends HTMLEl
       document.removeEventListener('touchstart', onPress)
       container.removeEventListener('focusout', onFocusOut)
     }
-  }, [open])
+  }, [open, close])
 
   return { open, setOpen, toggle, close, containerRef, buttonRef }
 }

@@ -71,6 +71,7 @@ export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
         </span>
         <ChevronDownIcon size={16} className="user-menu__chevron" />
       </button>
+      {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions -- delegation: the arrow keys bubble up from the panel's links and buttons */}
       <div id={panelId} ref={panelRef} className="user-menu__panel" hidden={!open} onKeyDown={onPanelKeyDown}>
         <div className="user-menu__who">
           <Avatar user={user} size="lg" />

@@ -15,7 +15,8 @@ export function Header() {
   const { user, signOut } = useAuth()
   const navigate = useNavigate()
   // The mobile menu; the header holds its toggle and its panel.
-  const menu = useMenu<HTMLElement>()
+  const { open: menuOpen, toggle: toggleMenu, close: closeMenu, containerRef: headerRef, buttonRef: toggleRef } =
+    useMenu<HTMLElement>()
   const [signingOut, setSigningOut] = useState(false)
 
   const handleSignOut = async () => {
@@ -24,7 +25,7 @@ export function Header() {
       await signOut()
     } finally {
       setSigningOut(false)
-      menu.close()
+      closeMenu()
       navigate('/')
     }
   }
@@ -53,7 +54,7 @@ export function Header() {
     )
 
   return (
-    <header className="site-header" ref={menu.containerRef}>
+    <header className="site-header" ref={headerRef}>
       <div className="container container--lg site-header__bar">
         <Logo />
         <nav className="site-nav" aria-label="Main">
@@ -69,18 +70,18 @@ export function Header() {
         </nav>
         <div className="site-header__actions">{actions(false)}</div>
         <button
-          ref={menu.buttonRef}
+          ref={toggleRef}
           type="button"
           className="menu-toggle"
-          aria-expanded={menu.open}
+          aria-expanded={menuOpen}
           aria-controls={MOBILE_MENU_ID}
-          aria-label={menu.open ? 'Close menu' : 'Open menu'}
-          onClick={menu.toggle}
+          aria-label={menuOpen ? 'Close menu' : 'Open menu'}
+          onClick={toggleMenu}
         >
-          {menu.open ? <CloseIcon /> : <MenuIcon />}
+          {menuOpen ? <CloseIcon /> : <MenuIcon />}
         </button>
       </div>
-      <div id={MOBILE_MENU_ID} className="mobile-menu" hidden={!menu.open}>
+      <div id={MOBILE_MENU_ID} className="mobile-menu" hidden={!menuOpen}>
         <nav className="container container--lg" aria-label="Mobile">
           <ul className="mobile-menu__list">
             {navItems.map((item) => (
