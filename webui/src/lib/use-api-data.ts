@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useEffectEvent, useState } from 'react'
 import { errorMessage } from './api-client'
 
 /** What a dashboard page shows for data it loads: a spinner, an error with "Try again", or the data. */
@@ -25,26 +25,25 @@ interface Settled<T> {
  * from nothing, as the pages always did). A response that arrives after the key changed, after a
  * reload or after unmount is ignored, and its `signal` is aborted then.
  *
- * `key` names what is loaded (say the filter in the address); `load` is read from the render in
- * which the key changed, so it may be an inline function. Only dashboard code imports this: public
- * pages keep their first-load budget.
+ * `key` names what is loaded (say the filter in the address); `load` may be an inline function.
+ * Only dashboard code imports this: public pages keep their first-load budget.
  */
 export function useApiData<T extends object>(key: string, load: (signal: AbortSignal) => Promise<T>): ApiData<T> {
   const [attempt, setAttempt] = useState(0)
   const [settled, setSettled] = useState<Settled<T> | null>(null)
+  // The latest `load`, so callers need not keep it stable; only `key` and `attempt` start a load.
+  const start = useEffectEvent(load)
 
   useEffect(() => {
     const controller = new AbortController()
     const settle = (data: T | null, error: string | null) => {
       if (!controller.signal.aborted) setSettled({ key, attempt, data, error })
     }
-    load(controller.signal).then(
+    start(controller.signal).then(
       (data) => settle(data, null),
       (err: unknown) => settle(null, errorMessage(err)),
     )
     return () => controller.abort()
-    // `load` is deliberately not a dependency: the one from the render that changed `key` or
-    // `attempt` runs, so callers need not keep it stable.
   }, [key, attempt])
 
   const reload = useCallback(() => setAttempt((n) => n + 1), [])

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { Link } from '../../lib/router'
+import { CurrentPlanTop } from '../../components/dashboard/CurrentPlanTop'
 import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
 import { LoadState } from '../../components/dashboard/LoadState'
 import { Badge } from '../../components/ui/Badge'
@@ -66,7 +67,7 @@ function PlanSummary({ subscription, catalogue }: { subscription: Subscription |
     setProblem(null)
     setBusy(true)
     try {
-      const { url } = await api.post<{ url: string }>(PORTAL_PATH)
+      const { url } = await api.post(PORTAL_PATH)
       window.location.assign(url)
     } catch (err) {
       setProblem(errorMessage(err))
@@ -76,12 +77,7 @@ function PlanSummary({ subscription, catalogue }: { subscription: Subscription |
 
   return (
     <Card className="dash-card plan-card billing-plan">
-      <div className="plan-card__top">
-        <h2 id="billing-plan-title" className="plan-card__label">
-          Current Plan
-        </h2>
-        <Badge tone={active ? 'green' : 'grey'}>{active ? 'Active subscription' : 'No active subscription'}</Badge>
-      </div>
+      <CurrentPlanTop headingId="billing-plan-title" active={active} />
       <p className="plan-card__name">{planName ?? (subscription ? 'Your plan' : 'No plan yet')}</p>
       {subscription ? (
         <dl className="plan-card__facts plan-card__facts--wide">

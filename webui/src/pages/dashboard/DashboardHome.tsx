@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react'
 import { Link } from '../../lib/router'
+import { CurrentPlanTop } from '../../components/dashboard/CurrentPlanTop'
 import { LoadError, LoadState } from '../../components/dashboard/LoadState'
 import { WebsiteCards } from '../../components/dashboard/WebsiteCards'
 import { BoltIcon } from '../../components/icons/BoltIcon'
@@ -135,12 +136,7 @@ function CurrentPlanCard({ subscription, catalogue }: { subscription: Subscripti
   return (
     <section className="dash-section" aria-labelledby="current-plan">
       <Card className="plan-card dash-card">
-        <div className="plan-card__top">
-          <h2 id="current-plan" className="plan-card__label">
-            Current Plan
-          </h2>
-          <Badge tone={active ? 'green' : 'grey'}>{active ? 'Active subscription' : 'No active subscription'}</Badge>
-        </div>
+        <CurrentPlanTop headingId="current-plan" active={active} />
         <p className="plan-card__name">
           <span className="plan-card__check">
             <CheckIcon size={18} />

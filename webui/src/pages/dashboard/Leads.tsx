@@ -5,7 +5,8 @@ import { LoadState } from '../../components/dashboard/LoadState'
 import { DownloadIcon } from '../../components/icons/DownloadIcon'
 import { Button, buttonClass } from '../../components/ui/Button'
 import { Card } from '../../components/ui/Card'
-import { api } from '../../lib/api-client'
+import { api, buildUrl } from '../../lib/api-client'
+import type { components } from '../../lib/api-schema'
 import { useApiData } from '../../lib/use-api-data'
 // Loaded with this page only (admins).
 import '../../styles/leads.css'
@@ -13,16 +14,7 @@ import '../../styles/leads.css'
 export const LEADS_PATH = '/api/admin/leads'
 export const LEADS_CSV_PATH = '/api/admin/leads.csv'
 
-export interface Lead {
-  id: number
-  source: string
-  source_label: string
-  email: string
-  name: string | null
-  domain: string | null
-  message: string | null
-  created_at: string
-}
+export type Lead = components['schemas']['LeadOut']
 
 interface Source {
   source: string
@@ -52,8 +44,9 @@ export function formatReceived(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : receivedFormat.format(date)
 }
 
-function withSource(path: string, source: string): string {
-  return source ? `${path}?${new URLSearchParams({ source }).toString()}` : path
+/** The leads query for a filter: no `source` at all for every source. */
+function sourceQuery(source: string) {
+  return { query: { source: source || undefined } }
 }
 
 /** `seen` plus the sources of `leads` not in it yet; `seen` itself when there are none. */
@@ -75,7 +68,7 @@ function sourceOptions(seen: readonly Source[]): Source[] {
 export default function LeadsPage() {
   const [params, setParams] = useSearchParams()
   const source = params.get('source') ?? ''
-  const loaded = useApiData(source, async () => (await api.get<{ leads: Lead[] }>(withSource(LEADS_PATH, source))).leads)
+  const loaded = useApiData(source, async () => (await api.get(LEADS_PATH, sourceQuery(source))).leads)
   const selectId = useId()
 
   // Sources met in any answer stay in the filter (adjusted while rendering: no extra commit).
@@ -112,7 +105,7 @@ export default function LeadsPage() {
             {source && !current && <option value={source}>{source}</option>}
           </select>
         </div>
-        <a className={buttonClass({ variant: 'outline' }, 'leads-toolbar__csv')} href={withSource(LEADS_CSV_PATH, source)} download="leads.csv">
+        <a className={buttonClass({ variant: 'outline' }, 'leads-toolbar__csv')} href={buildUrl(LEADS_CSV_PATH, sourceQuery(source))} download="leads.csv">
           <DownloadIcon size={18} />
           Download CSV
         </a>
