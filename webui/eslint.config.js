@@ -1,6 +1,6 @@
 // ESLint (flat config): typescript-eslint, React hooks, jsx-a11y and the import boundaries of
 // src/. `npm run lint` (eslint . --max-warnings=0) runs it on everything: src/, test/,
-// scripts/, public/ and the config files; scripts/test runs it after the type-check.
+// scripts/, public/ and the config files.
 //
 // TypeScript 7 and typescript-eslint: TypeScript 7.0 (the native compiler) ships no JavaScript
 // API, and typescript-eslint's parser needs one (it parses with `ts.createSourceFile`; its peer
@@ -10,7 +10,9 @@
 //   "@typescript/native": "npm:typescript@7.0.2"   the compiler: its `tsc` is node_modules/.bin/tsc,
 //                                                  which `npm run typecheck` and `build` run.
 // (TypeScript 6 brings `tsc6`; npm links `tsc` from @typescript/native, which sorts before the
-// API package's @typescript/old.) The linting is syntactic, not type-aware: `tsc` (strict)
+// API package's @typescript/old.) typescript-eslint's experimental tsgo backend (off unless
+// asked for) wants a TypeScript 7.1 build under that alias, so `npm ls --all` calls 7.0.2
+// "invalid" for it; nothing loads it. The linting is syntactic, not type-aware: `tsc` (strict)
 // already checks the types, and type-aware rules would type-check the project a second time,
 // with TypeScript 6.
 //
