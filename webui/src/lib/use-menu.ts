@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
+import { useEffect, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from 'react'
 import { useLocation } from 'react-router-dom'
 
 export interface Menu<C extends HTMLElement, B extends HTMLElement> {
   open: boolean
-  setOpen: (open: boolean) => void
+  setOpen: Dispatch<SetStateAction<boolean>>
   toggle: () => void
   close: () => void
   /** Holds the button and the panel: a press or focus outside it closes the menu. */
@@ -20,16 +20,16 @@ export interface Menu<C extends HTMLElement, B extends HTMLElement> {
  */
 export function useMenu<C extends HTMLElement = HTMLDivElement, B extends HTMLElement = HTMLButtonElement>(): Menu<C, B> {
   const { key } = useLocation()
-  const [state, setState] = useState({ open: false, key })
+  const [open, setOpen] = useState(false)
+  const [openedAt, setOpenedAt] = useState(key)
   const containerRef = useRef<C>(null)
   const buttonRef = useRef<B>(null)
-  const setOpen = useCallback((open: boolean) => setState((s) => ({ ...s, open })), [])
-  const toggle = useCallback(() => setState((s) => ({ ...s, open: !s.open })), [])
-  const close = useCallback(() => setOpen(false), [setOpen])
 
-  // A navigation closes it (adjusted while rendering: the new page never shows it open).
-  if (state.key !== key) setState({ open: false, key })
-  const open = state.open && state.key === key
+  // A navigation closes it, while rendering: the new page never shows it open.
+  if (openedAt !== key) {
+    setOpenedAt(key)
+    setOpen(false)
+  }
 
   useEffect(() => {
     const container = containerRef.current
@@ -37,15 +37,15 @@ export function useMenu<C extends HTMLElement = HTMLDivElement, B extends HTMLEl
     const outside = (target: EventTarget | null) => target instanceof Node && !container.contains(target)
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
-        close()
+        setOpen(false)
         buttonRef.current?.focus()
       }
     }
     const onPress = (event: Event) => {
-      if (outside(event.target)) close()
+      if (outside(event.target)) setOpen(false)
     }
     const onFocusOut = (event: FocusEvent) => {
-      if (outside(event.relatedTarget)) close()
+      if (outside(event.relatedTarget)) setOpen(false)
     }
     document.addEventListener('keydown', onKeyDown)
     document.addEventListener('mousedown', onPress)
@@ -57,7 +57,9 @@ export function useMenu<C extends HTMLElement = HTMLDivElement, B extends HTMLEl
       document.removeEventListener('touchstart', onPress)
       container.removeEventListener('focusout', onFocusOut)
     }
-  }, [open, close])
+  }, [open])
 
+  const toggle = () => setOpen((value) => !value)
+  const close = () => setOpen(false)
   return { open, setOpen, toggle, close, containerRef, buttonRef }
 }
