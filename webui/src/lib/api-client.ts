@@ -143,7 +143,7 @@ export async function request(method: Method, url: string, body?: unknown): Prom
     throw new ApiError(0, 'network_error', GENERIC_ERROR_MESSAGE)
   }
 
-  let text = ''
+  let text: string
   try {
     text = await response.text()
   } catch {
@@ -174,9 +174,6 @@ export async function request(method: Method, url: string, body?: unknown): Prom
   return data
 }
 
-/** Only a call that names its answer's type (`api.get<T>(url)`) gets a plain string path. */
-type LegacyPath<T> = [T] extends [never] ? never : string
-
 /**
  * `api.get('/api/pages/{name}', { params: { name } })`, `api.post('/api/leads', body)`: the
  * path must be one the server documents for that method, and the body and the answer have
@@ -184,11 +181,7 @@ type LegacyPath<T> = [T] extends [never] ? never : string
  */
 export interface ApiClient {
   get<P extends PathsWith<'get'>>(path: P, ...options: OptionsArg<P, 'get'>): Promise<ResponseBody<P, 'get'>>
-  /** @deprecated Untyped call of the old client; use the typed form (being converted). */
-  get<T = never>(path: LegacyPath<T>): Promise<T>
   post<P extends PathsWith<'post'>>(path: P, ...args: BodyArgs<P, 'post'>): Promise<ResponseBody<P, 'post'>>
-  /** @deprecated Untyped call of the old client; use the typed form (being converted). */
-  post<T = never>(path: LegacyPath<T>, body?: unknown): Promise<T>
   put<P extends PathsWith<'put'>>(path: P, ...args: BodyArgs<P, 'put'>): Promise<ResponseBody<P, 'put'>>
   patch<P extends PathsWith<'patch'>>(path: P, ...args: BodyArgs<P, 'patch'>): Promise<ResponseBody<P, 'patch'>>
   delete<P extends PathsWith<'delete'>>(path: P, ...args: BodyArgs<P, 'delete'>): Promise<ResponseBody<P, 'delete'>>

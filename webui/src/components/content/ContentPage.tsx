@@ -29,11 +29,14 @@ export function ContentPage({ name }: { name: string }) {
   const [html, setHtml] = useState<string | null>(() => htmlInDocument(name))
   const [error, setError] = useState<string | null>(null)
   const [attempt, setAttempt] = useState(0)
+  const retry = () => {
+    setError(null)
+    setAttempt((n) => n + 1)
+  }
 
   useEffect(() => {
     if (html !== null) return undefined
     let live = true
-    setError(null)
     api.get('/api/pages/{name}', { params: { name } }).then(
       (page) => live && setHtml(page.html),
       (err: unknown) => live && setError(errorMessage(err)),
@@ -52,7 +55,7 @@ export function ContentPage({ name }: { name: string }) {
         ) : error ? (
           <ErrorBox title="This page could not be loaded">
             <p>{error}</p>
-            <Button variant="outline" onClick={() => setAttempt((n) => n + 1)}>
+            <Button variant="outline" onClick={retry}>
               Try again
             </Button>
           </ErrorBox>

@@ -5,7 +5,7 @@ import { Badge } from '../ui/Badge'
 import { Button, ButtonLink } from '../ui/Button'
 import { Card } from '../ui/Card'
 import { ErrorBox } from '../ui/ErrorBox'
-import { useAuth } from '../../lib/auth'
+import { useAuth, type User } from '../../lib/auth'
 import { api } from '../../lib/api-client'
 import { DEFAULT_FAMILY, familyPlans, useCatalogue, type Plan } from '../../lib/catalogue'
 import { cx } from '../../lib/cx'
@@ -17,15 +17,18 @@ import { cx } from '../../lib/cx'
 export function HomePricing() {
   const { user } = useAuth()
   const state = useCatalogue()
-  const [currentPriceId, setCurrentPriceId] = useState<string | null>(null)
+  // The price id paid for, remembered with the user it was fetched for: another user (or none)
+  // has no current plan until their own answer arrives.
+  const [paid, setPaid] = useState<{ user: User; priceId: string | null } | null>(null)
+  const currentPriceId = paid && paid.user === user ? paid.priceId : null
 
   useEffect(() => {
-    setCurrentPriceId(null)
     if (!user) return undefined
     let live = true
     // Only the price id is needed here (no need to pull the dashboard's billing helpers).
     api.get('/api/billing/subscription').then(
-      ({ subscription }) => live && setCurrentPriceId(subscription?.subscription_status === 'active' ? subscription.price_id : null),
+      ({ subscription }) =>
+        live && setPaid({ user, priceId: subscription?.subscription_status === 'active' ? subscription.price_id : null }),
       () => undefined, // the cards still work without it
     )
     return () => {
