@@ -6,6 +6,8 @@ import { resetCatalogueCache } from '../lib/catalogue'
 
 beforeEach(() => resetCatalogueCache())
 
+const THANKS = "Thank you! We'll contact you within 24 hours to schedule your free consultation."
+
 const pricing = () => within(document.getElementById('pricing') as HTMLElement)
 const card = (name: string) => within(pricing().getByRole('heading', { level: 3, name }).closest('.price-card') as HTMLElement)
 
@@ -39,12 +41,12 @@ describe('/ai-automation', () => {
   })
 
   it('strategy call form posts the lead and shows the thank-you text', async () => {
-    const fetch = mockLanding()
+    const fetch = mockLanding(() => ({ status: 201, body: { message: THANKS } })) // the server's confirmation
     await renderLanding('/ai-automation')
     const form = within(document.getElementById('strategy-call') as HTMLElement)
     await userEvent.type(await form.findByLabelText(/Email Address/), 'ada@example.eu')
     await userEvent.click(form.getByRole('button', { name: 'Book My Free Strategy Call' }))
-    expect(await form.findByText("Thank you! We'll contact you within 24 hours to schedule your free consultation.")).toBeInTheDocument()
+    expect(await form.findByText(THANKS)).toBeInTheDocument()
     const call = fetch.mock.calls.find(([url]) => url === '/api/leads') as [string, RequestInit]
     expect(JSON.parse(String(call[1].body))).toEqual({ source: 'ai-automation-strategy-call', email: 'ada@example.eu', company_website: '' })
   })

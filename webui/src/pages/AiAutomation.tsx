@@ -4,7 +4,7 @@ import { FilterIcon } from '../components/icons/FilterIcon'
 import { LayersIcon } from '../components/icons/LayersIcon'
 import { LifebuoyIcon } from '../components/icons/LifebuoyIcon'
 import { MailIcon } from '../components/icons/MailIcon'
-import { IconCards, Steps, type IconCardItem, type StepItem } from '../components/landing/Blocks'
+import { IconCards, LeadPanel, Steps, type IconCardItem, type StepItem } from '../components/landing/Blocks'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { LandingHero, SectionHead } from '../components/landing/LandingHero'
 import { LeadForm } from '../components/landing/LeadForm'
@@ -127,35 +127,19 @@ export default function AiAutomationPage() {
       </Section>
 
       <Section id="strategy-call" tone="muted" className="anchor-section" aria-labelledby="strategy-call-title">
-        <div className="lead-panel">
-          <div>
-            <h2 id="strategy-call-title" className="lead-panel__title">
-              Book your free strategy call
-            </h2>
-            <p className="lead-panel__text">
-              Not sure which package fits? Leave your e-mail and we will set up a free 30-minute call to map where AI saves
-              your team the most time.
-            </p>
-            <ul className="check-list lead-panel__list">
-              {['A short review of your current workflows', 'The automations with the fastest payback', 'A clear quote, with no obligation'].map(
-                (item) => (
-                  <li key={item}>
-                    <CheckIcon size={18} className="check-list__icon" />
-                    {item}
-                  </li>
-                ),
-              )}
-            </ul>
-          </div>
-          <Card className="lead-panel__card">
+        <LeadPanel
+          title="Book your free strategy call"
+          titleId="strategy-call-title"
+          text="Not sure which package fits? Leave your e-mail and we will set up a free 30-minute call to map where AI saves your team the most time."
+          points={['A short review of your current workflows', 'The automations with the fastest payback', 'A clear quote, with no obligation']}
+          card={
             <LeadForm
               source="ai-automation-strategy-call"
-              confirmation="Thank you! We'll contact you within 24 hours to schedule your free consultation."
               submitLabel="Book My Free Strategy Call"
               note="We only use your e-mail to schedule the call."
             />
-          </Card>
-        </div>
+          }
+        />
       </Section>
 
       <Section id="faq" aria-labelledby="faq-title">

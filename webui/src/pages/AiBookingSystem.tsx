@@ -4,7 +4,7 @@ import { CheckIcon } from '../components/icons/CheckIcon'
 import { ClockIcon } from '../components/icons/ClockIcon'
 import { MailIcon } from '../components/icons/MailIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
-import { Guarantee, IconCards, type IconCardItem } from '../components/landing/Blocks'
+import { Guarantee, IconCards, LeadPanel, type IconCardItem } from '../components/landing/Blocks'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { LandingHero, SectionHead } from '../components/landing/LandingHero'
 import { usePlan } from '../components/landing/OfferPrice'
@@ -12,7 +12,6 @@ import { PlanTiers } from '../components/landing/PlanTierCard'
 import { StickyMobileCta } from '../components/landing/StickyMobileCta'
 import { startUrl } from '../components/landing/links'
 import { ButtonLink } from '../components/ui/Button'
-import { Card } from '../components/ui/Card'
 import { Section } from '../components/ui/Section'
 import { formatPrice } from '../lib/catalogue'
 
@@ -132,37 +131,27 @@ export default function AiBookingSystemPage() {
       </Section>
 
       <Section id="demo" tone="muted" className="anchor-section" aria-labelledby="demo-title">
-        <div className="lead-panel">
-          <div>
-            <h2 id="demo-title" className="lead-panel__title">
-              See your booking assistant in action
-            </h2>
-            <p className="lead-panel__text">
-              This is how a patient books with your AI assistant: a short conversation, a confirmed slot and a reminder the
-              day before. Start your setup and we build the same flow with your treatments, team and opening hours.
-            </p>
-            <ul className="check-list lead-panel__list">
-              {['Your treatments and durations', 'Your team’s real availability', 'Reminders in your clinic’s tone'].map((item) => (
-                <li key={item}>
-                  <CheckIcon size={18} className="check-list__icon" />
-                  {item}
-                </li>
-              ))}
-            </ul>
-          </div>
-          <Card className="lead-panel__card demo-card">
-            <span className="icon-tile">
-              <MailIcon />
-            </span>
-            <h3 className="demo-card__title">Get your own booking demo</h3>
-            <p className="demo-card__text">
-              Choose your package and tell us about your clinic; your personal demo is part of the setup.
-            </p>
-            <ButtonLink to={DEMO_CTA} size="lg" block>
-              Start With a Demo
-            </ButtonLink>
-          </Card>
-        </div>
+        <LeadPanel
+          title="See your booking assistant in action"
+          titleId="demo-title"
+          text="This is how a patient books with your AI assistant: a short conversation, a confirmed slot and a reminder the day before. Start your setup and we build the same flow with your treatments, team and opening hours."
+          points={['Your treatments and durations', 'Your team’s real availability', 'Reminders in your clinic’s tone']}
+          cardClassName="demo-card"
+          card={
+            <>
+              <span className="icon-tile">
+                <MailIcon />
+              </span>
+              <h3 className="demo-card__title">Get your own booking demo</h3>
+              <p className="demo-card__text">
+                Choose your package and tell us about your clinic; your personal demo is part of the setup.
+              </p>
+              <ButtonLink to={DEMO_CTA} size="lg" block>
+                Start With a Demo
+              </ButtonLink>
+            </>
+          }
+        />
       </Section>
 
       <Section aria-labelledby="guarantee-title">

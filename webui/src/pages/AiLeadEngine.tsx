@@ -7,7 +7,7 @@ import { LayersIcon } from '../components/icons/LayersIcon'
 import { MailIcon } from '../components/icons/MailIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
-import { Guarantee, IconCards, Steps, type IconCardItem, type StepItem } from '../components/landing/Blocks'
+import { ClosingCta, Guarantee, IconCards, OfferCard as Offer, Steps, type Fact, type IconCardItem, type StepItem } from '../components/landing/Blocks'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { LandingHero, SectionHead } from '../components/landing/LandingHero'
 import { OfferPrice } from '../components/landing/OfferPrice'
@@ -15,7 +15,6 @@ import { StickyMobileCta } from '../components/landing/StickyMobileCta'
 import { startUrl } from '../components/landing/links'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
-import { Card } from '../components/ui/Card'
 import { Section } from '../components/ui/Section'
 
 const CTA = startUrl('ai', 'ai-lead-engine')
@@ -57,35 +56,11 @@ const faq: FaqItem[] = [
   },
 ]
 
-function OfferCard() {
-  return (
-    <Card className="offer-card" role="group" aria-labelledby="offer-title">
-      <p className="offer-card__ribbon">Launch offer: only 5 spots</p>
-      <h2 id="offer-title" className="offer-card__name">
-        AI Lead Engine
-      </h2>
-      <OfferPrice planKey="ai-lead-engine" />
-      <ul className="offer-card__facts">
-        <li>
-          <ClockIcon size={18} />
-          Delivered in 72h
-        </li>
-        <li>
-          <ShieldIcon size={18} />
-          30-day money back guarantee
-        </li>
-        <li>
-          <CheckIcon size={18} />
-          Capture, qualification, follow-ups and CRM hand-off
-        </li>
-      </ul>
-      <ButtonLink to={CTA} size="lg" block>
-        Claim Your Spot
-      </ButtonLink>
-      <p className="offer-card__fine">One-time payment. No subscription.</p>
-    </Card>
-  )
-}
+const offerFacts: Fact[] = [
+  [ClockIcon, 'Delivered in 72h'],
+  [ShieldIcon, '30-day money back guarantee'],
+  [CheckIcon, 'Capture, qualification, follow-ups and CRM hand-off'],
+]
 
 function FlowVisual() {
   return (
@@ -160,7 +135,19 @@ export default function AiLeadEnginePage() {
 
       <Section id="pricing" className="anchor-section" aria-labelledby="offer-title">
         <div className="offer-card--wide">
-          <OfferCard />
+          <Offer
+            role="group"
+            aria-labelledby="offer-title"
+            ribbon="Launch offer: only 5 spots"
+            name="AI Lead Engine"
+            nameId="offer-title"
+            facts={offerFacts}
+            to={CTA}
+            action="Claim Your Spot"
+            fine="One-time payment. No subscription."
+          >
+            <OfferPrice planKey="ai-lead-engine" />
+          </Offer>
         </div>
       </Section>
 
@@ -178,19 +165,16 @@ export default function AiLeadEnginePage() {
         <FaqAccordion items={faq} />
       </Section>
 
-      <Section tone="accent" className="closing-cta" aria-labelledby="closing-title">
-        <div className="closing-cta__inner">
-          <h2 id="closing-title" className="closing-cta__title">
-            Stop losing leads to slow replies
-          </h2>
-          <p className="closing-cta__text">Only 5 spots at the launch price. Live in 72h, with a 30-day money back guarantee.</p>
-          <div className="closing-cta__actions">
-            <ButtonLink to={CTA} size="lg">
-              Claim Your Spot
-            </ButtonLink>
-          </div>
+      <ClosingCta
+        title="Stop losing leads to slow replies"
+        text="Only 5 spots at the launch price. Live in 72h, with a 30-day money back guarantee."
+      >
+        <div className="closing-cta__actions">
+          <ButtonLink to={CTA} size="lg">
+            Claim Your Spot
+          </ButtonLink>
         </div>
-      </Section>
+      </ClosingCta>
 
       <StickyMobileCta to={CTA} label="Claim Your Spot" note="Only 5 spots · Live in 72h" />
     </>

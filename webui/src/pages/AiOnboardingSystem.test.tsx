@@ -7,6 +7,8 @@ import { resetCatalogueCache } from '../lib/catalogue'
 
 beforeEach(() => resetCatalogueCache())
 
+const THANKS = "Thank you! We'll contact you within 24 hours to schedule your free onboarding audit."
+
 const pricing = () => within(document.getElementById('pricing') as HTMLElement)
 const card = (name: string) => within(pricing().getByRole('heading', { level: 3, name }).closest('.price-card') as HTMLElement)
 
@@ -60,12 +62,12 @@ describe('/ai-onboarding-system', () => {
   })
 
   it('audit form posts the lead with its source', async () => {
-    const fetch = mockLanding()
+    const fetch = mockLanding(() => ({ status: 201, body: { message: THANKS } })) // the server's confirmation
     await renderLanding('/ai-onboarding-system')
     const audit = within(document.getElementById('audit') as HTMLElement)
     await userEvent.type(audit.getByLabelText(/Agency Email Address/), 'team@agency.eu')
     await userEvent.click(audit.getByRole('button', { name: 'Get My Free Audit' }))
-    expect(await audit.findByText("Thank you! We'll contact you within 24 hours to schedule your free onboarding audit.")).toBeInTheDocument()
+    expect(await audit.findByText(THANKS)).toBeInTheDocument()
     const call = fetch.mock.calls.find(([url]) => url === '/api/leads') as [string, RequestInit]
     expect(JSON.parse(String(call[1].body))).toEqual({ source: 'ai-onboarding-audit', email: 'team@agency.eu', company_website: '' })
   })

@@ -3,10 +3,10 @@ import { CheckIcon } from '../components/icons/CheckIcon'
 import { FormIcon } from '../components/icons/FormIcon'
 import { LockIcon } from '../components/icons/LockIcon'
 import { MailIcon } from '../components/icons/MailIcon'
-import { IconCards, type IconCardItem } from '../components/landing/Blocks'
+import { IconCards, LeadPanel, type IconCardItem } from '../components/landing/Blocks'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { LandingHero, SectionHead } from '../components/landing/LandingHero'
-import { LeadForm } from '../components/landing/LeadForm'
+import { EMAIL_FIELD, LeadForm } from '../components/landing/LeadForm'
 import { OnboardingCalculator } from '../components/landing/OnboardingCalculator'
 import { PlanTiers } from '../components/landing/PlanTierCard'
 import { StickyMobileCta } from '../components/landing/StickyMobileCta'
@@ -115,36 +115,20 @@ export default function AiOnboardingSystemPage() {
       </Section>
 
       <Section id="audit" tone="muted" className="anchor-section" aria-labelledby="audit-title">
-        <div className="lead-panel">
-          <div>
-            <h2 id="audit-title" className="lead-panel__title">
-              Get a free onboarding audit
-            </h2>
-            <p className="lead-panel__text">
-              Leave your e-mail and we will walk through your current onboarding with you and show where automation saves
-              the most time.
-            </p>
-            <ul className="check-list lead-panel__list">
-              {['A map of your onboarding steps', 'The automations with the biggest time savings', 'An estimate of the hours you get back'].map(
-                (item) => (
-                  <li key={item}>
-                    <CheckIcon size={18} className="check-list__icon" />
-                    {item}
-                  </li>
-                ),
-              )}
-            </ul>
-          </div>
-          <Card className="lead-panel__card">
+        <LeadPanel
+          title="Get a free onboarding audit"
+          titleId="audit-title"
+          text="Leave your e-mail and we will walk through your current onboarding with you and show where automation saves the most time."
+          points={['A map of your onboarding steps', 'The automations with the biggest time savings', 'An estimate of the hours you get back']}
+          card={
             <LeadForm
               source="ai-onboarding-audit"
-              confirmation="Thank you! We'll contact you within 24 hours to schedule your free onboarding audit."
               submitLabel="Get My Free Audit"
-              emailLabel="Agency Email Address"
+              fields={[{ ...EMAIL_FIELD, label: 'Agency Email Address' }]}
               note="No obligation. We only use your e-mail to schedule the audit."
             />
-          </Card>
-        </div>
+          }
+        />
       </Section>
 
       <Section id="faq" aria-labelledby="faq-title">

@@ -13,6 +13,7 @@ import { ShieldIcon } from '../components/icons/ShieldIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
 import { VideoIcon } from '../components/icons/VideoIcon'
 import { ContentRoiCalculator } from '../components/landing/ContentRoiCalculator'
+import { ClosingCta, FactList, OfferCard, type Fact } from '../components/landing/Blocks'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { HeroVideo } from '../components/landing/HeroVideo'
 import { SectionHead } from '../components/landing/LandingHero'
@@ -95,42 +96,41 @@ const faq: readonly FaqItem[] = [
   },
 ]
 
+const pricingFacts: readonly Fact[] = [
+  [VideoIcon, '30 videos and posts from one idea'],
+  [ClockIcon, 'Delivered within 24 hours'],
+  [CheckIcon, 'Approval control and scheduling included'],
+  [ShieldIcon, '30-day money-back guarantee'],
+]
+
+const closingPoints: readonly Fact[] = [
+  [ClockIcon, 'Delivered in 24h'],
+  [UsersIcon, 'You approve every piece'],
+  [ShieldIcon, '30-day money-back guarantee'],
+]
+
 function PricingCard({ plan, cta }: { plan: string; cta: string }) {
   const { plan: details } = usePlan(plan)
   return (
-    <Card className="offer-card ce-offer">
-      <p className="offer-card__ribbon ce-offer__slots">
-        <ClockIcon size={16} />
-        {SLOTS}
-      </p>
-      <h2 id="pricing-title" className="offer-card__name">
-        Your AI Content Engine
-      </h2>
+    <OfferCard
+      className="ce-offer"
+      ribbonClassName="ce-offer__slots"
+      ribbon={
+        <>
+          <ClockIcon size={16} />
+          {SLOTS}
+        </>
+      }
+      name="Your AI Content Engine"
+      nameId="pricing-title"
+      facts={pricingFacts}
+      to={cta}
+      action={CTA_LABEL}
+      fine="Secure checkout. You approve every piece before anything is published."
+    >
       <p className="ce-offer__plan">{details?.name}</p>
       <OfferPrice planKey={plan} />
-      <ul className="offer-card__facts">
-        <li>
-          <VideoIcon size={18} />
-          30 videos and posts from one idea
-        </li>
-        <li>
-          <ClockIcon size={18} />
-          Delivered within 24 hours
-        </li>
-        <li>
-          <CheckIcon size={18} />
-          Approval control and scheduling included
-        </li>
-        <li>
-          <ShieldIcon size={18} />
-          30-day money-back guarantee
-        </li>
-      </ul>
-      <ButtonLink to={cta} size="lg" block>
-        {CTA_LABEL}
-      </ButtonLink>
-      <p className="offer-card__fine">Secure checkout. You approve every piece before anything is published.</p>
-    </Card>
+    </OfferCard>
   )
 }
 
@@ -302,35 +302,17 @@ export default function AiScaleStartupPage() {
         <FaqAccordion items={faq} />
       </Section>
 
-      <Section tone="accent" className="closing-cta" aria-labelledby="closing-title">
-        <div className="closing-cta__inner">
-          <h2 id="closing-title" className="closing-cta__title">
-            Your next idea could be a month of content by tomorrow
-          </h2>
-          <p className="closing-cta__text">
-            Join 1,900+ founders who post every day without filming days. {SLOTS}.
-          </p>
-          <div className="closing-cta__actions">
-            <ButtonLink to={cta} size="lg">
-              {CTA_LABEL}
-            </ButtonLink>
-          </div>
-          <ul className="closing-cta__points">
-            <li>
-              <ClockIcon size={18} />
-              Delivered in 24h
-            </li>
-            <li>
-              <UsersIcon size={18} />
-              You approve every piece
-            </li>
-            <li>
-              <ShieldIcon size={18} />
-              30-day money-back guarantee
-            </li>
-          </ul>
+      <ClosingCta
+        title="Your next idea could be a month of content by tomorrow"
+        text={<>Join 1,900+ founders who post every day without filming days. {SLOTS}.</>}
+      >
+        <div className="closing-cta__actions">
+          <ButtonLink to={cta} size="lg">
+            {CTA_LABEL}
+          </ButtonLink>
         </div>
-      </Section>
+        <FactList items={closingPoints} className="closing-cta__points" />
+      </ClosingCta>
 
       <StickyMobileCta to={cta} label="Start Now" note={SLOTS} />
     </>

@@ -16,6 +16,8 @@ import {
   type IconProps,
 } from '../components/icons'
 import { HomePricing } from '../components/home/HomePricing'
+import { ClosingCta } from '../components/landing/Blocks'
+import { SectionHead } from '../components/landing/LandingHero'
 import { TestimonialCarousel, type CarouselTestimonial } from '../components/home/TestimonialCarousel'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
@@ -179,70 +181,59 @@ export default function HomePage() {
       </section>
 
       <Section id="how-it-works" className="anchor-section" aria-labelledby="how-it-works-title">
-        <div className="section-head">
-          <p className="section-head__eyebrow">How it works</p>
-          <h2 id="how-it-works-title" className="section-head__title">
-            Three steps to your new website
-          </h2>
-          <p className="section-head__text">You tell us what you need. We do the rest.</p>
-        </div>
+        <SectionHead
+          eyebrow="How it works"
+          title="Three steps to your new website"
+          titleId="how-it-works-title"
+          text="You tell us what you need. We do the rest."
+        />
         <CardGrid items={steps} columns={3} numbered />
       </Section>
 
       <Section id="features" tone="muted" className="anchor-section" aria-labelledby="features-title">
-        <div className="section-head">
-          <p className="section-head__eyebrow">Features</p>
-          <h2 id="features-title" className="section-head__title">
-            Everything your website needs, included
-          </h2>
-          <p className="section-head__text">Fast, good-looking and found on Google, without you touching a line of code.</p>
-        </div>
+        <SectionHead
+          eyebrow="Features"
+          title="Everything your website needs, included"
+          titleId="features-title"
+          text="Fast, good-looking and found on Google, without you touching a line of code."
+        />
         <CardGrid items={features} columns={4} />
       </Section>
 
       <Section aria-labelledby="testimonials-title">
-        <div className="section-head">
-          <p className="section-head__eyebrow">Testimonials</p>
-          <h2 id="testimonials-title" className="section-head__title">
-            Small businesses with fast websites
-          </h2>
-          <p className="section-head__text">What owners say after their new site went live.</p>
-        </div>
+        <SectionHead
+          eyebrow="Testimonials"
+          title="Small businesses with fast websites"
+          titleId="testimonials-title"
+          text="What owners say after their new site went live."
+        />
         <TestimonialCarousel items={testimonials} label="Customer testimonials" />
       </Section>
 
       <Section id="pricing" tone="muted" className="anchor-section" aria-labelledby="pricing-title">
-        <div className="section-head">
-          <p className="section-head__eyebrow">Pricing</p>
-          <h2 id="pricing-title" className="section-head__title">
-            Simple monthly plans
-          </h2>
-          <p className="section-head__text">
-            Every website plan includes hosting, a 99/100 PageSpeed score and launch within 24 hours. Pick the plan that
-            fits your business.
-          </p>
-        </div>
+        <SectionHead
+          eyebrow="Pricing"
+          title="Simple monthly plans"
+          titleId="pricing-title"
+          text="Every website plan includes hosting, a 99/100 PageSpeed score and launch within 24 hours. Pick the plan that fits your business."
+        />
         <HomePricing />
       </Section>
 
-      <Section tone="accent" className="closing-cta" aria-labelledby="closing-cta-title">
-        <div className="closing-cta__inner">
-          <h2 id="closing-cta-title" className="closing-cta__title">
-            Ready for a website that works as fast as you do?
-          </h2>
-          <p className="closing-cta__text">
-            Tell us about your business today and your new website goes live within 24 hours, hosting included.
-          </p>
-          <div className="closing-cta__actions">
-            <ButtonLink to="/start" size="lg">
-              Get Started Now
-            </ButtonLink>
-            <ButtonLink to="/#pricing" size="lg" variant="outline">
-              View Plans
-            </ButtonLink>
-          </div>
+      <ClosingCta
+        title="Ready for a website that works as fast as you do?"
+        titleId="closing-cta-title"
+        text="Tell us about your business today and your new website goes live within 24 hours, hosting included."
+      >
+        <div className="closing-cta__actions">
+          <ButtonLink to="/start" size="lg">
+            Get Started Now
+          </ButtonLink>
+          <ButtonLink to="/#pricing" size="lg" variant="outline">
+            View Plans
+          </ButtonLink>
         </div>
-      </Section>
+      </ClosingCta>
     </>
   )
 }

@@ -6,6 +6,7 @@ import { DEV_SITE_CONFIG } from '../lib/site-config'
 import { resetCatalogueCache } from '../lib/catalogue'
 
 const CTA = '/start?type=leadgen&plan=landing-page-rebuild'
+const THANKS = "Thank you! We'll contact you within 24 hours to schedule your free consultation."
 
 beforeEach(() => resetCatalogueCache())
 
@@ -42,12 +43,12 @@ describe('/lead-generation', () => {
   })
 
   it('consultation form posts the lead and shows the thank-you text', async () => {
-    const fetch = mockLanding()
+    const fetch = mockLanding(() => ({ status: 201, body: { message: THANKS } })) // the server's confirmation
     await renderLanding('/lead-generation')
     const form = within(document.getElementById('consultation') as HTMLElement)
     await userEvent.type(form.getByLabelText(/Email Address/), 'clinic@example.eu')
     await userEvent.click(form.getByRole('button', { name: 'Book My Free Consultation' }))
-    expect(await form.findByText("Thank you! We'll contact you within 24 hours to schedule your free consultation.")).toBeInTheDocument()
+    expect(await form.findByText(THANKS)).toBeInTheDocument()
     const call = fetch.mock.calls.find(([url]) => url === '/api/leads') as [string, RequestInit]
     expect(JSON.parse(String(call[1].body))).toEqual({ source: 'clinic-consultation', email: 'clinic@example.eu', company_website: '' })
   })

@@ -7,16 +7,15 @@ import { GaugeIcon } from '../components/icons/GaugeIcon'
 import { PhoneIcon } from '../components/icons/PhoneIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
-import { Guarantee, IconCards, type IconCardItem } from '../components/landing/Blocks'
+import { Guarantee, IconCards, LeadPanel, OfferCard as Offer, type Fact, type IconCardItem } from '../components/landing/Blocks'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { LandingHero, SectionHead } from '../components/landing/LandingHero'
-import { LeadForm } from '../components/landing/LeadForm'
+import { DOMAIN_FIELD, EMAIL_FIELD, LeadForm, NAME_FIELD } from '../components/landing/LeadForm'
 import { OfferPrice } from '../components/landing/OfferPrice'
 import { StickyMobileCta } from '../components/landing/StickyMobileCta'
 import { Testimonials, type Testimonial } from '../components/landing/Testimonials'
 import { startUrl } from '../components/landing/links'
 import { ButtonLink } from '../components/ui/Button'
-import { Card } from '../components/ui/Card'
 import { Section } from '../components/ui/Section'
 import { siteConfig } from '../lib/site-config'
 
@@ -71,37 +70,27 @@ const faq: FaqItem[] = [
   },
 ]
 
+const offerFacts: Fact[] = [
+  [ClockIcon, 'Delivered in 24h'],
+  [ShieldIcon, '30-day money-back guarantee'],
+  [GaugeIcon, '99/100 PageSpeed score'],
+  [CheckIcon, 'All six fixes included'],
+]
+
 /** In the hero the card follows the <h1> (h2); in the pricing section it sits under its h2 (h3). */
 function OfferCard({ headingLevel }: { headingLevel: 2 | 3 }) {
-  const Heading = headingLevel === 2 ? 'h2' : 'h3'
   return (
-    <Card className="offer-card">
-      <p className="offer-card__ribbon">Landing page &amp; funnel rebuild</p>
-      <Heading className="offer-card__name">Everything fixed, live in 24h</Heading>
+    <Offer
+      ribbon="Landing page & funnel rebuild"
+      name="Everything fixed, live in 24h"
+      nameAs={headingLevel === 2 ? 'h2' : 'h3'}
+      facts={offerFacts}
+      to={CTA}
+      action="Rebuild My Landing Page"
+      fine="One-time payment. No subscription."
+    >
       <OfferPrice planKey="landing-page-rebuild" />
-      <ul className="offer-card__facts">
-        <li>
-          <ClockIcon size={18} />
-          Delivered in 24h
-        </li>
-        <li>
-          <ShieldIcon size={18} />
-          30-day money-back guarantee
-        </li>
-        <li>
-          <GaugeIcon size={18} />
-          99/100 PageSpeed score
-        </li>
-        <li>
-          <CheckIcon size={18} />
-          All six fixes included
-        </li>
-      </ul>
-      <ButtonLink to={CTA} size="lg" block>
-        Rebuild My Landing Page
-      </ButtonLink>
-      <p className="offer-card__fine">One-time payment. No subscription.</p>
-    </Card>
+    </Offer>
   )
 }
 
@@ -155,33 +144,26 @@ export default function LeadGenerationPage() {
       </Section>
 
       <Section id="consultation" className="anchor-section" aria-labelledby="consultation-title">
-        <div className="lead-panel">
-          <div>
-            <h2 id="consultation-title" className="lead-panel__title">
-              Book a free consultation
-            </h2>
-            <p className="lead-panel__text">
-              Not sure yet? Leave your e-mail and we will look at your current page together and show you what we would
-              change, free of charge.
-            </p>
-            <p className="contact-phone lead-panel__list">
-              <PhoneIcon size={20} />
-              <span>
-                Prefer to talk? Call us: <a href={siteConfig().phoneHref}>{siteConfig().phone}</a>
-              </span>
-            </p>
-          </div>
-          <Card className="lead-panel__card">
+        <LeadPanel
+          title="Book a free consultation"
+          titleId="consultation-title"
+          text="Not sure yet? Leave your e-mail and we will look at your current page together and show you what we would change, free of charge."
+          card={
             <LeadForm
               source="clinic-consultation"
-              confirmation="Thank you! We'll contact you within 24 hours to schedule your free consultation."
               submitLabel="Book My Free Consultation"
-              withName
-              withDomain
+              fields={[NAME_FIELD, EMAIL_FIELD, { ...DOMAIN_FIELD, placeholder: 'yourpractice.com' }]}
               note="Free and without obligation."
             />
-          </Card>
-        </div>
+          }
+        >
+          <p className="contact-phone lead-panel__list">
+            <PhoneIcon size={20} />
+            <span>
+              Prefer to talk? Call us: <a href={siteConfig().phoneHref}>{siteConfig().phone}</a>
+            </span>
+          </p>
+        </LeadPanel>
       </Section>
 
       <Section id="faq" tone="muted" aria-labelledby="faq-title">

@@ -6,14 +6,13 @@ import { HomeIcon } from '../components/icons/HomeIcon'
 import { MailIcon } from '../components/icons/MailIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { ServerIcon } from '../components/icons/ServerIcon'
-import { Guarantee, IconCards, type IconCardItem } from '../components/landing/Blocks'
+import { ClosingCta, Guarantee, IconCards, OfferCard, type IconCardItem } from '../components/landing/Blocks'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { LandingHero, SectionHead } from '../components/landing/LandingHero'
 import { PlanTiers } from '../components/landing/PlanTierCard'
 import { StickyMobileCta } from '../components/landing/StickyMobileCta'
 import { Testimonials, type Testimonial } from '../components/landing/Testimonials'
 import { ButtonLink } from '../components/ui/Button'
-import { Card } from '../components/ui/Card'
 import { Section } from '../components/ui/Section'
 
 /** Every call to action except the tier cards goes to the free demo request. */
@@ -93,9 +92,15 @@ const faq: FaqItem[] = [
 /** Hero aside: what the free demo is, in three short steps. */
 function DemoCard() {
   return (
-    <Card className="offer-card demo-offer">
-      <p className="offer-card__ribbon">Free demo, no obligation</p>
-      <p className="offer-card__name">See your new website before you pay</p>
+    <OfferCard
+      className="demo-offer"
+      ribbon="Free demo, no obligation"
+      name="See your new website before you pay"
+      nameAs="p"
+      to={DEMO}
+      action={DEMO_LABEL}
+      fine="Free and without obligation. No credit card needed."
+    >
       <ol className="demo-offer__steps">
         <li>
           <span className="demo-offer__num" aria-hidden="true">
@@ -116,11 +121,7 @@ function DemoCard() {
           <span>You like it? We take it live within 24 hours.</span>
         </li>
       </ol>
-      <ButtonLink to={DEMO} size="lg" block>
-        {DEMO_LABEL}
-      </ButtonLink>
-      <p className="offer-card__fine">Free and without obligation. No credit card needed.</p>
-    </Card>
+    </OfferCard>
   )
 }
 
@@ -221,22 +222,17 @@ export default function RealEstateRebuildPage() {
         <FaqAccordion items={faq} />
       </Section>
 
-      <Section tone="accent" className="closing-cta" aria-labelledby="demo-title">
-        <div className="closing-cta__inner">
-          <h2 id="demo-title" className="closing-cta__title">
-            See your new website for free
-          </h2>
-          <p className="closing-cta__text">
-            Send us your current website and get a free demo of the rebuild in your inbox within 2 hours. No credit
-            card, no obligation.
-          </p>
-          <div className="closing-cta__actions">
-            <ButtonLink to={DEMO} size="lg">
-              {DEMO_LABEL}
-            </ButtonLink>
-          </div>
+      <ClosingCta
+        title="See your new website for free"
+        titleId="demo-title"
+        text="Send us your current website and get a free demo of the rebuild in your inbox within 2 hours. No credit card, no obligation."
+      >
+        <div className="closing-cta__actions">
+          <ButtonLink to={DEMO} size="lg">
+            {DEMO_LABEL}
+          </ButtonLink>
         </div>
-      </Section>
+      </ClosingCta>
 
       <StickyMobileCta to={DEMO} label={DEMO_LABEL} note="Free demo · Live in 24h or it’s free" />
     </>

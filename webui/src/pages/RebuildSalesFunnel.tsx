@@ -6,7 +6,7 @@ import { FileTextIcon } from '../components/icons/FileTextIcon'
 import { GaugeIcon } from '../components/icons/GaugeIcon'
 import { LayersIcon } from '../components/icons/LayersIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
-import { Guarantee, IconCards, Steps, type IconCardItem, type StepItem } from '../components/landing/Blocks'
+import { Guarantee, IconCards, OfferCard as Offer, Steps, type Fact, type IconCardItem, type StepItem } from '../components/landing/Blocks'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { LandingHero, SectionHead } from '../components/landing/LandingHero'
 import { OfferPrice } from '../components/landing/OfferPrice'
@@ -14,7 +14,6 @@ import { StickyMobileCta } from '../components/landing/StickyMobileCta'
 import { Testimonials, type Testimonial } from '../components/landing/Testimonials'
 import { startUrl } from '../components/landing/links'
 import { ButtonLink } from '../components/ui/Button'
-import { Card } from '../components/ui/Card'
 import { Section } from '../components/ui/Section'
 
 const CTA = startUrl('rebuild', 'sales-funnel-rebuild-offer')
@@ -73,34 +72,26 @@ const faq: FaqItem[] = [
   },
 ]
 
+const offerFacts: Fact[] = [
+  [ClockIcon, 'Delivered in 48h'],
+  [ShieldIcon, '30-day money-back guarantee'],
+  [CheckIcon, 'All five items included'],
+]
+
 /** In the hero the card's h2 follows the <h1>; in the pricing section it is the section's title. */
 function OfferCard({ titleId }: { titleId?: string }) {
   return (
-    <Card className="offer-card">
-      <p className="offer-card__ribbon">Launch offer</p>
-      <h2 id={titleId} className="offer-card__name">
-        Sales Funnel Rebuild
-      </h2>
+    <Offer
+      ribbon="Launch offer"
+      name="Sales Funnel Rebuild"
+      nameId={titleId}
+      facts={offerFacts}
+      to={CTA}
+      action="Rebuild My Funnel"
+      fine="One-time payment. No subscription."
+    >
       <OfferPrice planKey="sales-funnel-rebuild-offer" save="amount" />
-      <ul className="offer-card__facts">
-        <li>
-          <ClockIcon size={18} />
-          Delivered in 48h
-        </li>
-        <li>
-          <ShieldIcon size={18} />
-          30-day money-back guarantee
-        </li>
-        <li>
-          <CheckIcon size={18} />
-          All five items included
-        </li>
-      </ul>
-      <ButtonLink to={CTA} size="lg" block>
-        Rebuild My Funnel
-      </ButtonLink>
-      <p className="offer-card__fine">One-time payment. No subscription.</p>
-    </Card>
+    </Offer>
   )
 }
 

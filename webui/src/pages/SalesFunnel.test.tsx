@@ -8,6 +8,7 @@ import { DEV_SITE_CONFIG, resetSiteConfigForTests } from '../lib/site-config'
 const CTA = 'Apply For Your Free Funnel Teardown'
 const BOOK = '/sales-funnel#book'
 const SCHEDULING_URL = 'https://calendar.example.eu/agency/free-consultation'
+const THANKS = "Thank you! We'll contact you within 24 hours to schedule your free consultation."
 
 /** Configures the site as the server does: `<meta name="agency-site" content="{json}">`. */
 function setSiteMeta(settings: object) {
@@ -150,13 +151,13 @@ describe('/sales-funnel', () => {
   })
 
   it('the teardown application is stored as a lead and thanked', async () => {
-    const fetch = mockLanding()
+    const fetch = mockLanding(() => ({ status: 201, body: { message: THANKS } })) // the server's confirmation
     await renderLanding('/sales-funnel')
     const book = section('book')
     await userEvent.type(book.getByLabelText(/Your Name/), 'Mara Lind')
     await userEvent.type(book.getByLabelText(/Email Address/), 'mara@lind.example')
     await userEvent.click(book.getByRole('button', { name: 'Apply Now' }))
-    expect(await book.findByText("Thank you! We'll contact you within 24 hours to schedule your free consultation.")).toBeInTheDocument()
+    expect(await book.findByText(THANKS)).toBeInTheDocument()
     const call = fetch.mock.calls.find(([url]) => url === '/api/leads') as [string, RequestInit]
     expect(JSON.parse(String(call[1].body))).toEqual({
       source: 'sales-funnel-teardown',

@@ -1,7 +1,6 @@
 import { ArrowRightIcon } from '../components/icons/ArrowRightIcon'
 import { CalendarIcon } from '../components/icons/CalendarIcon'
 import { ChartIcon } from '../components/icons/ChartIcon'
-import { CheckIcon } from '../components/icons/CheckIcon'
 import { FileTextIcon } from '../components/icons/FileTextIcon'
 import { FilterIcon } from '../components/icons/FilterIcon'
 import { GaugeIcon } from '../components/icons/GaugeIcon'
@@ -9,11 +8,11 @@ import { HandshakeIcon } from '../components/icons/HandshakeIcon'
 import { LayersIcon } from '../components/icons/LayersIcon'
 import { MailIcon } from '../components/icons/MailIcon'
 import { RocketIcon } from '../components/icons/RocketIcon'
-import { Guarantee, IconCards, type IconCardItem } from '../components/landing/Blocks'
+import { CheckList, Guarantee, IconCards, LeadPanel, type IconCardItem } from '../components/landing/Blocks'
 import { useBookingCalendar } from '../components/landing/BookingCalendar'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { LandingHero, SectionHead } from '../components/landing/LandingHero'
-import { LeadForm } from '../components/landing/LeadForm'
+import { DOMAIN_FIELD, EMAIL_FIELD, LeadForm, NAME_FIELD } from '../components/landing/LeadForm'
 import { PlanTiers } from '../components/landing/PlanTierCard'
 import { StickyMobileCta } from '../components/landing/StickyMobileCta'
 import { Testimonials, type Testimonial } from '../components/landing/Testimonials'
@@ -241,57 +240,44 @@ export default function SalesFunnelPage() {
       </Section>
 
       <Section id="book" className="anchor-section" aria-labelledby="book-title">
-        <div className="lead-panel booking">
-          <div className="booking__intro">
-            <p className="section-head__eyebrow">Free 30-minute consultation</p>
-            <h2 id="book-title" className="lead-panel__title">
-              Book your free funnel consultation
-            </h2>
-            <p className="lead-panel__text">
-              On the call we tear down your current funnel or offer, show you where buyers drop off and recommend the
-              package that fits. Free and without obligation.
-            </p>
-            <ul className="check-list booking__list">
-              <li>
-                <CheckIcon size={18} className="check-list__icon" />
-                Where your current funnel loses buyers
-              </li>
-              <li>
-                <CheckIcon size={18} className="check-list__icon" />A 7-day build plan for your offer
-              </li>
-              <li>
-                <CheckIcon size={18} className="check-list__icon" />
-                An honest package recommendation
-              </li>
-            </ul>
-            {calendar.control}
-            <p className="booking__email">
-              <MailIcon size={20} />
-              <span>
-                Questions first? E-mail us at <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
-              </span>
-            </p>
-          </div>
-          <Card className="lead-panel__card">
-            <h3 className="booking__form-title">
-              <CalendarIcon size={22} />
-              {CTA_LABEL}
-            </h3>
-            <p className="booking__form-text">
-              Leave your details and the address of your current funnel. We will contact you to schedule your free
-              consultation.
-            </p>
-            <LeadForm
-              source="sales-funnel-teardown"
-              confirmation="Thank you! We'll contact you within 24 hours to schedule your free consultation."
-              submitLabel="Apply Now"
-              withName
-              withDomain
-              domainPlaceholder="yourfunnel.com"
-              note="Free and without obligation. We reply within 24 hours."
-            />
-          </Card>
-        </div>
+        <LeadPanel
+          className="booking"
+          introClassName="booking__intro"
+          eyebrow="Free 30-minute consultation"
+          title="Book your free funnel consultation"
+          titleId="book-title"
+          text="On the call we tear down your current funnel or offer, show you where buyers drop off and recommend the package that fits. Free and without obligation."
+          card={
+            <>
+              <h3 className="booking__form-title">
+                <CalendarIcon size={22} />
+                {CTA_LABEL}
+              </h3>
+              <p className="booking__form-text">
+                Leave your details and the address of your current funnel. We will contact you to schedule your free
+                consultation.
+              </p>
+              <LeadForm
+                source="sales-funnel-teardown"
+                submitLabel="Apply Now"
+                fields={[NAME_FIELD, EMAIL_FIELD, { ...DOMAIN_FIELD, placeholder: 'yourfunnel.com' }]}
+                note="Free and without obligation. We reply within 24 hours."
+              />
+            </>
+          }
+        >
+          <CheckList
+            items={['Where your current funnel loses buyers', 'A 7-day build plan for your offer', 'An honest package recommendation']}
+            className="check-list booking__list"
+          />
+          {calendar.control}
+          <p className="booking__email">
+            <MailIcon size={20} />
+            <span>
+              Questions first? E-mail us at <a href={`mailto:${contactEmail}`}>{contactEmail}</a>
+            </span>
+          </p>
+        </LeadPanel>
         {calendar.frame}
       </Section>
 

@@ -1,10 +1,9 @@
 import { ChartIcon } from '../components/icons/ChartIcon'
-import { CheckIcon } from '../components/icons/CheckIcon'
 import { ClockIcon } from '../components/icons/ClockIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
 import { VideoIcon } from '../components/icons/VideoIcon'
 import { BoltIcon } from '../components/icons/BoltIcon'
-import { IconCards, Steps, type IconCardItem, type StepItem } from '../components/landing/Blocks'
+import { CheckList, ClosingCta, IconCards, Steps, type IconCardItem, type StepItem } from '../components/landing/Blocks'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { LandingHero, SectionHead } from '../components/landing/LandingHero'
 import { PlanTiers } from '../components/landing/PlanTierCard'
@@ -117,27 +116,17 @@ export default function UgcForcePage() {
         <FaqAccordion items={faq} />
       </Section>
 
-      <Section tone="accent" className="closing-cta" aria-labelledby="closing-title">
-        <div className="closing-cta__inner">
-          <h2 id="closing-title" className="closing-cta__title">
-            Ready for ads that feel real?
-          </h2>
-          <p className="closing-cta__text">Order your videos today. The Conversion Bundle gives you 3 videos within 72 hours.</p>
-          <ul className="closing-cta__points">
-            {['Scripts included', 'Real creators', 'Usage rights'].map((item) => (
-              <li key={item}>
-                <CheckIcon size={18} className="check-list__icon" />
-                {item}
-              </li>
-            ))}
-          </ul>
-          <div className="closing-cta__actions">
-            <ButtonLink to={MAIN_CTA} size="lg">
-              Order My Videos
-            </ButtonLink>
-          </div>
+      <ClosingCta
+        title="Ready for ads that feel real?"
+        text="Order your videos today. The Conversion Bundle gives you 3 videos within 72 hours."
+      >
+        <CheckList items={['Scripts included', 'Real creators', 'Usage rights']} className="closing-cta__points" />
+        <div className="closing-cta__actions">
+          <ButtonLink to={MAIN_CTA} size="lg">
+            Order My Videos
+          </ButtonLink>
         </div>
-      </Section>
+      </ClosingCta>
 
       <StickyMobileCta to={MAIN_CTA} label="Order My Videos" note="3 videos in 72h" />
     </>

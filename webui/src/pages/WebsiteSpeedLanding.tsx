@@ -7,7 +7,7 @@ import { PaletteIcon } from '../components/icons/PaletteIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { ServerIcon } from '../components/icons/ServerIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
-import { IconCards, Steps, type IconCardItem, type StepItem } from '../components/landing/Blocks'
+import { ClosingCta, IconCards, OfferCard as Offer, Steps, type Fact, type IconCardItem, type StepItem } from '../components/landing/Blocks'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { LandingHero, SectionHead } from '../components/landing/LandingHero'
 import { OfferPrice } from '../components/landing/OfferPrice'
@@ -109,37 +109,12 @@ function ScoreCompare() {
   )
 }
 
-function OfferCard() {
-  return (
-    <Card className="offer-card">
-      <p className="offer-card__ribbon">Starter website plan</p>
-      <h3 className="offer-card__name">Your fast website, everything included</h3>
-      <OfferPrice planKey={PLAN} />
-      <ul className="offer-card__facts">
-        <li>
-          <ClockIcon size={18} />
-          Live within 24 hours
-        </li>
-        <li>
-          <GaugeIcon size={18} />
-          99/100 PageSpeed score
-        </li>
-        <li>
-          <ServerIcon size={18} />
-          Hosting and SSL included
-        </li>
-        <li>
-          <ShieldIcon size={18} />
-          No plugins, no page builder
-        </li>
-      </ul>
-      <ButtonLink to={CTA} size="lg" block>
-        {CTA_LABEL}
-      </ButtonLink>
-      <p className="offer-card__fine">Billed monthly. Cancel anytime.</p>
-    </Card>
-  )
-}
+const offerFacts: Fact[] = [
+  [ClockIcon, 'Live within 24 hours'],
+  [GaugeIcon, '99/100 PageSpeed score'],
+  [ServerIcon, 'Hosting and SSL included'],
+  [ShieldIcon, 'No plugins, no page builder'],
+]
 
 export default function WebsiteSpeedLandingPage() {
   return (
@@ -201,7 +176,17 @@ export default function WebsiteSpeedLandingPage() {
       <Section id="pricing" className="anchor-section" aria-labelledby="pricing-title">
         <SectionHead eyebrow="Pricing" title="One plan, one small monthly price" titleId="pricing-title" />
         <div className="offer-card--wide">
-          <OfferCard />
+          <Offer
+            ribbon="Starter website plan"
+            name="Your fast website, everything included"
+            nameAs="h3"
+            facts={offerFacts}
+            to={CTA}
+            action={CTA_LABEL}
+            fine="Billed monthly. Cancel anytime."
+          >
+            <OfferPrice planKey={PLAN} />
+          </Offer>
         </div>
       </Section>
 
@@ -215,22 +200,19 @@ export default function WebsiteSpeedLandingPage() {
         <FaqAccordion items={faq} />
       </Section>
 
-      <Section tone="accent" className="closing-cta" aria-labelledby="closing-title">
-        <div className="closing-cta__inner">
-          <h2 id="closing-title" className="closing-cta__title">
-            Every slow second sends a client to your competitor
-          </h2>
-          <p className="closing-cta__text">Get a website with a 99/100 PageSpeed score, live within 24 hours, hosting included.</p>
-          <div className="closing-cta__actions">
-            <ButtonLink to={CTA} size="lg">
-              {CTA_LABEL}
-            </ButtonLink>
-            <ButtonLink to="/speed-test" size="lg" variant="outline">
-              Test My Speed Free
-            </ButtonLink>
-          </div>
+      <ClosingCta
+        title="Every slow second sends a client to your competitor"
+        text="Get a website with a 99/100 PageSpeed score, live within 24 hours, hosting included."
+      >
+        <div className="closing-cta__actions">
+          <ButtonLink to={CTA} size="lg">
+            {CTA_LABEL}
+          </ButtonLink>
+          <ButtonLink to="/speed-test" size="lg" variant="outline">
+            Test My Speed Free
+          </ButtonLink>
         </div>
-      </Section>
+      </ClosingCta>
 
       <StickyMobileCta to={CTA} label={CTA_LABEL} note="Live in 24h · Hosting included" />
     </>

@@ -1,7 +1,10 @@
 import type { ComponentType, ReactNode } from 'react'
+import { CheckIcon } from '../icons/CheckIcon'
 import type { IconProps } from '../icons/Icon'
 import { ShieldIcon } from '../icons/ShieldIcon'
+import { ButtonLink } from '../ui/Button'
 import { Card } from '../ui/Card'
+import { Section } from '../ui/Section'
 import { cx } from '../../lib/cx'
 
 export interface IconCardItem {
@@ -70,5 +73,131 @@ export function Guarantee({ title, children, titleId }: { title: string; childre
         <div className="guarantee__text">{children}</div>
       </div>
     </div>
+  )
+}
+
+/** A list of ticked lines; `className` is the list's own (`check-list lead-panel__list`, ...). */
+export function CheckList({ items, className }: { items: readonly string[]; className: string }) {
+  return (
+    <ul className={className}>
+      {items.map((item) => (
+        <li key={item}>
+          <CheckIcon size={18} className="check-list__icon" />
+          {item}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** A short fact after its icon, as in an offer card's list. */
+export type Fact = readonly [Icon: ComponentType<IconProps>, text: string]
+
+/** A list of facts, each after its icon (an offer card's by default). */
+export function FactList({ items, className = 'offer-card__facts' }: { items: readonly Fact[]; className?: string }) {
+  return (
+    <ul className={className}>
+      {items.map(([Icon, text]) => (
+        <li key={text}>
+          <Icon size={18} />
+          {text}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+export interface OfferCardProps {
+  ribbon: ReactNode
+  ribbonClassName?: string
+  /** The offer's name: h2 in a hero aside or as its section's title, h3 under a section head. */
+  name: string
+  nameAs?: 'h2' | 'h3' | 'p'
+  nameId?: string
+  /** Between the name and the facts, usually the offer's price. */
+  children: ReactNode
+  facts?: readonly Fact[]
+  /** The call to action. */
+  to: string
+  action: string
+  /** Small print under the button. */
+  fine: string
+  className?: string
+  role?: 'group'
+  'aria-labelledby'?: string
+}
+
+/** An offer card: ribbon, name, price (children), facts, call to action and small print. */
+export function OfferCard({ ribbon, ribbonClassName, name, nameAs: Name = 'h2', nameId, children, facts, to, action, fine, className, ...group }: OfferCardProps) {
+  return (
+    <Card className={cx('offer-card', className)} {...group}>
+      <p className={cx('offer-card__ribbon', ribbonClassName)}>{ribbon}</p>
+      <Name id={nameId} className="offer-card__name">
+        {name}
+      </Name>
+      {children}
+      {facts && <FactList items={facts} />}
+      <ButtonLink to={to} size="lg" block>
+        {action}
+      </ButtonLink>
+      <p className="offer-card__fine">{fine}</p>
+    </Card>
+  )
+}
+
+export interface LeadPanelProps {
+  eyebrow?: string
+  title: string
+  titleId: string
+  text: ReactNode
+  /** Ticked lines under the text. */
+  points?: readonly string[]
+  /** More of the pitch, after the points (a phone number, ...). */
+  children?: ReactNode
+  /** What the card on the right holds, usually a LeadForm. */
+  card: ReactNode
+  cardClassName?: string
+  className?: string
+  introClassName?: string
+}
+
+/** Two columns: the pitch on the left, a card (the lead form) on the right. */
+export function LeadPanel({ eyebrow, title, titleId, text, points, children, card, cardClassName, className, introClassName }: LeadPanelProps) {
+  return (
+    <div className={cx('lead-panel', className)}>
+      <div className={introClassName}>
+        {eyebrow && <p className="section-head__eyebrow">{eyebrow}</p>}
+        <h2 id={titleId} className="lead-panel__title">
+          {title}
+        </h2>
+        <p className="lead-panel__text">{text}</p>
+        {points && <CheckList items={points} className="check-list lead-panel__list" />}
+        {children}
+      </div>
+      <Card className={cx('lead-panel__card', cardClassName)}>{card}</Card>
+    </div>
+  )
+}
+
+export interface ClosingCtaProps {
+  title: string
+  titleId?: string
+  text: ReactNode
+  /** What follows the text: the buttons (`closing-cta__actions`) and any points. */
+  children: ReactNode
+}
+
+/** The closing call-to-action band at the end of a page. */
+export function ClosingCta({ title, titleId = 'closing-title', text, children }: ClosingCtaProps) {
+  return (
+    <Section tone="accent" className="closing-cta" aria-labelledby={titleId}>
+      <div className="closing-cta__inner">
+        <h2 id={titleId} className="closing-cta__title">
+          {title}
+        </h2>
+        <p className="closing-cta__text">{text}</p>
+        {children}
+      </div>
+    </Section>
   )
 }

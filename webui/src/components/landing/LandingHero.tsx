@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Badge } from '../ui/Badge'
 import { Container } from '../ui/Section'
-import { CheckIcon } from '../icons/CheckIcon'
+import { CheckList } from './Blocks'
 
 export interface LandingHeroProps {
   badge: ReactNode
@@ -25,16 +25,7 @@ export function LandingHero({ badge, title, lead, points, actions, aside }: Land
           </Badge>
           <h1 className="hero__title">{title}</h1>
           <p className="hero__lead">{lead}</p>
-          {points && points.length > 0 && (
-            <ul className="landing-hero__points">
-              {points.map((point) => (
-                <li key={point}>
-                  <CheckIcon size={18} className="check-list__icon" />
-                  {point}
-                </li>
-              ))}
-            </ul>
-          )}
+          {points && points.length > 0 && <CheckList items={points} className="landing-hero__points" />}
           <div className="hero__actions">{actions}</div>
         </div>
         {aside && <div className="landing-hero__aside">{aside}</div>}

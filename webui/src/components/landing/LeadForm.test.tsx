@@ -1,18 +1,20 @@
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { mockFetch } from '@test/utils'
-import { LeadForm } from './LeadForm'
+import { DOMAIN_FIELD, EMAIL_FIELD, LeadForm, NAME_FIELD, type LeadField } from './LeadForm'
 
 const THANKS = "Thank you! We'll contact you within 24 hours to schedule your free onboarding audit."
 
 function setup() {
-  render(<LeadForm source="ai-onboarding-audit" confirmation={THANKS} submitLabel="Get My Free Audit" />)
+  render(<LeadForm source="ai-onboarding-audit" submitLabel="Get My Free Audit" />)
 }
 
+const EVERY_FIELD: LeadField[] = [NAME_FIELD, EMAIL_FIELD, { ...DOMAIN_FIELD, hint: 'Without http://' }]
+
 describe('LeadForm', () => {
-  it('posts {source, email, company_website: ""} and shows the confirmation', async () => {
-    const fetch = mockFetch(() => ({ status: 201, body: { message: 'Thanks' } }))
+  it('posts {source, email, company_website: ""} and shows the confirmation the server sends', async () => {
+    const fetch = mockFetch(() => ({ status: 201, body: { message: THANKS } }))
     setup()
     await userEvent.type(screen.getByLabelText(/Email Address/), 'ada@example.eu')
     await userEvent.click(screen.getByRole('button', { name: 'Get My Free Audit' }))
@@ -38,7 +40,7 @@ describe('LeadForm', () => {
   it('shows a busy button while sending', async () => {
     let release: () => void = () => undefined
     const gate = new Promise<void>((resolve) => (release = resolve))
-    const fn = mockFetch(() => ({ status: 201, body: { message: 'ok' } }))
+    const fn = mockFetch(() => ({ status: 201, body: { message: THANKS } }))
     const original = fn.getMockImplementation()!
     fn.mockImplementation(async (...args) => {
       await gate
@@ -64,5 +66,63 @@ describe('LeadForm', () => {
     expect(trap).toHaveAttribute('aria-hidden', 'true')
     expect(trap.closest('[aria-hidden="true"]')).not.toBeNull()
     expect(screen.getAllByRole('textbox')).toHaveLength(1) // only the e-mail field is exposed
+  })
+
+  it('shows whatever confirmation the server sends, not a text of its own', async () => {
+    mockFetch(() => ({ status: 201, body: { message: 'Thanks, the server says.' } }))
+    setup()
+    await userEvent.type(screen.getByLabelText(/Email Address/), 'ada@example.eu')
+    await userEvent.click(screen.getByRole('button', { name: 'Get My Free Audit' }))
+    expect(await screen.findByRole('status')).toHaveTextContent('Thanks, the server says.')
+  })
+
+  it('asks for the fields it is given, in order, and sends the filled optional ones', async () => {
+    const fetch = mockFetch(() => ({ status: 201, body: { message: THANKS } }))
+    render(<LeadForm source="clinic-consultation" submitLabel="Apply" fields={EVERY_FIELD} />)
+    const inputs = screen.getAllByRole('textbox')
+    expect(inputs.map((input) => input.getAttribute('name'))).toEqual(['name', 'email', 'domain'])
+    expect(screen.getByLabelText(/Your Name/)).not.toBeRequired()
+    expect(screen.getByLabelText(/Email Address/)).toBeRequired()
+    expect(screen.getByLabelText(/Website URL/)).toHaveAccessibleDescription('Without http://')
+    await userEvent.type(screen.getByLabelText(/Email Address/), ' ada@example.eu ')
+    await userEvent.type(screen.getByLabelText(/Website URL/), 'ada.example')
+    await userEvent.click(screen.getByRole('button', { name: 'Apply' }))
+    await screen.findByText(THANKS)
+    const [, init] = fetch.mock.calls[0] as [string, RequestInit]
+    expect(JSON.parse(String(init.body))).toEqual({
+      source: 'clinic-consultation', email: 'ada@example.eu', domain: 'ada.example', company_website: '',
+    })
+  })
+
+  it('with requireAll, asks for every field before making any call', async () => {
+    const fetch = mockFetch(() => ({ status: 201, body: { message: THANKS } }))
+    render(<LeadForm source="free-preview" submitLabel="Send" fields={EVERY_FIELD} requireAll />)
+    for (const input of screen.getAllByRole('textbox')) expect(input).toBeRequired()
+    await userEvent.type(screen.getByLabelText(/Email Address/), 'ada@example.eu')
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please fill in all fields')
+    expect(fetch).not.toHaveBeenCalled()
+  })
+
+  it('hands a page its own confirmation, and shows a fixed failure text when given one', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    let answer = { status: 500, body: { error: { code: 'internal_error', message: 'boom' } } as object }
+    mockFetch(() => answer)
+    const onSent = vi.fn()
+    render(
+      <LeadForm source="free-preview" submitLabel="Send" fields={EVERY_FIELD} requireAll failureMessage="Try again." busyLabel={null} onSent={onSent} />,
+    )
+    await userEvent.type(screen.getByLabelText(/Your Name/), 'Ada')
+    await userEvent.type(screen.getByLabelText(/Email Address/), 'ada@example.eu')
+    await userEvent.type(screen.getByLabelText(/Website URL/), ' ada.example ')
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Try again.')
+    expect(warn).toHaveBeenCalled()
+    expect(screen.getByLabelText(/Email Address/)).not.toHaveAttribute('aria-invalid')
+    answer = { status: 201, body: { message: 'Request Received!' } }
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }))
+    await vi.waitFor(() =>
+      expect(onSent).toHaveBeenCalledWith({ message: 'Request Received!', values: { name: 'Ada', email: 'ada@example.eu', domain: 'ada.example' } }),
+    )
   })
 })

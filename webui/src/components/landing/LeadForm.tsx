@@ -4,72 +4,115 @@ import { Button } from '../ui/Button'
 import { ErrorBox } from '../ui/ErrorBox'
 import { Field } from '../ui/Field'
 import { api, errorMessage } from '../../lib/api-client'
+import { MSG_FILL_ALL } from '../../lib/forms'
+
+/** The values a lead form can ask for; each is also the input's `name` and its key in the request. */
+export type LeadFieldKey = 'name' | 'email' | 'domain'
+
+/** One input of a lead form: the standard ones below, or one of them with its own label or placeholder. */
+export interface LeadField {
+  name: LeadFieldKey
+  label: string
+  autoComplete: string
+  type?: 'email'
+  inputMode?: 'url'
+  placeholder?: string
+  hint?: string
+}
+
+export const NAME_FIELD: LeadField = { name: 'name', label: 'Your Name', autoComplete: 'name' }
+export const EMAIL_FIELD: LeadField = { name: 'email', label: 'Email Address', type: 'email', autoComplete: 'email' }
+export const DOMAIN_FIELD: LeadField = { name: 'domain', label: 'Website URL', inputMode: 'url', autoComplete: 'url' }
+
+/** What the visitor sent (trimmed) and the confirmation the server answered with. */
+export interface LeadSent {
+  message: string
+  values: Readonly<Record<LeadFieldKey, string>>
+}
 
 export interface LeadFormProps {
   /** Lead source stored with the request, e.g. `ai-onboarding-audit`. */
   source: string
-  /** Thank-you text that replaces the form after a successful submit. */
-  confirmation: string
   submitLabel: string
-  /** Also ask for the visitor's name (optional field). */
-  withName?: boolean
-  /** Also ask for the website domain (optional field). */
-  withDomain?: boolean
-  /** Example shown in the empty website field. */
-  domainPlaceholder?: string
-  emailLabel?: string
+  /** The inputs, in order; the e-mail belongs in every form (default: [EMAIL_FIELD]). */
+  fields?: readonly LeadField[]
+  /**
+   * Every field must be filled: the form says 'Please fill in all fields' without making a
+   * call, and the browser's own checks are off. Otherwise only the e-mail is required, the
+   * browser checks it, and an error from the server marks it invalid.
+   */
+  requireAll?: boolean
+  /** Button text while sending; `null` keeps the submit label. */
+  busyLabel?: string | null
+  /** Shown instead of the server's error message when the request fails (the error is logged). */
+  failureMessage?: string
   /** Small line under the button. */
   note?: string
+  className?: string
+  noteClassName?: string
+  /**
+   * Called once the lead is stored, for a page that shows its own confirmation. Without it the
+   * form replaces itself with the server's confirmation message.
+   */
+  onSent?: (sent: LeadSent) => void
 }
 
-interface LeadBody {
-  source: string
-  email: string
-  name?: string
-  domain?: string
-  company_website: string
-}
+const EMAIL_ONLY: readonly LeadField[] = [EMAIL_FIELD]
 
-/** E-mail capture form posting to `POST /api/leads`; replaced by the confirmation on success. */
+/**
+ * The site's lead-capture form, posting to `POST /api/leads`: the fields it is given, a
+ * honeypot for bots, busy and failure states, and on success the confirmation the server
+ * sends (the spec's wording lives in the server's list of forms, not here).
+ */
 export function LeadForm({
   source,
-  confirmation,
   submitLabel,
-  withName = false,
-  withDomain = false,
-  domainPlaceholder = 'yourpractice.com',
-  emailLabel = 'Email Address',
+  fields = EMAIL_ONLY,
+  requireAll = false,
+  busyLabel = 'Sending…',
+  failureMessage,
   note,
+  className = 'lead-form',
+  noteClassName = 'lead-form__note',
+  onSent,
 }: LeadFormProps) {
   const id = useId()
-  const [email, setEmail] = useState('')
-  const [name, setName] = useState('')
-  const [domain, setDomain] = useState('')
+  const [values, setValues] = useState<Record<LeadFieldKey, string>>({ name: '', email: '', domain: '' })
   const [honeypot, setHoneypot] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const [done, setDone] = useState(false)
+  const [confirmation, setConfirmation] = useState<string | null>(null)
   const errorId = `${id}-error`
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
     setError(null)
+    const sent = { name: values.name.trim(), email: values.email.trim(), domain: values.domain.trim() }
+    if (requireAll && fields.some((field) => !sent[field.name])) {
+      setError(MSG_FILL_ALL) // no call is made
+      return
+    }
     setBusy(true)
-    const body: LeadBody = { source, email: email.trim(), company_website: honeypot }
-    if (withName && name.trim()) body.name = name.trim()
-    if (withDomain && domain.trim()) body.domain = domain.trim()
+    const body: Partial<Record<LeadFieldKey, string>> & { source: string; company_website: string } = {
+      source,
+      email: sent.email,
+      company_website: honeypot,
+    }
+    for (const { name } of fields) if (sent[name]) body[name] = sent[name]
     try {
-      await api.post<{ message: string }>('/api/leads', body)
-      setDone(true)
+      const { message } = await api.post('/api/leads', body)
+      setConfirmation(message)
+      onSent?.({ message, values: sent })
     } catch (err) {
-      setError(errorMessage(err))
+      if (failureMessage) console.warn(`Lead request failed (${source})`, err)
+      setError(failureMessage ?? errorMessage(err))
     } finally {
       setBusy(false)
     }
   }
 
-  if (done) {
+  if (confirmation !== null) {
     return (
       <div className="lead-form__done" role="status">
         <span className="lead-form__done-icon" aria-hidden="true">
@@ -81,30 +124,18 @@ export function LeadForm({
   }
 
   return (
-    <form className="lead-form" onSubmit={onSubmit} aria-describedby={error ? errorId : undefined}>
+    <form className={className} onSubmit={onSubmit} noValidate={requireAll} aria-describedby={error ? errorId : undefined}>
       {error && <ErrorBox id={errorId}>{error}</ErrorBox>}
-      {withName && <Field label="Your Name" name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />}
-      <Field
-        label={emailLabel}
-        name="email"
-        type="email"
-        required
-        autoComplete="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        invalid={Boolean(error)}
-      />
-      {withDomain && (
+      {fields.map((field) => (
         <Field
-          label="Website URL"
-          name="domain"
-          inputMode="url"
-          autoComplete="url"
-          placeholder={domainPlaceholder}
-          value={domain}
-          onChange={(e) => setDomain(e.target.value)}
+          key={field.name}
+          {...field}
+          required={requireAll || field.name === 'email'}
+          value={values[field.name]}
+          onChange={(e) => setValues((current) => ({ ...current, [field.name]: e.target.value }))}
+          invalid={field.name === 'email' && !requireAll && Boolean(error)}
         />
-      )}
+      ))}
       <div className="lead-form__trap" aria-hidden="true">
         <label htmlFor={`${id}-company-website`}>Company website (leave empty)</label>
         <input
@@ -119,9 +150,9 @@ export function LeadForm({
         />
       </div>
       <Button type="submit" size="lg" block busy={busy}>
-        {busy ? 'Sending…' : submitLabel}
+        {busy && busyLabel !== null ? busyLabel : submitLabel}
       </Button>
-      {note && <p className="lead-form__note">{note}</p>}
+      {note && <p className={noteClassName}>{note}</p>}
     </form>
   )
 }
