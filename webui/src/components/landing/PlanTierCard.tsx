@@ -1,11 +1,11 @@
 import { PlanSummary } from '../plan/PlanSummary'
-import { CheckIcon } from '../icons/CheckIcon'
 import { ClockIcon } from '../icons/ClockIcon'
 import { Button, ButtonLink } from '../ui/Button'
 import { Card } from '../ui/Card'
 import { ErrorBox } from '../ui/ErrorBox'
 import { findPlan, useCatalogue, type Catalogue } from '../../lib/catalogue'
 import { cx } from '../../lib/cx'
+import { CheckList } from './Blocks'
 import { startUrl } from './links'
 
 export interface PlanTierCardProps {
@@ -56,14 +56,7 @@ export function PlanTierCard({
           Delivered in {plan.delivery}
         </p>
       )}
-      <ul className="check-list price-card__features">
-        {plan.features.map((feature) => (
-          <li key={feature}>
-            <CheckIcon size={18} className="check-list__icon" />
-            {feature}
-          </li>
-        ))}
-      </ul>
+      <CheckList items={plan.features} className="check-list price-card__features" />
       {plan.guarantee && <p className="tier-card__guarantee">{plan.guarantee}</p>}
       <ButtonLink
         to={ctaTo ?? startUrl(type, plan.key)}
