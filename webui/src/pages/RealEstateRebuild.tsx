@@ -6,13 +6,14 @@ import { HomeIcon } from '../components/icons/HomeIcon'
 import { MailIcon } from '../components/icons/MailIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { ServerIcon } from '../components/icons/ServerIcon'
-import { ClosingCta, Guarantee, IconCards, OfferCard, type IconCardItem } from '../components/landing/Blocks'
+import { ClosingCta, Guarantee, IconCards, type IconCardItem } from '../components/landing/Blocks'
 import { FaqAccordion, type FaqItem } from '../components/landing/FaqAccordion'
 import { LandingHero, SectionHead } from '../components/landing/LandingHero'
 import { PlanTiers } from '../components/landing/PlanTierCard'
 import { StickyMobileCta } from '../components/landing/StickyMobileCta'
 import { Testimonials, type Testimonial } from '../components/landing/Testimonials'
 import { ButtonLink } from '../components/ui/Button'
+import { Card } from '../components/ui/Card'
 import { Section } from '../components/ui/Section'
 
 /** Every call to action except the tier cards goes to the free demo request. */
@@ -92,15 +93,9 @@ const faq: FaqItem[] = [
 /** Hero aside: what the free demo is, in three short steps. */
 function DemoCard() {
   return (
-    <OfferCard
-      className="demo-offer"
-      ribbon="Free demo, no obligation"
-      name="See your new website before you pay"
-      nameAs="p"
-      to={DEMO}
-      action={DEMO_LABEL}
-      fine="Free and without obligation. No credit card needed."
-    >
+    <Card className="offer-card demo-offer">
+      <p className="offer-card__ribbon">Free demo, no obligation</p>
+      <p className="offer-card__name">See your new website before you pay</p>
       <ol className="demo-offer__steps">
         <li>
           <span className="demo-offer__num" aria-hidden="true">
@@ -121,7 +116,11 @@ function DemoCard() {
           <span>You like it? We take it live within 24 hours.</span>
         </li>
       </ol>
-    </OfferCard>
+      <ButtonLink to={DEMO} size="lg" block>
+        {DEMO_LABEL}
+      </ButtonLink>
+      <p className="offer-card__fine">Free and without obligation. No credit card needed.</p>
+    </Card>
   )
 }
 

@@ -112,11 +112,11 @@ export interface OfferCardProps {
   ribbonClassName?: string
   /** The offer's name: h2 in a hero aside or as its section's title, h3 under a section head. */
   name: string
-  nameAs?: 'h2' | 'h3' | 'p'
+  nameAs?: 'h2' | 'h3'
   nameId?: string
   /** Between the name and the facts, usually the offer's price. */
   children: ReactNode
-  facts?: readonly Fact[]
+  facts: readonly Fact[]
   /** The call to action. */
   to: string
   action: string
@@ -136,7 +136,7 @@ export function OfferCard({ ribbon, ribbonClassName, name, nameAs: Name = 'h2', 
         {name}
       </Name>
       {children}
-      {facts && <FactList items={facts} />}
+      <FactList items={facts} />
       <ButtonLink to={to} size="lg" block>
         {action}
       </ButtonLink>

@@ -51,8 +51,8 @@ export interface LeadFormProps {
   className?: string
   noteClassName?: string
   /**
-   * Called once the lead is stored, for a page that shows its own confirmation. Without it the
-   * form replaces itself with the server's confirmation message.
+   * Called once the lead is stored, for a page that replaces the form with a confirmation of
+   * its own; otherwise the form shows the server's confirmation message in its place.
    */
   onSent?: (sent: LeadSent) => void
 }
