@@ -57,6 +57,9 @@ def test_create_refuses_a_taken_email_and_a_short_password(workdir: Path) -> Non
 def test_sessions_revoke(workdir: Path) -> None:
     revoked = agency(workdir, "users", "sessions", "revoke", "root@example.com")
     assert revoked.returncode == 0 and "ended 0 session(s) of root@example.com" in revoked.stdout
+    unknown = agency(workdir, "users", "sessions", "revoke", "nobody@example.com")
+    assert unknown.returncode == 1
+    assert unknown.stderr.strip() == "No user with the e-mail nobody@example.com."
 
 
 def test_mail_outbox_when_empty(workdir: Path) -> None:
