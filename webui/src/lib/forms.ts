@@ -2,7 +2,7 @@
  * Client-side form checks and error plumbing shared by the account forms.
  * Messages are the spec's wording (accounts spec, section 5) and match the server's.
  */
-import { useEffect, useState } from 'react'
+import { useSyncExternalStore } from 'react'
 import { ApiError, errorMessage } from './api-client'
 
 export const MSG_FILL_ALL = 'Please fill in all fields'
@@ -62,10 +62,14 @@ export function problemFromError(err: unknown): FormProblem {
  * their submit button disabled until React handles the submit (no native GET with a password).
  */
 export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false)
-  useEffect(() => setHydrated(true), [])
-  return hydrated
+  // The server snapshot (false) is what prerender and the hydration render see; React then
+  // re-renders with the client snapshot (true).
+  return useSyncExternalStore(subscribeNever, clientSnapshot, serverSnapshot)
 }
+
+const subscribeNever = () => () => {}
+const clientSnapshot = () => true
+const serverSnapshot = () => false
 
 /** Props marking one input invalid and pointing it at the form's error box. */
 export function invalidProps(current: FormProblem | null, name: string, errorBoxId: string) {

@@ -5,7 +5,7 @@
  * error boundaries) that every public page's first load would pay for and this UI never
  * uses; these few lines do what the UI needs. App.tsx matches the route table itself.
  */
-import { createContext, useContext, useEffect, useRef, type AnchorHTMLAttributes, type MouseEvent, type Ref } from 'react'
+import { createContext, useContext, useEffect, useEffectEvent, type AnchorHTMLAttributes, type MouseEvent, type Ref } from 'react'
 import { useHref, useLocation, useNavigate } from 'react-router-dom'
 
 export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
@@ -41,6 +41,7 @@ export function Link({ to, replace, state, onClick, target, ...anchor }: LinkPro
     const here = location.pathname + location.search + location.hash
     navigate(to, { replace: replace ?? here === href, state })
   }
+  // eslint-disable-next-line jsx-a11y/anchor-has-content -- the children come in through {...anchor}
   return <a {...anchor} href={href} target={target} onClick={handleClick} />
 }
 
@@ -101,11 +102,10 @@ export function NavLink({ end, className, ...link }: NavLinkProps) {
 export function Redirect({ to, state }: { to: string; state?: unknown }) {
   const navigate = useNavigate()
   // `state` is usually a fresh object per render: redirect once per target, not per render.
-  const stateRef = useRef(state)
-  stateRef.current = state
+  const redirect = useEffectEvent((target: string) => navigate(target, { replace: true, state }))
   useEffect(() => {
-    navigate(to, { replace: true, state: stateRef.current })
-  }, [navigate, to])
+    redirect(to)
+  }, [to])
   return null
 }
 
