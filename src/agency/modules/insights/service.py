@@ -143,7 +143,17 @@ async def list_leads(source: str | None = None, since: datetime | None = None) -
     return [_out(lead) for lead in await query.order_by("-created_at", "-id")]
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP: CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: str) -> str:
+    """A text cell a spreadsheet shows as text: a leading quote disarms a formula start."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
 def to_csv(leads: list[LeadOut]) -> str:
+    """The leads as CSV; every visitor-typed cell is neutralised with `csv_cell`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(["created_at", "form", "email", "name", "domain", "message"])
@@ -152,10 +162,10 @@ def to_csv(leads: list[LeadOut]) -> str:
             [
                 lead.created_at.isoformat(),
                 lead.source_label,
-                lead.email,
-                lead.name or "",
-                lead.domain or "",
-                lead.message or "",
+                csv_cell(lead.email),
+                csv_cell(lead.name or ""),
+                csv_cell(lead.domain or ""),
+                csv_cell(lead.message or ""),
             ]
         )
     return buffer.getvalue()
