@@ -164,6 +164,36 @@ async def test_reset_link_works_once_and_ends_every_session(app: Any) -> None:
     assert (await call(client, "post", "/api/auth/login", new))[0] == 200
 
 
+async def test_a_new_password_voids_every_other_reset_link(app: Any) -> None:
+    client = app.test_client()
+    await sign_up(client)
+    tokens = []
+    for _ in range(2):
+        await call(client, "post", "/api/auth/forgot-password", {"email": "ada@example.com"})
+        tokens.append(await reset_token_from_outbox(app))
+    body = {"password": "brand new pw", "confirm_password": "brand new pw"}
+    assert (await call(client, "post", "/api/auth/reset-password", {**body, "token": tokens[0]}))[
+        0
+    ] == 200
+    status, data = await call(
+        client, "post", "/api/auth/reset-password", {**body, "token": tokens[1]}
+    )
+    assert status == 400 and "invalid or has expired" in error_message(data)
+
+    # A password changed in the settings voids the links mailed before it too.
+    await call(
+        client, "post", "/api/auth/login", {"email": "ada@example.com", "password": "brand new pw"}
+    )
+    await call(client, "post", "/api/auth/forgot-password", {"email": "ada@example.com"})
+    tokens.append(await reset_token_from_outbox(app))
+    change = {"current_password": "brand new pw", "new_password": "third pw 123"}
+    assert (await call(client, "post", "/api/account/password", change))[0] == 200
+    status, data = await call(
+        client, "post", "/api/auth/reset-password", {**body, "token": tokens[2]}
+    )
+    assert status == 400 and "invalid or has expired" in error_message(data)
+
+
 async def test_change_password_keeps_this_session_and_ends_the_others(app: Any) -> None:
     first, second = app.test_client(), app.test_client()
     await sign_up(first)

@@ -9,7 +9,7 @@ from tortoise.exceptions import IntegrityError
 from agency.core.errors import Conflict, Unauthorized, ValidationFailed
 from agency.modules.auth.models import Profile, User
 from agency.modules.auth.schemas import Account
-from agency.modules.auth.service import accounts, passwords, sessions
+from agency.modules.auth.service import accounts, passwords, resets, sessions
 from agency.modules.auth.service.validation import (
     MSG_EMAIL_INVALID,
     MSG_FILL_ALL,
@@ -73,13 +73,15 @@ async def change_password(
     confirm_password: str | None,
     keep_token: str | None,
 ) -> None:
-    """Set a new password; every other session of the user ends."""
+    """Set a new password; the user's unused reset links are voided and every other session
+    of the user ends."""
     if not current_password or not new_password:
         raise ValidationFailed(MSG_FILL_ALL)
     check_new_password(new_password, confirm_password, field="new_password")
     user = await user_with_password(user_id, current_password)
     new_hash = await passwords.hash_password(new_password)
     await User.filter(id=user.id).update(password_hash=new_hash)
+    await resets.void_reset_links(user.id)
     await sessions.end_sessions(user.id, keep_token=keep_token)
 
 

@@ -66,11 +66,16 @@ async def issue_reset_token(user_id: int) -> str:
     return token
 
 
+async def void_reset_links(user_id: int) -> None:
+    """Mark every unused reset link of the user as used: a new password voids the old links."""
+    await PasswordReset.filter(user_id=user_id, used_at=None).update(used_at=datetime.now(UTC))
+
+
 async def reset_password(
     *, token: str, password: str, confirm_password: str | None, client_ip: str
 ) -> None:
     """Consume a reset token (once: one conditional UPDATE wins) and set the password.
-    Every session of the user ends."""
+    The user's other reset links are voided and every session of the user ends."""
     if not token or not password:
         raise ValidationFailed(MSG_FILL_ALL)
     check_new_password(password, confirm_password)
@@ -86,4 +91,5 @@ async def reset_password(
         raise ValidationFailed(MSG_RESET_INVALID, code="invalid_token")
     user_id = int(reset.user_id)  # type: ignore[attr-defined]
     await User.filter(id=user_id).update(password_hash=await passwords.hash_password(password))
+    await void_reset_links(user_id)
     await sessions.end_sessions(user_id)
