@@ -11,11 +11,11 @@ from quart_schema import Info, QuartSchema
 
 from agency import __version__
 from agency.core import db, jobs, mail, userdata
-from agency.core.modules import JobHandler, Module
+from agency.core.modules import HtmlFilter, JobHandler, Module
 from agency.core.paths import web_dir
 from agency.core.security import security_headers
 from agency.core.settings import Settings, check_settings, load_settings
-from agency.core.site import HtmlFilter, SiteFiles, StaticSite
+from agency.core.site import SiteFiles, StaticSite
 from agency.core.web import core_blueprint, install_error_handlers, install_request_hooks
 from agency.registry import MODULES
 

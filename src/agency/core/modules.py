@@ -12,8 +12,7 @@ from agency.core.settings import Settings, SettingsCheck
 from agency.core.userdata import UserData
 
 JobHandler = Callable[[dict[str, Any]], Awaitable[None]]
-# (path of a built HTML file relative to the build, its text) -> the text to serve; the same
-# shape as `agency.core.site.HtmlFilter` (not imported: that module needs Quart's compression).
+# (path of a built HTML file relative to the build, its text) -> the text to serve.
 HtmlFilter = Callable[[str, str], str]
 
 

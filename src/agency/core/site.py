@@ -21,6 +21,7 @@ from typing import Any
 import brotli
 
 from agency.core.compression import accepted_encodings
+from agency.core.modules import HtmlFilter
 
 log = logging.getLogger(__name__)
 
@@ -178,10 +179,6 @@ class RouteTable:
             ):
                 return route
         return None
-
-
-# (path of an HTML file relative to the build, its text) -> the text to serve.
-HtmlFilter = Callable[[str, str], str]
 
 
 class SiteFiles:
