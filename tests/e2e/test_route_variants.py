@@ -10,8 +10,6 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import ConsoleLog, LiveServer
 
-HEADLINE = "Your Website. Live in Minutes."
-
 
 @pytest.mark.parametrize(
     ("path", "page_path"),
@@ -30,20 +28,3 @@ def test_a_prerendered_page_written_another_way_hydrates_in_place(
     expect(page.get_by_role("heading", level=1)).to_have_text(headline)
     expect(page).to_have_url(live_server.url + path)  # nor one by the client
     assert console.problems == [], console.problems
-
-
-def test_a_client_route_written_another_way_is_that_route(
-    page: Page, live_server: LiveServer, console: ConsoleLog
-) -> None:
-    page.goto(live_server.url + "/Dashboard/Billing/")
-    # Visitors are sent to log in, as from /dashboard/billing.
-    expect(page).to_have_url(live_server.url + "/login")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Welcome back.")
-    assert console.problems == []
-
-
-@pytest.mark.parametrize("path", ["/blog/a%2Fb", "/FAQ/x", "/blog/%2e%2e/x"])
-def test_what_no_route_shows_lands_on_home(page: Page, live_server: LiveServer, path: str) -> None:
-    page.goto(live_server.url + path)
-    expect(page).to_have_url(live_server.url + "/")
-    expect(page.get_by_role("heading", level=1)).to_have_text(HEADLINE)
