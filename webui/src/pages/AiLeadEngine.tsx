@@ -168,13 +168,12 @@ export default function AiLeadEnginePage() {
       <ClosingCta
         title="Stop losing leads to slow replies"
         text="Only 5 spots at the launch price. Live in 72h, with a 30-day money back guarantee."
-      >
-        <div className="closing-cta__actions">
+        actions={
           <ButtonLink to={CTA} size="lg">
             Claim Your Spot
           </ButtonLink>
-        </div>
-      </ClosingCta>
+        }
+      />
 
       <StickyMobileCta to={CTA} label="Claim Your Spot" note="Only 5 spots · Live in 72h" />
     </>

@@ -224,16 +224,17 @@ export default function HomePage() {
         title="Ready for a website that works as fast as you do?"
         titleId="closing-cta-title"
         text="Tell us about your business today and your new website goes live within 24 hours, hosting included."
-      >
-        <div className="closing-cta__actions">
-          <ButtonLink to="/start" size="lg">
-            Get Started Now
-          </ButtonLink>
-          <ButtonLink to="/#pricing" size="lg" variant="outline">
-            View Plans
-          </ButtonLink>
-        </div>
-      </ClosingCta>
+        actions={
+          <>
+            <ButtonLink to="/start" size="lg">
+              Get Started Now
+            </ButtonLink>
+            <ButtonLink to="/#pricing" size="lg" variant="outline">
+              View Plans
+            </ButtonLink>
+          </>
+        }
+      />
     </>
   )
 }

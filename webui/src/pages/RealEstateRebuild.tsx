@@ -225,13 +225,12 @@ export default function RealEstateRebuildPage() {
         title="See your new website for free"
         titleId="demo-title"
         text="Send us your current website and get a free demo of the rebuild in your inbox within 2 hours. No credit card, no obligation."
-      >
-        <div className="closing-cta__actions">
+        actions={
           <ButtonLink to={DEMO} size="lg">
             {DEMO_LABEL}
           </ButtonLink>
-        </div>
-      </ClosingCta>
+        }
+      />
 
       <StickyMobileCta to={DEMO} label={DEMO_LABEL} note="Free demo · Live in 24h or it’s free" />
     </>

@@ -119,13 +119,13 @@ export default function UgcForcePage() {
       <ClosingCta
         title="Ready for ads that feel real?"
         text="Order your videos today. The Conversion Bundle gives you 3 videos within 72 hours."
-      >
-        <CheckList items={['Scripts included', 'Real creators', 'Usage rights']} className="closing-cta__points" />
-        <div className="closing-cta__actions">
+        actions={
           <ButtonLink to={MAIN_CTA} size="lg">
             Order My Videos
           </ButtonLink>
-        </div>
+        }
+      >
+        <CheckList items={['Scripts included', 'Real creators', 'Usage rights']} className="closing-cta__points" />
       </ClosingCta>
 
       <StickyMobileCta to={MAIN_CTA} label="Order My Videos" note="3 videos in 72h" />

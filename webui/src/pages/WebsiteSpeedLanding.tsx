@@ -203,16 +203,17 @@ export default function WebsiteSpeedLandingPage() {
       <ClosingCta
         title="Every slow second sends a client to your competitor"
         text="Get a website with a 99/100 PageSpeed score, live within 24 hours, hosting included."
-      >
-        <div className="closing-cta__actions">
-          <ButtonLink to={CTA} size="lg">
-            {CTA_LABEL}
-          </ButtonLink>
-          <ButtonLink to="/speed-test" size="lg" variant="outline">
-            Test My Speed Free
-          </ButtonLink>
-        </div>
-      </ClosingCta>
+        actions={
+          <>
+            <ButtonLink to={CTA} size="lg">
+              {CTA_LABEL}
+            </ButtonLink>
+            <ButtonLink to="/speed-test" size="lg" variant="outline">
+              Test My Speed Free
+            </ButtonLink>
+          </>
+        }
+      />
 
       <StickyMobileCta to={CTA} label={CTA_LABEL} note="Live in 24h · Hosting included" />
     </>

@@ -183,12 +183,15 @@ export interface ClosingCtaProps {
   title: string
   titleId?: string
   text: ReactNode
-  /** What follows the text: the buttons (`closing-cta__actions`) and any points. */
-  children: ReactNode
+  /** The buttons, in the band's `closing-cta__actions` row, after `children`. */
+  actions?: ReactNode
+  /** Anything before the buttons (a page's points); a page whose points follow its buttons
+   * writes the `closing-cta__actions` row itself here. */
+  children?: ReactNode
 }
 
 /** The closing call-to-action band at the end of a page. */
-export function ClosingCta({ title, titleId = 'closing-title', text, children }: ClosingCtaProps) {
+export function ClosingCta({ title, titleId = 'closing-title', text, actions, children }: ClosingCtaProps) {
   return (
     <Section tone="accent" className="closing-cta" aria-labelledby={titleId}>
       <div className="closing-cta__inner">
@@ -197,6 +200,7 @@ export function ClosingCta({ title, titleId = 'closing-title', text, children }:
         </h2>
         <p className="closing-cta__text">{text}</p>
         {children}
+        {actions && <div className="closing-cta__actions">{actions}</div>}
       </div>
     </Section>
   )
