@@ -13,6 +13,7 @@ from agency import __version__
 from agency.core import db, jobs, mail, userdata
 from agency.core.modules import HtmlFilter, JobHandler, Module
 from agency.core.paths import web_dir
+from agency.core.requests import JsonRequest
 from agency.core.security import security_headers
 from agency.core.settings import Settings, check_settings, load_settings
 from agency.core.site import SiteFiles, StaticSite
@@ -33,6 +34,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
         o for m in modules if m.frame_origins is not None for o in m.frame_origins(settings)
     ]
     app = Quart("agency")
+    app.request_class = JsonRequest  # a body that is not JSON is a 400, never a 500
     app.config.update(
         SECRET_KEY=settings.effective_secret_key(),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
