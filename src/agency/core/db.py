@@ -15,10 +15,11 @@ from urllib.parse import urlsplit
 
 from tortoise import Tortoise, connections
 from tortoise.backends.base import executor
+from tortoise.backends.base.config_generator import expand_db_url
 from tortoise.migrations.api.migrate import migrate as tortoise_migrate
 from tortoise.migrations.executor import PlanStep
 
-from agency.core import jobs, mail, ratelimit
+from agency.core import jobs, mail, ratelimit, sqlite_client
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +28,9 @@ MIGRATIONS_PACKAGE = "agency.migrations"
 CORE_MODELS: tuple[ModuleType, ...] = (jobs, mail, ratelimit)
 # SQLite waits this long for a lock held by another process instead of failing at once.
 SQLITE_BUSY_TIMEOUT_MS = 5000
+# Tortoise's SQLite backend with transactions that begin IMMEDIATE (see that module). Imported
+# here, not only named, so that PyInstaller bundles it (Tortoise imports engines by name).
+SQLITE_ENGINE = sqlite_client.__name__
 
 
 def normalise_url(url: str) -> str:
@@ -36,6 +40,18 @@ def normalise_url(url: str) -> str:
     if url.startswith("sqlite://") and url != "sqlite://:memory:" and "busy_timeout" not in url:
         url += ("&" if "?" in url else "?") + f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}"
     return url
+
+
+def connection_config(url: str) -> str | dict[str, Any]:
+    """One connection's config: PostgreSQL by URL; SQLite through our engine, in WAL mode with
+    busy_timeout (Tortoise applies each credential other than the path as a PRAGMA)."""
+    url = normalise_url(url)
+    if not url.startswith("sqlite://"):
+        return url
+    config = expand_db_url(url)
+    config["engine"] = SQLITE_ENGINE
+    config["credentials"].setdefault("journal_mode", "WAL")
+    return config
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -49,7 +65,7 @@ def tortoise_config(url: str, model_modules: Iterable[ModuleType]) -> dict[str, 
     """The Tortoise config dict: one app holding every module's models."""
     names = [module.__name__ for module in (*CORE_MODELS, *model_modules)]
     return {
-        "connections": {"default": normalise_url(url)},
+        "connections": {"default": connection_config(url)},
         "apps": {
             APP_LABEL: {
                 "models": names,

@@ -1,0 +1,69 @@
+"""SQLite as the program opens it: WAL, busy_timeout, write transactions that lock up front."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+from tortoise import Tortoise, connections
+from tortoise.exceptions import OperationalError
+from tortoise.transactions import in_transaction
+
+from agency.core import db
+from tests.conftest import MODEL_MODULES
+
+
+async def _open(path: Path) -> None:
+    await db.init_db(f"sqlite://{path}", MODEL_MODULES)
+    await Tortoise.generate_schemas(safe=True)
+
+
+async def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path: Path) -> None:
+    await _open(tmp_path / "a.db")
+    try:
+        conn = connections.get("default")
+        assert (await conn.execute_query_dict("PRAGMA journal_mode"))[0]["journal_mode"] == "wal"
+        timeout = await conn.execute_query_dict("PRAGMA busy_timeout")
+        assert list(timeout[0].values()) == [db.SQLITE_BUSY_TIMEOUT_MS]
+    finally:
+        await db.close_db()
+
+
+async def test_a_transaction_holds_the_write_lock_from_its_start(tmp_path: Path) -> None:
+    """Another process cannot write while one of our transactions is open, even one that has
+    only read so far: the transaction began IMMEDIATE (a deferred one would let it write and
+    then fail itself at its first write)."""
+    path = tmp_path / "b.db"
+    await _open(path)
+    try:
+        async with in_transaction() as conn:
+            await conn.execute_query("SELECT 1")
+            other = sqlite3.connect(path, timeout=0)
+            try:
+                with pytest.raises(sqlite3.OperationalError, match="locked"):
+                    other.execute("CREATE TABLE other_process (id INTEGER)")
+            finally:
+                other.close()
+    finally:
+        await db.close_db()
+
+
+async def test_a_begin_that_times_out_gives_the_connection_back(tmp_path: Path) -> None:
+    path = tmp_path / "c.db"
+    await _open(path)
+    try:
+        await connections.get("default").execute_query("PRAGMA busy_timeout=100")
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        with pytest.raises(OperationalError, match="locked"):
+            async with in_transaction():
+                pass
+        other.execute("ROLLBACK")
+        other.close()
+        # The process's connection still answers (it did not stay locked by the failed BEGIN).
+        rows = await asyncio.wait_for(connections.get("default").execute_query("SELECT 1"), 5)
+        assert rows[0] == 1
+    finally:
+        await db.close_db()

@@ -1,0 +1,121 @@
+"""Two real server processes on one SQLite file, many users at once: no "database is locked".
+
+Issue 13, finding 3: a deferred transaction that reads first and then writes
+(`Profile.update_or_create`) could not upgrade its lock while the other process wrote, and SQLite
+answered SQLITE_BUSY at once (busy_timeout does not apply to a lock upgrade): 500s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import MODEL_MODULES, free_port
+from tests.e2e.conftest import wait_until_up
+
+USERS = 60
+HEADERS = {"X-Agency-Request": "1"}
+
+
+@pytest.fixture
+def two_servers_on_one_file(tmp_path: Path) -> Iterator[list[str]]:
+    from agency.core import db
+
+    url = f"sqlite://{tmp_path / 'shared.db'}"
+    asyncio.run(db.upgrade(url, MODEL_MODULES))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
+    env.update(
+        AGENCY_DATABASE_URL=url,
+        AGENCY_SECRET_KEY="s" * 40,
+        AGENCY_DATA_DIR=str(tmp_path / "data"),
+        AGENCY_LOG_LEVEL="warning",
+        AGENCY_WEB_DIR=str(tmp_path / "no-web"),
+        AGENCY_TRUSTED_PROXIES="1",
+        AGENCY_ACCESS_LOG="false",
+    )
+    processes: list[subprocess.Popen[bytes]] = []
+    urls: list[str] = []
+    try:
+        for _ in range(2):
+            port = free_port()
+            processes.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "agency", "serve", "--port", str(port)],
+                    cwd=tmp_path,
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+            urls.append(f"http://127.0.0.1:{port}")
+            wait_until_up(urls[-1], processes[-1])
+        yield urls
+    finally:
+        for process in processes:
+            process.terminate()
+            process.wait(timeout=10)
+
+
+async def _one_user(base: str, n: int, start: asyncio.Event) -> list[tuple[str, int]]:
+    headers = {**HEADERS, "X-Forwarded-For": f"10.0.{n // 250}.{n % 250 + 1}"}
+    results: list[tuple[str, int]] = []
+    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=60) as client:
+        await start.wait()
+        signup = await client.post(
+            "/api/auth/signup",
+            json={
+                "email": f"user{n}@example.com",
+                "password": "a long enough password 123",
+                "confirm_password": "a long enough password 123",
+                "first_name": "Ada",
+                "last_name": "Lovelace",
+            },
+        )
+        results.append(("signup", signup.status_code))
+        lead = await client.post(
+            "/api/leads",
+            json={
+                "source": "ai-onboarding-audit",
+                "email": f"user{n}@example.com",
+                "name": "Ada",
+                "domain": f"site{n}.example.com",
+                "message": "Hello",
+            },
+        )
+        results.append(("lead", lead.status_code))
+        for attempt in range(2):
+            profile = await client.patch(
+                "/api/account/profile",
+                json={"first_name": f"Ada{attempt}", "last_name": "Byron"},
+            )
+            results.append(("profile", profile.status_code))
+    return results
+
+
+async def _crowd(urls: list[str]) -> Counter[tuple[str, int]]:
+    start = asyncio.Event()
+    tasks = [asyncio.create_task(_one_user(urls[n % 2], n, start)) for n in range(USERS)]
+    await asyncio.sleep(0.2)
+    start.set()
+    outcomes: Counter[tuple[str, int]] = Counter()
+    for results in await asyncio.gather(*tasks):
+        outcomes.update(results)
+    return outcomes
+
+
+def test_concurrent_users_on_two_processes_get_no_errors(
+    two_servers_on_one_file: list[str],
+) -> None:
+    outcomes = asyncio.run(_crowd(two_servers_on_one_file))
+    failures = {key: count for key, count in outcomes.items() if key[1] >= 300}
+    assert failures == {}, outcomes
+    assert outcomes[("signup", 201)] + outcomes[("signup", 200)] == USERS
+    assert outcomes[("profile", 200)] == 2 * USERS
