@@ -1,7 +1,12 @@
 """Rate limits whose counters live in the database, so they hold across server processes.
 
-Fixed windows: one row per key, bumped by a single atomic upsert (`INSERT ... ON CONFLICT DO
-UPDATE ... RETURNING`), which SQLite and PostgreSQL both run as one statement.
+A sliding log: each key's row keeps the times of its last `limit` accepted events (in
+milliseconds, fixed-width digits in one text column). An event is accepted when fewer than
+`limit` accepted events lie in the `window` seconds before it, so no interval of `window`
+seconds ever holds more than `limit` accepted events: there is no window edge to double at
+(fixed windows let 2 x limit through across one). The decision and the update are one atomic
+upsert (`INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`) on SQLite and PostgreSQL;
+a refused event changes nothing, so refusals do not extend a lock.
 """
 
 from __future__ import annotations
@@ -16,14 +21,19 @@ from tortoise.models import Model
 
 from agency.core.errors import TooManyRequests
 
-# Rows older than this are deleted now and then; no limit uses a longer window.
+# Rows not updated for this long are deleted now and then; no limit uses a longer window.
 MAX_WINDOW_SECONDS = 24 * 3600
+# Each stored time is a millisecond timestamp written with exactly this many digits.
+DIGITS = 13
+# A row holds at most `limit` times; limits are meant for small counts.
+MAX_LIMIT = 1000
 
 
 class RateCounter(Model):
     key = fields.CharField(max_length=255, primary_key=True)
-    window_start = fields.BigIntField()
-    count = fields.IntField()
+    # The last accepted events' times, oldest first: DIGITS digits each, no separator.
+    times = fields.TextField(default="")
+    updated_at = fields.BigIntField(default=0, db_index=True)  # seconds since the epoch
 
     class Meta:
         table = "rate_counter"
@@ -31,32 +41,48 @@ class RateCounter(Model):
 
 @dataclass(frozen=True)
 class Limit:
-    """At most `limit` events per `window` seconds for one key."""
+    """At most `limit` accepted events in any `window` seconds for one key."""
 
     name: str
     limit: int
     window: int
 
+    def __post_init__(self) -> None:
+        if not 1 <= self.limit <= MAX_LIMIT or self.window < 1:
+            raise ValueError(f"bad rate limit {self}")
+
     def key(self, subject: str) -> str:
         return f"{self.name}:{subject}"[:255]
 
 
-def _placeholders(count: int) -> list[str]:
+def _ms(now: float | None) -> int:
+    return round((time.time() if now is None else now) * 1000)
+
+
+def _placeholder() -> str:
     dialect = connections.get("default").capabilities.dialect
-    return [f"${i}" for i in range(1, count + 1)] if dialect == "postgres" else ["?"] * count
+    return "$1" if dialect == "postgres" else "?"
 
 
-def _window_start(window: int, now: float) -> int:
-    return int(now // window * window)
+def _times(text: str) -> list[int]:
+    return [int(text[i : i + DIGITS]) for i in range(0, len(text) - DIGITS + 1, DIGITS)]
 
 
-def retry_after(limit: Limit, now: float | None = None) -> int:
-    now = time.time() if now is None else now
-    return max(1, math.ceil(_window_start(limit.window, now) + limit.window - now))
+def _retry_seconds(limit: Limit, times: list[int], now_ms: int) -> int:
+    """Seconds until one more event is accepted (at least 1)."""
+    if len(times) < limit.limit:
+        return 1
+    free_at = times[-limit.limit] + limit.window * 1000
+    return max(1, math.ceil((free_at - now_ms) / 1000))
 
 
-def too_many(limit: Limit, now: float | None = None) -> TooManyRequests:
-    seconds = retry_after(limit, now)
+def _in_window(limit: Limit, times: list[int], now_ms: int) -> int:
+    return sum(1 for t in times if t > now_ms - limit.window * 1000)
+
+
+def too_many(seconds: int) -> TooManyRequests:
+    """The refusal, telling when to try again (`seconds` from now)."""
+    seconds = max(1, seconds)
     minutes = max(1, math.ceil(seconds / 60))
     unit = "minute" if minutes == 1 else "minutes"
     return TooManyRequests(
@@ -65,48 +91,91 @@ def too_many(limit: Limit, now: float | None = None) -> TooManyRequests:
     )
 
 
-async def hit(limit: Limit, subject: str, now: float | None = None) -> int:
-    """Count one event; returns the count in the current window (this one included)."""
-    now = time.time() if now is None else now
-    p = _placeholders(2)
-    sql = (
-        f"INSERT INTO rate_counter (key, window_start, count) VALUES ({p[0]}, {p[1]}, 1) "
-        "ON CONFLICT (key) DO UPDATE SET "
-        "count = CASE WHEN rate_counter.window_start = excluded.window_start "
-        "THEN rate_counter.count + 1 ELSE 1 END, window_start = excluded.window_start "
-        "RETURNING count"
+def _upsert(limit: Limit, now_ms: int, *, conditional: bool) -> str:
+    """One statement: record an event at `now_ms` (keeping the last `limit` times), only when
+    fewer than `limit` recorded times are within the window if `conditional`. Every number in
+    it is an int computed here; the key is the one parameter."""
+    cap = limit.limit * DIGITS
+    keep = (limit.limit - 1) * DIGITS
+    t = "rate_counter.times"
+    newest = f"CAST(SUBSTR({t}, LENGTH({t}) - {DIGITS - 1}, {DIGITS}) AS BIGINT)"
+    # Times stay in order even when another process's clock is a little behind.
+    stamp = (
+        f"CASE WHEN LENGTH({t}) >= {DIGITS} AND {newest} > {now_ms} THEN {newest} ELSE {now_ms} END"
     )
+    stamp_text = f"SUBSTR(CAST(({stamp}) + {10**DIGITS} AS TEXT), 2)"
+    kept = f"CASE WHEN LENGTH({t}) >= {cap} THEN SUBSTR({t}, LENGTH({t}) - {keep} + 1) ELSE {t} END"
+    # The limit-th most recent time, when there are that many, must be outside the window.
+    room = (
+        f"CASE WHEN LENGTH({t}) < {cap} THEN 1 "
+        f"WHEN CAST(SUBSTR({t}, LENGTH({t}) - {cap} + 1, {DIGITS}) AS BIGINT) "
+        f"<= {now_ms - limit.window * 1000} THEN 1 ELSE 0 END = 1"
+    )
+    return (
+        f"INSERT INTO rate_counter (key, times, updated_at) "
+        f"VALUES ({_placeholder()}, '{now_ms:0{DIGITS}d}', {now_ms // 1000}) "
+        f"ON CONFLICT (key) DO UPDATE SET times = ({kept}) || {stamp_text}, "
+        f"updated_at = {now_ms // 1000}" + (f" WHERE {room}" if conditional else "") + " "
+        "RETURNING times"
+    )
+
+
+async def _record(limit: Limit, subject: str, now_ms: int, *, conditional: bool) -> str | None:
+    """The row's times after recording the event, or None when it was refused."""
+    if not 0 <= now_ms < 10**DIGITS:
+        raise ValueError("time out of range")
     connection = connections.get("default")
     # execute_query_dict always fetches; execute_query drops RETURNING rows on PostgreSQL.
     rows = await connection.execute_query_dict(
-        sql, [limit.key(subject), _window_start(limit.window, now)]
+        _upsert(limit, now_ms, conditional=conditional), [limit.key(subject)]
     )
     if random.random() < 0.01:
-        cutoff = int(now) - MAX_WINDOW_SECONDS
-        await RateCounter.filter(window_start__lt=cutoff).delete()
-    return int(rows[0]["count"])
+        await prune(now=now_ms / 1000)
+    return str(rows[0]["times"]) if rows else None
 
 
-async def current(limit: Limit, subject: str, now: float | None = None) -> int:
-    """Events counted so far in the current window."""
-    now = time.time() if now is None else now
+async def _stored(limit: Limit, subject: str) -> list[int]:
     row = await RateCounter.get_or_none(key=limit.key(subject))
-    if row is None or row.window_start != _window_start(limit.window, now):
-        return 0
-    return int(row.count)
+    return _times(row.times) if row else []
 
 
 async def enforce(limit: Limit, subject: str, now: float | None = None) -> None:
-    """Count one event and refuse it when it goes over the limit."""
-    if await hit(limit, subject, now) > limit.limit:
-        raise too_many(limit, now)
+    """Count one event, or refuse it (counting nothing) when `limit` events were accepted in
+    the last `window` seconds. The check and the count are one atomic statement, so concurrent
+    requests cannot all pass a check before any of them is counted."""
+    now_ms = _ms(now)
+    if await _record(limit, subject, now_ms, conditional=True) is None:
+        raise too_many(_retry_seconds(limit, await _stored(limit, subject), now_ms))
+
+
+async def hit(limit: Limit, subject: str, now: float | None = None) -> int:
+    """Count one event whatever the count; returns the events counted in the window (this one
+    included; at most `limit`, the row keeps no more)."""
+    now_ms = _ms(now)
+    times = await _record(limit, subject, now_ms, conditional=False)
+    return _in_window(limit, _times(times or ""), now_ms)
+
+
+async def current(limit: Limit, subject: str, now: float | None = None) -> int:
+    """Events counted in the last `window` seconds (at most `limit`)."""
+    now_ms = _ms(now)
+    return _in_window(limit, await _stored(limit, subject), now_ms)
 
 
 async def check(limit: Limit, subject: str, now: float | None = None) -> None:
-    """Refuse when the limit is already reached, without counting (e.g. failed log-ins)."""
-    if await current(limit, subject, now) >= limit.limit:
-        raise too_many(limit, now)
+    """Refuse when the limit is already reached, without counting."""
+    now_ms = _ms(now)
+    times = await _stored(limit, subject)
+    if _in_window(limit, times, now_ms) >= limit.limit:
+        raise too_many(_retry_seconds(limit, times, now_ms))
 
 
 async def reset(limit: Limit, subject: str) -> None:
     await RateCounter.filter(key=limit.key(subject)).delete()
+
+
+async def prune(now: float | None = None, older_than: int = MAX_WINDOW_SECONDS) -> int:
+    """Delete rows not updated for `older_than` seconds (they can no longer refuse anything
+    when `older_than` is at least the longest window); returns how many went."""
+    cutoff = _ms(now) // 1000 - older_than
+    return int(await RateCounter.filter(updated_at__lt=cutoff).delete())
