@@ -6,16 +6,21 @@ operations per dialect at run time, which aerich's raw-SQL files cannot do.
 
 from __future__ import annotations
 
+import errno
 import logging
+import socket
+import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
+import asyncpg  # type: ignore[import-untyped]
 from tortoise import Tortoise, connections
 from tortoise.backends.base import executor
 from tortoise.backends.base.config_generator import expand_db_url
+from tortoise.exceptions import BaseORMException, DBConnectionError
 from tortoise.migrations.api.migrate import migrate as tortoise_migrate
 from tortoise.migrations.executor import PlanStep
 
@@ -136,3 +141,58 @@ async def ping() -> bool:
         log.exception("database ping failed")
         return False
     return True
+
+
+# What says "the database cannot be reached right now", as opposed to a bug or a bad query.
+_POSTGRES_UNREACHABLE = (
+    asyncpg.PostgresConnectionError,  # SQLSTATE class 08: connection lost, refused, failed
+    asyncpg.CannotConnectNowError,  # starting up or shutting down
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.TooManyConnectionsError,
+)
+_SOCKET_ERRNOS = {
+    errno.ECONNREFUSED,
+    errno.ECONNRESET,
+    errno.ECONNABORTED,
+    errno.EPIPE,
+    errno.EHOSTUNREACH,
+    errno.ENETUNREACH,
+    errno.ETIMEDOUT,
+}
+_SQLITE_UNREACHABLE = ("unable to open database", "database is locked", "disk i/o error")
+_ASYNCPG_CLOSED = ("connection is closed", "connection was closed", "pool is closing")
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """True when `error`, or what it was raised from, says the database is out of reach (down,
+    restarting, unreachable, its file not openable or locked past busy_timeout): a request that
+    met it can succeed later, so it answers 503, not 500. Follows `raise ... from` causes, and
+    the wrapped error of Tortoise's exceptions, never the context of an unrelated error."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if _unreachable(current):
+            return True
+        following = current.__cause__
+        if following is None and isinstance(current, BaseORMException):
+            wrapped = current.args[0] if current.args else None
+            following = wrapped if isinstance(wrapped, BaseException) else current.__context__
+        current = following
+    return False
+
+
+def _unreachable(error: BaseException) -> bool:
+    if isinstance(error, (DBConnectionError, *_POSTGRES_UNREACHABLE, TimeoutError)):
+        return True
+    if isinstance(error, (ConnectionError, socket.gaierror)):
+        return True
+    if isinstance(error, OSError) and error.errno in _SOCKET_ERRNOS:
+        return True
+    message = str(error).lower()
+    if isinstance(error, sqlite3.OperationalError):
+        return message.startswith(_SQLITE_UNREACHABLE)
+    if isinstance(error, asyncpg.InterfaceError):
+        return any(text in message for text in _ASYNCPG_CLOSED)
+    return False

@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 GENERIC_MESSAGE = "Something went wrong. Please try again."
+UNAVAILABLE_MESSAGE = "The service is briefly unavailable. Please try again in a few seconds."
+# Seconds a client is asked to wait (Retry-After) when the database cannot be reached.
+UNAVAILABLE_RETRY_AFTER = 5
 
 
 class AppError(Exception):

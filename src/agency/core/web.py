@@ -19,7 +19,15 @@ from werkzeug.exceptions import HTTPException
 from agency import __version__
 from agency.core import db
 from agency.core.compression import compress_response
-from agency.core.errors import GENERIC_MESSAGE, AppError, Forbidden, ValidationFailed
+from agency.core.errors import (
+    GENERIC_MESSAGE,
+    UNAVAILABLE_MESSAGE,
+    UNAVAILABLE_RETRY_AFTER,
+    AppError,
+    Forbidden,
+    ServiceUnavailable,
+    ValidationFailed,
+)
 from agency.core.logging import request_id_var
 from agency.core.security import client_address, csrf_failure, security_headers
 from agency.core.settings import Settings
@@ -81,6 +89,15 @@ def install_error_handlers(app: Quart) -> None:
 
     @app.errorhandler(Exception)
     async def handle_unexpected(error: Exception) -> Response:
+        if db.is_unavailable(error):
+            # The database is down or out of reach: worth retrying, not a bug (issue 13, #10).
+            log.warning("database unavailable: %s: %s", type(error).__name__, error)
+            return error_response(
+                ServiceUnavailable(
+                    UNAVAILABLE_MESSAGE,
+                    headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
+                )
+            )
         log.exception("unhandled error", exc_info=error)
         failure = AppError(GENERIC_MESSAGE, code="internal_error")
         failure.status = 500
