@@ -1,6 +1,12 @@
 """A persistent job queue in the database, so work survives restarts and is shared safely by
 several server processes: a job is claimed by one conditional UPDATE, which only one process
-can win, on SQLite and PostgreSQL alike."""
+can win, on SQLite and PostgreSQL alike.
+
+Schedules (work every N hours) use the same queue: each has a row in `job_schedule` holding when
+its next run is due. A runner that finds it due moves it one interval on with a conditional
+UPDATE (`... WHERE next_run_at <= now`) and, in the same transaction, queues the run as a job.
+Only one process's UPDATE can match, so a schedule runs once per period however many server
+processes share the database."""
 
 from __future__ import annotations
 
@@ -9,12 +15,15 @@ import contextlib
 import logging
 import os
 import socket
+import time
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tortoise import fields
+from tortoise.exceptions import IntegrityError
 from tortoise.models import Model
+from tortoise.transactions import in_transaction
 
 from agency.core.modules import JobHandler
 
@@ -24,6 +33,9 @@ QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 # A running job whose worker vanished (crash, kill) is retried after this long.
 LEASE = timedelta(minutes=5)
 MAX_BACKOFF = timedelta(hours=1)
+# How often a runner looks whether a schedule is due, and how often a scheduled run is tried.
+SCHEDULE_CHECK_SECONDS = 15.0
+SCHEDULED_ATTEMPTS = 3
 
 
 class Job(Model):
@@ -42,6 +54,17 @@ class Job(Model):
 
     class Meta:
         table = "job"
+
+
+class Schedule(Model):
+    """When the next run of a periodic job is due (one row per schedule name)."""
+
+    name = fields.CharField(max_length=64, primary_key=True)
+    next_run_at = fields.DatetimeField()
+    last_run_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "job_schedule"
 
 
 def _now() -> datetime:
@@ -120,12 +143,69 @@ async def run_one(handlers: Mapping[str, JobHandler], worker_id: str) -> bool:
     return True
 
 
-class JobRunner:
-    """Polls the queue in the background of a server process."""
+async def schedule_due(
+    schedules: Mapping[str, timedelta], now: datetime | None = None
+) -> list[str]:
+    """Queue one run of each schedule whose time has come; returns the names this call queued.
 
-    def __init__(self, handlers: Mapping[str, JobHandler], poll_seconds: float = 1.0) -> None:
+    Safe to call from any number of processes at once: a run is queued only by the caller whose
+    conditional UPDATE moved the schedule on. A schedule seen for the first time is due at once.
+    """
+    if not schedules:
+        return []
+    now = now or _now()
+    rows = {row.name: row for row in await Schedule.filter(name__in=list(schedules))}
+    for name in schedules.keys() - rows.keys():
+        with contextlib.suppress(IntegrityError):  # another process created it first
+            rows[name] = await Schedule.create(name=name, next_run_at=now)
+    queued = []
+    for name, interval in schedules.items():
+        row = rows.get(name) or await Schedule.get(name=name)
+        if row.next_run_at > now + interval:
+            # The interval was shortened: do not wait out the old, longer one.
+            await Schedule.filter(name=name, next_run_at=row.next_run_at).update(
+                next_run_at=now + interval
+            )
+            continue
+        if row.next_run_at > now:
+            continue
+        async with in_transaction():
+            won = await Schedule.filter(name=name, next_run_at__lte=now).update(
+                next_run_at=now + interval, last_run_at=now
+            )
+            if won:
+                await Job.create(
+                    kind=name,
+                    payload={"scheduled_at": now.isoformat()},
+                    run_at=now,
+                    max_attempts=SCHEDULED_ATTEMPTS,
+                )
+        if won:
+            queued.append(name)
+            log.info("scheduled job queued", extra={"kind": name})
+    return queued
+
+
+class JobRunner:
+    """Polls the queue in the background of a server process, and queues scheduled runs.
+
+    handlers: the job kinds this runner runs. schedules: name -> interval of the periodic jobs
+    it queues when due (each name must also be a kind in `handlers`).
+    """
+
+    def __init__(
+        self,
+        handlers: Mapping[str, JobHandler],
+        poll_seconds: float = 1.0,
+        schedules: Mapping[str, timedelta] | None = None,
+    ) -> None:
         self.handlers = dict(handlers)
         self.poll_seconds = poll_seconds
+        self.schedules = dict(schedules or {})
+        missing = self.schedules.keys() - self.handlers.keys()
+        if missing:
+            raise ValueError(f"schedules without a handler: {sorted(missing)}")
+        self._next_schedule_check = 0.0
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -155,6 +235,9 @@ class JobRunner:
     async def _loop(self) -> None:
         while True:
             try:
+                if self.schedules and time.monotonic() >= self._next_schedule_check:
+                    self._next_schedule_check = time.monotonic() + SCHEDULE_CHECK_SECONDS
+                    await schedule_due(self.schedules)
                 await self.drain()
             except asyncio.CancelledError:
                 raise
