@@ -1,9 +1,9 @@
 """Rate limits whose counters live in the database, so they hold across server processes.
 
 A sliding log: each key's row keeps the times of its last `limit` accepted events (in
-milliseconds, fixed-width digits in one text column). An event is accepted when fewer than
-`limit` accepted events lie in the `window` seconds before it, so no interval of `window`
-seconds ever holds more than `limit` accepted events: there is no window edge to double at
+milliseconds, fixed-width digits in one text column). An event at time t is accepted when
+fewer than `limit` accepted events lie in [t - window, t], so no interval of `window` seconds
+(ends included) ever holds more than `limit` accepted events: there is no window edge to double at
 (fixed windows let 2 x limit through across one). The decision and the update are one atomic
 upsert (`INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`) on SQLite and PostgreSQL;
 a refused event changes nothing, so refusals do not extend a lock.
@@ -72,12 +72,12 @@ def _retry_seconds(limit: Limit, times: list[int], now_ms: int) -> int:
     """Seconds until one more event is accepted (at least 1)."""
     if len(times) < limit.limit:
         return 1
-    free_at = times[-limit.limit] + limit.window * 1000
+    free_at = times[-limit.limit] + limit.window * 1000 + 1
     return max(1, math.ceil((free_at - now_ms) / 1000))
 
 
 def _in_window(limit: Limit, times: list[int], now_ms: int) -> int:
-    return sum(1 for t in times if t > now_ms - limit.window * 1000)
+    return sum(1 for t in times if t >= now_ms - limit.window * 1000)
 
 
 def too_many(seconds: int) -> TooManyRequests:
@@ -109,7 +109,7 @@ def _upsert(limit: Limit, now_ms: int, *, conditional: bool) -> str:
     room = (
         f"CASE WHEN LENGTH({t}) < {cap} THEN 1 "
         f"WHEN CAST(SUBSTR({t}, LENGTH({t}) - {cap} + 1, {DIGITS}) AS BIGINT) "
-        f"<= {now_ms - limit.window * 1000} THEN 1 ELSE 0 END = 1"
+        f"< {now_ms - limit.window * 1000} THEN 1 ELSE 0 END = 1"
     )
     return (
         f"INSERT INTO rate_counter (key, times, updated_at) "
