@@ -4,14 +4,20 @@ on every endpoint that takes a JSON body, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from agency.app import create_app
 from agency.core import ratelimit
 from agency.modules.auth.service import admin as auth_admin
-from tests.auth.helpers import HEADERS, sign_up
+from agency.modules.billing.service import prices as billing_prices
+from agency.modules.catalogue import service as catalogue
+from tests.auth.helpers import HEADERS, PASSWORD, call, sign_up
+from tests.conftest import make_settings
+from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
 
 JSON_HEADERS = {**HEADERS, "Content-Type": "application/json"}
 
@@ -87,3 +93,151 @@ async def test_json_nested_too_deep_answers_400_on_every_endpoint(
         ):
             status, data = await send_raw(client, method, path, body)
             assert_error_shape(status, data, f"{method} {path} depth {depth}")
+
+
+def long_email(length: int) -> str:
+    """A well-formed address of `length` characters (a 64-character local part)."""
+    local = "a" * 64
+    labels: list[str] = []
+    while len(local) + 1 + len(".".join([*labels, "com"])) < length:
+        room = length - (len(local) + 1 + len(".".join([*labels, "com"]))) - 1
+        labels.append("b" * max(1, min(63, room)))
+    email = f"{local}@{'.'.join([*labels, 'com'])}"
+    assert len(email) == length, (len(email), length)
+    return email
+
+
+@pytest.fixture
+def stripe_fake() -> Iterator[FakeStripe]:
+    with run_fake_stripe() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def shop(tmp_path: Path, database_url: str, stripe_fake: FakeStripe) -> AsyncIterator[Any]:
+    """The app with the catalogue seeded and synced to the fake Stripe, so a checkout goes all
+    the way to storing its session."""
+    settings = make_settings(
+        tmp_path,
+        database_url,
+        stripe_secret_key=stripe_fake.api_key,
+        stripe_api_base=stripe_fake.base_url,
+        agency_email="team@agency.test",
+    )
+    app = create_app(settings)
+    async with app.test_app() as test_app:
+        await catalogue.seed(catalogue.load_file())
+        await billing_prices.sync_prices(app.extensions["billing.gateway"], dry_run=False)
+        yield test_app
+
+
+VISITOR = {"full_name": "Ada Lovelace", "email": "buyer@example.com", "password": PASSWORD}
+# Each operation that stores or looks up what it is sent, with a body that would succeed;
+# `signed_in` ones run as a signed-in admin, the others from a fresh (signed-out) client.
+BODIES: list[tuple[str, str, bool, dict[str, Any]]] = [
+    (
+        "post",
+        "/api/auth/signup",
+        False,
+        {
+            "email": "new@example.com",
+            "password": PASSWORD,
+            "confirm_password": PASSWORD,
+            "first_name": "Ada",
+            "last_name": "Lovelace",
+        },
+    ),
+    ("post", "/api/auth/login", False, {"email": "admin@example.com", "password": PASSWORD}),
+    ("post", "/api/auth/forgot-password", False, {"email": "admin@example.com"}),
+    ("post", "/api/auth/reset-password", False, {"token": "x" * 43, "password": PASSWORD}),
+    (
+        "patch",
+        "/api/account/profile",
+        True,
+        {"first_name": "Ada", "last_name": "Byron", "avatar_url": "https://img.example/a.png"},
+    ),
+    (
+        "post",
+        "/api/account/email",
+        True,
+        {"new_email": "ada@example.org", "current_password": PASSWORD},
+    ),
+    (
+        "post",
+        "/api/billing/checkout",
+        False,
+        {"plan": "professional", "domain": "ada-homes.com", **VISITOR},
+    ),
+    (
+        "post",
+        "/api/leads",
+        False,
+        {
+            "source": "free-preview",
+            "email": "owner@homes.example",
+            "name": "Ann",
+            "domain": "ann-homes.com",
+            "message": "Hello",
+        },
+    ),
+]
+TEXT_FIELDS = [
+    (method, path, signed_in, body, field)
+    for method, path, signed_in, body in BODIES
+    for field, value in body.items()
+    if isinstance(value, str) and "password" not in field
+]
+
+
+async def send(shop: Any, admin: Any, signed_in: bool, method: str, path: str, body: Any) -> Any:
+    client = admin if signed_in else shop.test_client()
+    return await call(client, method, path, body)
+
+
+@pytest.mark.parametrize("length", [255, 300, 320])
+async def test_emails_longer_than_the_column_answer_400(
+    shop: Any, no_rate_limits: None, length: int
+) -> None:
+    admin = shop.test_client()
+    await signed_in_admin(admin)
+    email = long_email(length)
+    for method, path, signed_in, body in BODIES:
+        for field in ("email", "new_email"):
+            if field in body:
+                status, data = await send(
+                    shop, admin, signed_in, method, path, {**body, field: email}
+                )
+                assert_error_shape(status, data, f"{path} {field} {length}")
+
+
+@pytest.mark.parametrize("length", [254, 280, 300])
+async def test_domains_longer_than_the_column_answer_400(
+    shop: Any, no_rate_limits: None, length: int
+) -> None:
+    domain = ("d" * 62 + ".") * 5
+    domain = domain[: length - 4].rstrip(".") + ".com"
+    domain = domain.rjust(length, "e")
+    assert len(domain) == length
+    for method, path, signed_in, body in BODIES:
+        if "domain" in body:
+            status, data = await send(
+                shop, None, signed_in, method, path, {**body, "domain": domain}
+            )
+            assert_error_shape(status, data, f"{path} domain {length}")
+
+
+@pytest.mark.parametrize(
+    "bad", ["a\x00b", "\x00", "a\x01b", "a\x1bb", "a\x7fb", "a\ud800b"], ids=repr
+)
+async def test_control_characters_in_stored_text_answer_400(
+    shop: Any, no_rate_limits: None, bad: str
+) -> None:
+    """NUL reaches PostgreSQL as an error (SQLite stores it); a lone surrogate cannot be
+    encoded for either database; other controls have no place in a name, address or e-mail."""
+    admin = shop.test_client()
+    await signed_in_admin(admin)
+    for method, path, signed_in, body, field in TEXT_FIELDS:
+        value = body[field]
+        for sent in (bad + value, value + bad):
+            status, data = await send(shop, admin, signed_in, method, path, {**body, field: sent})
+            assert_error_shape(status, data, f"{path} {field} {sent!r}")

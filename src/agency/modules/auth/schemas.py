@@ -7,10 +7,14 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-# Generous bounds: the spec's messages are checked in the service; these only stop abuse.
-_EMAIL = Field(default="", max_length=320)
+from agency.core.text import EMAIL_MAX, Line, Secret
+
+# The columns' lengths (auth_user.email, auth_profile names and avatar); the spec's messages
+# are checked in the service. A password is only hashed: its bound just stops abuse.
+_EMAIL = Field(default="", max_length=EMAIL_MAX)
 _PASSWORD = Field(default="", max_length=1024)
-_NAME = Field(default="", max_length=200)
+_NAME = Field(default="", max_length=100)
+_CONFIRM = Field(default=None, max_length=1024)
 
 
 @dataclass(frozen=True)
@@ -35,48 +39,48 @@ class Account:
 
 
 class SignUpIn(BaseModel):
-    email: str = _EMAIL
-    password: str = _PASSWORD
-    confirm_password: str | None = Field(default=None, max_length=1024)
-    first_name: str = _NAME
-    last_name: str = _NAME
+    email: Line = _EMAIL
+    password: Secret = _PASSWORD
+    confirm_password: Secret | None = _CONFIRM
+    first_name: Line = _NAME
+    last_name: Line = _NAME
 
 
 class LogInIn(BaseModel):
-    email: str = _EMAIL
-    password: str = _PASSWORD
+    email: Line = _EMAIL
+    password: Secret = _PASSWORD
     remember: bool = False
 
 
 class ForgotPasswordIn(BaseModel):
-    email: str = _EMAIL
+    email: Line = _EMAIL
 
 
 class ResetPasswordIn(BaseModel):
-    token: str = Field(default="", max_length=200)
-    password: str = _PASSWORD
-    confirm_password: str | None = Field(default=None, max_length=1024)
+    token: Line = Field(default="", max_length=200)
+    password: Secret = _PASSWORD
+    confirm_password: Secret | None = _CONFIRM
 
 
 class ProfileIn(BaseModel):
-    first_name: str = _NAME
-    last_name: str = _NAME
-    avatar_url: str | None = Field(default=None, max_length=2048)
+    first_name: Line = _NAME
+    last_name: Line = _NAME
+    avatar_url: Line | None = Field(default=None, max_length=2048)
 
 
 class PasswordChangeIn(BaseModel):
-    current_password: str = _PASSWORD
-    new_password: str = _PASSWORD
-    confirm_password: str | None = Field(default=None, max_length=1024)
+    current_password: Secret = _PASSWORD
+    new_password: Secret = _PASSWORD
+    confirm_password: Secret | None = _CONFIRM
 
 
 class EmailChangeIn(BaseModel):
-    new_email: str = _EMAIL
-    current_password: str = _PASSWORD
+    new_email: Line = _EMAIL
+    current_password: Secret = _PASSWORD
 
 
 class DeleteAccountIn(BaseModel):
-    current_password: str = _PASSWORD
+    current_password: Secret = _PASSWORD
 
 
 class UserOut(BaseModel):

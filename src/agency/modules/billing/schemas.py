@@ -7,13 +7,17 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from agency.core.text import DOMAIN_MAX, EMAIL_MAX, Line, Secret
 
+
+# Bounded by the columns each value goes to: the plan key, the website's host name, the
+# profile's first and last name (a `full_name` of at most 100 fits both), the account's e-mail.
 class CheckoutIn(BaseModel):
-    plan: str = Field(default="", max_length=64)
-    domain: str = Field(default="", max_length=300)
-    full_name: str = Field(default="", max_length=200)
-    email: str = Field(default="", max_length=320)
-    password: str = Field(default="", max_length=1024)
+    plan: Line = Field(default="", max_length=64)
+    domain: Line = Field(default="", max_length=DOMAIN_MAX)
+    full_name: Line = Field(default="", max_length=100)
+    email: Line = Field(default="", max_length=EMAIL_MAX)
+    password: Secret = Field(default="", max_length=1024)
     page: Literal["start", "ai-start"] = "start"
 
 

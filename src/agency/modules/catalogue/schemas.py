@@ -4,9 +4,16 @@ modules receive."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, model_validator
+
+from agency.core.text import Line, Lines
+
+KEY_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+TEXT_MAX = 5000
+Item = Annotated[Line, Field(max_length=200)]
+"""One feature or bullet line (stored in a JSON list)."""
 
 Mode = Literal["payment", "subscription"]
 Badge = Literal["popular", "premium", "launch"]
@@ -16,10 +23,10 @@ Interval = Literal["month", "year"]
 class PlanIn(BaseModel):
     """One `[[plans]]` entry of config/catalogue.toml."""
 
-    key: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=64)
-    family: str
-    name: str = Field(min_length=1, max_length=100)
-    description: str
+    key: Line = Field(pattern=KEY_PATTERN, max_length=64)
+    family: Line = Field(max_length=40)
+    name: Line = Field(min_length=1, max_length=100)
+    description: Lines = Field(max_length=TEXT_MAX)
     price: int = Field(gt=0)
     currency: Literal["EUR"] = "EUR"
     original_price: int | None = Field(default=None, gt=0)
@@ -27,9 +34,9 @@ class PlanIn(BaseModel):
     mode: Mode
     interval: Interval | None = None
     badge: Badge | None = None
-    features: list[str] = []
-    delivery: str | None = None
-    guarantee: str | None = None
+    features: list[Item] = []
+    delivery: Line | None = Field(default=None, max_length=50)
+    guarantee: Line | None = Field(default=None, max_length=100)
     checkout: bool = True
 
     @model_validator(mode="after")
@@ -44,13 +51,13 @@ class PlanIn(BaseModel):
 class FamilyIn(BaseModel):
     """One `[[families]]` entry of config/catalogue.toml."""
 
-    key: str = Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=40)
-    title: str
-    description: str
-    cta: str
+    key: Line = Field(pattern=KEY_PATTERN, max_length=40)
+    title: Line = Field(max_length=200)
+    description: Lines = Field(max_length=TEXT_MAX)
+    cta: Line = Field(max_length=100)
     show_domain: bool = False
-    bullets: list[str] = []
-    default_plan: str
+    bullets: list[Item] = []
+    default_plan: Line = Field(max_length=64)
 
 
 class CatalogueIn(BaseModel):

@@ -6,22 +6,29 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from agency.core.text import DOMAIN_MAX, EMAIL_MAX, Line, Lines
 
+MESSAGE_MAX = 5000
+
+
+# Bounded by the insights_lead columns (the message is free text up to 5,000 characters).
 class LeadIn(BaseModel):
-    source: str = Field(default="", max_length=64)
-    email: str = Field(default="", max_length=320)
-    name: str = Field(default="", max_length=200)
-    domain: str = Field(default="", max_length=300)
-    message: str = Field(default="", max_length=5000)
-    # A honeypot: hidden from people, filled by bots.
-    company_website: str = Field(default="", max_length=300)
+    source: Line = Field(default="", max_length=64)
+    email: Line = Field(default="", max_length=EMAIL_MAX)
+    name: Line = Field(default="", max_length=200)
+    domain: Line = Field(default="", max_length=DOMAIN_MAX)
+    message: Lines = Field(default="", max_length=MESSAGE_MAX)
+    # A honeypot: hidden from people, filled by bots; never stored.
+    company_website: Line = Field(default="", max_length=300)
 
 
 class LeadsQuery(BaseModel):
     """The filters of the leads list and its CSV (documented; the route reads them itself)."""
 
-    source: str | None = None
-    since: str | None = Field(default=None, description="A date such as 2026-11-01.")
+    source: Line | None = Field(default=None, max_length=64)
+    since: Line | None = Field(
+        default=None, max_length=32, description="A date such as 2026-11-01."
+    )
 
 
 class LeadOut(BaseModel):

@@ -11,6 +11,7 @@ from datetime import datetime
 from agency.core import mail, ratelimit
 from agency.core.errors import ValidationFailed
 from agency.core.ratelimit import Limit
+from agency.core.text import valid_email
 from agency.modules.auth import api as auth_api
 from agency.modules.insights.models import Lead
 from agency.modules.insights.schemas import LeadOut
@@ -19,6 +20,7 @@ log = logging.getLogger(__name__)
 
 MSG_FILL_ALL = "Please fill in all fields"
 MSG_EMAIL = "Please enter your email address"
+MSG_EMAIL_INVALID = "Please enter a valid email address"
 MSG_UNKNOWN_FORM = "This form is not known."
 THANKS_CONSULTATION = (
     "Thank you! We'll contact you within 24 hours to schedule your free consultation."
@@ -75,6 +77,7 @@ async def submit_lead(
         raise ValidationFailed(MSG_FILL_ALL)
     if not email.strip():
         raise ValidationFailed(MSG_EMAIL, fields={"email": MSG_EMAIL})
+    lead_email(email)
     if honeypot.strip():
         log.info("lead form honeypot filled; dropped", extra={"source": source})
         return form.confirmation  # a bot is told it worked, and nothing is kept
@@ -94,13 +97,13 @@ async def record_lead(
     message: str = "",
     notify: str = "",
 ) -> LeadOut:
-    """Store a lead (e-mail lower-cased, empty fields as none) and, when `notify` is an address,
-    e-mail the agency about it. `source` names the form or page it came from. The checks of
-    the public forms (a known form, the honeypot, the per-address limit) are `submit_lead`'s;
-    another module recording a lead makes its own."""
+    """Store a lead (its e-mail checked by `lead_email`, empty fields as none) and, when
+    `notify` is an address, e-mail the agency about it. `source` names the form or page it
+    came from. The checks of the public forms (a known form, the honeypot, the per-address
+    limit) are `submit_lead`'s; another module recording a lead makes its own."""
     lead = await Lead.create(
         source=source,
-        email=email.strip().lower(),
+        email=lead_email(email),
         name=name.strip() or None,
         domain=domain.strip() or None,
         message=message.strip() or None,
@@ -118,6 +121,16 @@ async def record_lead(
             },
         )
     return _out(lead)
+
+
+def lead_email(raw: str) -> str:
+    """The lead's address, trimmed and lower-cased, when it passes the one e-mail rule (shared
+    with accounts): admins get it as a `mailto:` link and the agency's notice carries it in its
+    subject, so `x@e.com?cc=...` or a line break must never be stored."""
+    email = raw.strip().lower()
+    if not valid_email(email):
+        raise ValidationFailed(MSG_EMAIL_INVALID, fields={"email": MSG_EMAIL_INVALID})
+    return email
 
 
 def _out(lead: Lead) -> LeadOut:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from agency.core import text
 from agency.core.errors import ValidationFailed
 
 MSG_FILL_ALL = "Please fill in all fields"
@@ -18,13 +19,10 @@ def normalise_email(raw: str) -> str:
 
 
 def valid_email(email: str) -> bool:
-    """A deliberately loose check (the browser checks the format too): one @, no spaces,
-    a dot in the domain, within RFC 5321's 254 characters."""
-    if len(email) > 254 or any(ch.isspace() for ch in email) or email.count("@") != 1:
-        return False
-    local, domain = email.split("@")
-    labels = domain.split(".")
-    return bool(local) and len(labels) >= 2 and all(labels) and len(local) <= 64
+    """The kernel's one e-mail rule (`agency.core.text.valid_email`), shared with the leads:
+    a dot-atom local part without ? & # % or quotes, a host name with a top-level domain,
+    254 characters at most."""
+    return text.valid_email(email)
 
 
 def password_problem(password: str) -> str | None:

@@ -1,0 +1,101 @@
+"""Text people send us: the pydantic types every request schema's strings use, and the one
+e-mail address rule.
+
+A string a request carries is `Line` (one line: names, addresses, keys), `Lines` (free text:
+tab, newline and carriage return allowed) or `Secret` (a password: anything that can be
+encoded). Each rejects what no database column should receive: NUL (PostgreSQL refuses it, so
+it used to answer 500), other control characters, and lone surrogates (which no database can
+encode). The length comes with the field (`Field(max_length=...)`), never longer than the
+column the value is written to; `tests/test_inputs.py` holds every schema to both rules.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator
+
+MSG_CONTROL = "Control characters are not allowed."
+MSG_UNICODE = "The text is not valid Unicode."
+
+EMAIL_MAX = 254  # RFC 5321's path limit, less the angle brackets
+EMAIL_LOCAL_MAX = 64
+DOMAIN_MAX = 253
+
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# C0 controls, DEL and C1 controls (Unicode's Cc); a `Lines` value may hold tab, LF and CR.
+_CONTROL_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _valid_unicode(value: str) -> str:
+    if _SURROGATE.search(value):
+        raise ValueError(MSG_UNICODE)
+    return value
+
+
+def _one_line(value: str) -> str:
+    if _CONTROL_LINE.search(value):
+        raise ValueError(MSG_CONTROL)
+    return _valid_unicode(value)
+
+
+def _free_text(value: str) -> str:
+    if _CONTROL_LINES.search(value):
+        raise ValueError(MSG_CONTROL)
+    return _valid_unicode(value)
+
+
+def _secret(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError(MSG_CONTROL)
+    return _valid_unicode(value)
+
+
+Line = Annotated[str, AfterValidator(_one_line)]
+"""One line of text: no control character at all."""
+
+Lines = Annotated[str, AfterValidator(_free_text)]
+"""Free text: tab, newline and carriage return allowed, no other control character."""
+
+Secret = Annotated[str, AfterValidator(_secret)]
+"""A password: never stored as sent (only its hash), so only NUL and what cannot be encoded
+are refused."""
+
+TEXT_RULES = (_one_line, _free_text, _secret)
+"""The validators above, for the tests that hold every request schema to them."""
+
+
+# An e-mail address: RFC 5322's dot-atom local part without the characters that mean something
+# in a `mailto:` URL or an HTML attribute (? & # % < > " and quotes around the whole), and a
+# host name of letter-digit-hyphen labels ending in a top-level domain.
+_ATOM = r"[A-Za-z0-9!$'*+/=^_`{|}~-]+"
+_LOCAL = re.compile(rf"{_ATOM}(?:\.{_ATOM})*")
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+_TLD = re.compile(r"[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59}[A-Za-z0-9]")
+
+
+def valid_host(host: str) -> bool:
+    """A host name of at least two labels (letters, digits, inner hyphens; 63 at most each)
+    whose last is a top-level domain (letters, or an `xn--` name), 253 characters at most."""
+    labels = host.split(".")
+    return (
+        len(host) <= DOMAIN_MAX
+        and len(labels) >= 2
+        and all(_LABEL.fullmatch(label) for label in labels)
+        and _TLD.fullmatch(labels[-1]) is not None
+    )
+
+
+def valid_email(email: str) -> bool:
+    """The one e-mail rule: `local@host`, the local part dot-atoms of letters, digits and
+    !$'*+/=^_`{|}~- (64 at most), the host as `valid_host`, 254 characters in all. What it
+    accepts holds no space, control, quote, angle bracket, ? & # or %, so it is safe as a mail
+    header and as a `mailto:` target."""
+    if len(email) > EMAIL_MAX or email.count("@") != 1:
+        return False
+    local, host = email.split("@")
+    return (
+        len(local) <= EMAIL_LOCAL_MAX and _LOCAL.fullmatch(local) is not None and valid_host(host)
+    )
