@@ -1,10 +1,23 @@
-"""Smoke test of the one-file binary: started in an empty directory with no configuration, it
-must create its database and answer `/` (the prerendered home page) and `/api/health`."""
+"""Smoke test of the one-file binary, run the way a customer runs it.
+
+1. No configuration: started in an empty directory, it must create its database and answer `/`
+   (the prerendered home page) and `/api/health` within the start limit.
+2. Every integration configured against the project's fakes, started here on loopback (the
+   stateful Stripe fake with its pay page and signed webhooks, and an aiosmtpd SMTP server):
+   `agency stripe sync` run from the binary, a sign-up, a checkout paid on the fake's pay page
+   whose webhooks the binary applies, a lead whose notification is mailed to the agency, and a
+   password reset whose e-mail arrives with a link that works.
+
+Usage (from the repository root, with the venv's python: the fakes need the dev packages):
+    .venv/bin/python scripts/smoke_binary.py dist/agency
+Exits non-zero with a message naming the failed step, and the tail of the binary's output.
+"""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -12,10 +25,27 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the fakes live in tests/fakes
 
 HEADLINE = "Your Website. Live in Minutes."
 START_LIMIT_SECONDS = 3.0
+CSRF = {"X-Agency-Request": "1"}
+API_KEY = "sk_test_smoke"
+WEBHOOK_SECRET = "whsec_smoke"
+AGENCY_EMAIL = "owner@agency.test"
+BUYER = {"email": "ada@smoke.test", "password": "correct horse", "first_name": "Ada"}
+NEW_PASSWORD = "battery staple"
+T = TypeVar("T")
+
+
+class SmokeFailure(Exception):
+    pass
 
 
 def free_port() -> int:
@@ -29,49 +59,328 @@ def get(url: str) -> tuple[int, str]:
         return response.status, response.read().decode()
 
 
+@contextmanager
+def step(name: str) -> Iterator[None]:
+    started = time.monotonic()
+    try:
+        yield
+    except SmokeFailure as exc:
+        raise SmokeFailure(f"{name}: {exc}") from None
+    print(f"  ok  {name} ({time.monotonic() - started:.2f} s)", flush=True)
+
+
+def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 15.0) -> T:
+    """Poll `probe` until it returns something other than None."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = probe()
+        if value is not None:
+            return value
+        time.sleep(0.1)
+    raise SmokeFailure(f"{what} did not happen within {timeout:.0f} s")
+
+
+class Binary:
+    """`agency serve` from the binary in a directory, its output kept in a log file."""
+
+    def __init__(self, binary: Path, cwd: Path, env: dict[str, str], port: int) -> None:
+        self.binary, self.cwd, self.env, self.port = binary, cwd, env, port
+        self.log_path = cwd / "serve.log"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.base_url = f"http://127.0.0.1:{port}"
+
+    def start(self) -> tuple[float, dict[str, Any]]:
+        """Start and wait for /api/health; returns the seconds it took and the health answer."""
+        started = time.monotonic()
+        with self.log_path.open("wb") as log:
+            self.process = subprocess.Popen(
+                [str(self.binary), "serve", "--port", str(self.port)],
+                cwd=self.cwd,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        while time.monotonic() - started < 30:
+            if self.process.poll() is not None:
+                raise SmokeFailure(f"`agency serve` exited with {self.process.returncode}")
+            try:
+                status, body = get(f"{self.base_url}/api/health")
+                if status == 200:
+                    return time.monotonic() - started, json.loads(body)
+            except OSError:
+                time.sleep(0.05)
+        raise SmokeFailure("/api/health never answered")
+
+    def run(self, *args: str) -> str:
+        """A CLI command from the same binary, same directory and configuration."""
+        result = subprocess.run(
+            [str(self.binary), *args],
+            cwd=self.cwd,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        if result.returncode != 0:
+            raise SmokeFailure(
+                f"`agency {' '.join(args)}` exited with {result.returncode}:\n"
+                f"{result.stdout}{result.stderr}"
+            )
+        return result.stdout
+
+    def log_tail(self, lines: int = 40) -> str:
+        if not self.log_path.is_file():
+            return "(the binary wrote nothing)"
+        tail = self.log_path.read_text(errors="replace").splitlines()[-lines:]
+        return "--- the binary's output (last lines) ---\n" + "\n".join(tail)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def clean_env(**agency: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
+    env.update({f"AGENCY_{key.upper()}": value for key, value in agency.items()})
+    return env
+
+
+def run_unconfigured(binary: Path) -> None:
+    print("== 1. no configuration, empty directory", flush=True)
+    with tempfile.TemporaryDirectory() as empty_dir:
+        server = Binary(binary, Path(empty_dir), clean_env(), free_port())
+        try:
+            with step("start until /api/health answers"):
+                elapsed, health = server.start()
+            print(f"      /api/health answered after {elapsed:.2f} s: {health}")
+            with step("/ is the prerendered home page"):
+                status, home = get(f"{server.base_url}/")
+                if status != 200 or HEADLINE not in home:
+                    raise SmokeFailure(f"status {status}, headline missing")
+            with step("SQLite database created in ./data"):
+                if not (Path(empty_dir) / "data" / "agency.db").is_file():
+                    raise SmokeFailure("no data/agency.db")
+            with step(f"start-up within {START_LIMIT_SECONDS} s"):
+                if elapsed > START_LIMIT_SECONDS:
+                    raise SmokeFailure(f"took {elapsed:.2f} s")
+        except SmokeFailure as exc:
+            raise SmokeFailure(f"{exc}\n{server.log_tail()}") from None
+        finally:
+            server.stop()
+
+
+def api(client: Any, method: str, path: str, body: Any = None, expect: int = 200) -> Any:
+    response = client.request(method, path, json=body, headers=CSRF)
+    if response.status_code != expect:
+        raise SmokeFailure(f"{method} {path} answered {response.status_code}: {response.text}")
+    return response.json() if response.content else None
+
+
+@contextmanager
+def running_smtp(port: int) -> Iterator[Any]:
+    from tests.fakes.smtp import SmtpServer
+
+    smtp = SmtpServer(port)
+    smtp.start()
+    try:
+        yield smtp
+    finally:
+        smtp.stop()
+
+
+def run_configured(binary: Path) -> None:
+    import httpx
+    from tests.fakes.stripe_server import run_fake_stripe
+
+    print("== 2. every integration configured against the fakes (Stripe, SMTP)", flush=True)
+    port, smtp_port = free_port(), free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    with (
+        running_smtp(smtp_port) as smtp,
+        tempfile.TemporaryDirectory() as work_dir,
+        run_fake_stripe(
+            api_key=API_KEY,
+            webhook_url=f"{base_url}/api/billing/webhook",
+            webhook_secret=WEBHOOK_SECRET,
+        ) as fake,
+        httpx.Client(base_url=base_url, timeout=10) as client,
+        httpx.Client(timeout=10) as browser,
+    ):
+        env = clean_env(
+            base_url=base_url,
+            stripe_secret_key=API_KEY,
+            stripe_webhook_secret=WEBHOOK_SECRET,
+            stripe_api_base=fake.base_url,
+            smtp_host="127.0.0.1",
+            smtp_port=str(smtp_port),
+            smtp_security="none",
+            agency_email=AGENCY_EMAIL,
+        )
+        print(f"      fake Stripe {fake.base_url}, SMTP 127.0.0.1:{smtp_port}, binary {base_url}")
+        server = Binary(binary, Path(work_dir), env, port)
+        inbox = smtp.inbox
+        try:
+            with step("start with Stripe and SMTP configured until /api/health answers"):
+                elapsed, health = server.start()
+                if health.get("status") != "ok":
+                    raise SmokeFailure(f"health is {health}")
+            print(f"      /api/health answered after {elapsed:.2f} s: {health}")
+
+            with step("`agency stripe sync` from the binary creates the products and prices"):
+                output = server.run("stripe", "sync")
+                prices = [o for o in fake.objects.values() if o.get("object") == "price"]
+                if "created" not in output or not prices:
+                    raise SmokeFailure(f"no price in the fake Stripe; output:\n{output}")
+            print(f"      {len(prices)} prices in the fake Stripe")
+
+            with step("sign up"):
+                api(
+                    client,
+                    "POST",
+                    "/api/auth/signup",
+                    {
+                        **BUYER,
+                        "confirm_password": BUYER["password"],
+                        "last_name": "Lovelace",
+                    },
+                    expect=201,
+                )
+
+            with step("checkout: POST /api/billing/checkout answers the pay page"):
+                checkout = api(
+                    client,
+                    "POST",
+                    "/api/billing/checkout",
+                    {"plan": "professional", "domain": "smoke-shop.example"},
+                )
+                pay_url = checkout["url"]
+                if not pay_url.startswith(fake.base_url):
+                    raise SmokeFailure(f"the checkout URL {pay_url} is not the fake's")
+                page = browser.get(pay_url)
+                action = re.search(r'<form method="post" action="([^"]+)"', page.text)
+                if page.status_code != 200 or action is None:
+                    raise SmokeFailure(f"the pay page answered {page.status_code}")
+
+            with step("pay on the fake's pay page; the signed webhooks reach the binary"):
+                paid = browser.post(
+                    fake.base_url + action.group(1),
+                    data={
+                        "card_number": "4242 4242 4242 4242",
+                        "exp": "12 / 34",
+                        "cvc": "123",
+                        "name": "Ada Lovelace",
+                    },
+                )
+                if paid.status_code != 303 or not paid.headers["location"].startswith(base_url):
+                    raise SmokeFailure(f"the payment answered {paid.status_code}: {paid.text}")
+
+                def accepted(delivery: dict[str, Any]) -> bool:
+                    return 200 <= (delivery["status_code"] or 0) < 300
+
+                def all_accepted() -> list[str] | None:
+                    events = fake.events()
+                    done = {d["event_id"] for d in fake.deliveries if accepted(d)}
+                    types = [e["type"] for e in events]
+                    return types if events and all(e["id"] in done for e in events) else None
+
+                try:
+                    types = wait_for("every webhook answered 2xx", all_accepted)
+                except SmokeFailure as exc:
+                    refused = [d for d in fake.deliveries if not accepted(d)]
+                    raise SmokeFailure(f"{exc}; refused deliveries: {refused}") from None
+            print(f"      {len(types)} events delivered and accepted: {', '.join(types)}")
+
+            with step("the purchase shows in the account's billing API"):
+
+                def active() -> dict[str, Any] | None:
+                    found = api(client, "GET", "/api/billing/subscription")["subscription"]
+                    return found if found and found["subscription_status"] == "active" else None
+
+                subscription = wait_for("an active subscription", active)
+                orders = api(client, "GET", "/api/billing/orders")["orders"]
+                if subscription["plan_key"] != "professional" or not orders:
+                    raise SmokeFailure(f"subscription {subscription}, orders {orders}")
+            print(
+                f"      subscription {subscription['plan_name']} active, card "
+                f"{subscription['payment_method_brand']} {subscription['payment_method_last4']}, "
+                f"orders {[(o['plan_key'], o['amount'], o['currency']) for o in orders]}"
+            )
+
+            with step("a lead is stored and mailed to the agency over SMTP"):
+                api(
+                    client,
+                    "POST",
+                    "/api/leads",
+                    {"source": "ai-booking-demo", "email": "lead@smoke.test", "name": "Grace"},
+                    expect=201,
+                )
+                wait_for(
+                    "the lead notification e-mail",
+                    lambda: next((m for m in inbox.messages if m["To"] == AGENCY_EMAIL), None),
+                )
+
+            with step("forgot password: the reset e-mail arrives with a reset link"):
+                api(
+                    client,
+                    "POST",
+                    "/api/auth/forgot-password",
+                    {"email": BUYER["email"]},
+                    expect=202,
+                )
+                mail = wait_for(
+                    "the reset e-mail",
+                    lambda: next((m for m in inbox.messages if m["To"] == BUYER["email"]), None),
+                )
+                link = re.search(
+                    re.escape(base_url) + r"/reset-password\?token=([\w-]+)", inbox.text_of(mail)
+                )
+                if link is None:
+                    raise SmokeFailure(f"no reset link in:\n{inbox.text_of(mail)}")
+
+            with step("the reset link sets a new password that signs in"):
+                api(
+                    client,
+                    "POST",
+                    "/api/auth/reset-password",
+                    {
+                        "token": link.group(1),
+                        "password": NEW_PASSWORD,
+                        "confirm_password": NEW_PASSWORD,
+                    },
+                )
+                api(
+                    client,
+                    "POST",
+                    "/api/auth/login",
+                    {"email": BUYER["email"], "password": NEW_PASSWORD},
+                )
+        except (SmokeFailure, httpx.HTTPError) as exc:
+            raise SmokeFailure(f"{exc}\n{server.log_tail()}") from None
+        finally:
+            server.stop()
+
+
 def main(binary: str) -> int:
     binary_path = Path(binary).resolve()
-    port = free_port()
-    with tempfile.TemporaryDirectory() as empty_dir:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
-        started = time.monotonic()
-        process = subprocess.Popen(
-            [str(binary_path), "serve", "--port", str(port)], cwd=empty_dir, env=env
-        )
-        try:
-            health = None
-            while time.monotonic() - started < 30:
-                try:
-                    status, body = get(f"http://127.0.0.1:{port}/api/health")
-                    if status == 200:
-                        health = json.loads(body)
-                        break
-                except OSError:
-                    time.sleep(0.05)
-            elapsed = time.monotonic() - started
-            if health is None:
-                print("FAIL: /api/health never answered", file=sys.stderr)
-                return 1
-            print(f"/api/health answered after {elapsed:.2f} s: {health}")
-            status, home = get(f"http://127.0.0.1:{port}/")
-            if status != 200 or HEADLINE not in home:
-                print("FAIL: / is not the prerendered home page", file=sys.stderr)
-                return 1
-            print(f"/ answered 200 with the home headline ({len(home)} bytes)")
-            if not (Path(empty_dir) / "data" / "agency.db").is_file():
-                print("FAIL: no SQLite database was created in ./data", file=sys.stderr)
-                return 1
-            if elapsed > START_LIMIT_SECONDS:
-                print(f"FAIL: start-up took {elapsed:.2f} s (limit {START_LIMIT_SECONDS} s)")
-                return 1
-            print("binary smoke test passed")
-            return 0
-        finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+    if not binary_path.is_file():
+        print(f"FAIL: no binary at {binary_path}", file=sys.stderr)
+        return 1
+    started = time.monotonic()
+    try:
+        run_unconfigured(binary_path)
+        run_configured(binary_path)
+    except SmokeFailure as exc:
+        sys.stdout.flush()
+        print(f"FAIL: {exc}", file=sys.stderr)
+        return 1
+    print(f"binary smoke test passed ({time.monotonic() - started:.1f} s)")
+    return 0
 
 
 if __name__ == "__main__":
