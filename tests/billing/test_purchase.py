@@ -225,7 +225,7 @@ async def test_our_failure_answers_5xx_then_a_retry_applies(
         raise ConnectionError("Stripe unreachable")
 
     monkeypatch.setattr(gateway, "retrieve_checkout_session", broken)
-    assert (await deliver(client, completed)).status_code == 500
+    assert (await deliver(client, completed)).status_code == 503  # unreachable: 503; Stripe retries
     stored = await WebhookEvent.get(id=completed["id"])
     assert stored.status == "failed" and "Stripe unreachable" in (stored.error or "")
     monkeypatch.setattr(gateway, "retrieve_checkout_session", real)
@@ -343,7 +343,7 @@ async def test_replay_applies_failed_events_and_reconcile_refetches(
 
     monkeypatch.setattr(gateway, "retrieve_subscription", broken)
     for event in events:
-        assert (await deliver(client, event)).status_code == 500
+        assert (await deliver(client, event)).status_code == 503
     assert await WebhookEvent.filter(status="failed").count() == len(events)
     monkeypatch.setattr(gateway, "retrieve_subscription", real)
     outcomes = await webhooks.replay(gateway, failed_only=True, ids=[])

@@ -6,6 +6,8 @@ Answers are plain dicts, so the service never depends on the SDK's object classe
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import stripe
@@ -15,6 +17,21 @@ from agency.core.errors import ServiceUnavailable, ValidationFailed
 WEBHOOK_TOLERANCE_SECONDS = 300
 MSG_NOT_CONFIGURED = "Payments are not set up yet. Please contact us to order."
 MSG_BAD_SIGNATURE = "Invalid webhook signature."
+
+
+class StripeObjectMissing(LookupError):
+    """Stripe has no object with that id (resource_missing): an event about something made
+    outside this program, deleted since, or of another account."""
+
+
+@contextmanager
+def _missing_is_lookup_error() -> Iterator[None]:
+    try:
+        yield
+    except stripe.InvalidRequestError as exc:
+        if exc.code != "resource_missing":
+            raise
+        raise StripeObjectMissing(exc.user_message or str(exc)) from exc
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -77,19 +94,24 @@ class StripeGateway:
         session = await self.client.v1.checkout.sessions.create_async(params=params)  # type: ignore[arg-type]
         return _dict(session)
 
+    # The retrieve_* calls raise StripeObjectMissing when Stripe has no such object.
+
     async def retrieve_checkout_session(self, session_id: str) -> dict[str, Any]:
-        return _dict(await self.client.v1.checkout.sessions.retrieve_async(session_id))
+        with _missing_is_lookup_error():
+            return _dict(await self.client.v1.checkout.sessions.retrieve_async(session_id))
 
     async def retrieve_subscription(self, subscription_id: str) -> dict[str, Any]:
-        subscription = await self.client.v1.subscriptions.retrieve_async(
-            subscription_id, params={"expand": ["default_payment_method"]}
-        )
+        with _missing_is_lookup_error():
+            subscription = await self.client.v1.subscriptions.retrieve_async(
+                subscription_id, params={"expand": ["default_payment_method"]}
+            )
         return _dict(subscription)
 
     async def retrieve_payment_intent(self, payment_intent_id: str) -> dict[str, Any]:
-        intent = await self.client.v1.payment_intents.retrieve_async(
-            payment_intent_id, params={"expand": ["payment_method"]}
-        )
+        with _missing_is_lookup_error():
+            intent = await self.client.v1.payment_intents.retrieve_async(
+                payment_intent_id, params={"expand": ["payment_method"]}
+            )
         return _dict(intent)
 
     async def create_portal_session(self, *, customer: str, return_url: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from agency.modules.billing.clients import StripeGateway
+from agency.modules.billing.clients import StripeGateway, StripeObjectMissing
 from agency.modules.billing.models import CheckoutSession, Customer, Order
 from agency.modules.billing.service import subscriptions
 from agency.modules.catalogue import api as catalogue_api
@@ -24,6 +24,12 @@ CHECKOUT_EVENTS = {
     "checkout.session.expired",
 }
 HANDLED = SUBSCRIPTION_EVENTS | INVOICE_EVENTS | CHECKOUT_EVENTS
+
+
+class Ignored(Exception):
+    """The event is genuine but not ours to act on (an object Stripe does not know, a customer
+    or checkout of no user of ours): recorded as ignored with this reason, answered 200, and
+    Stripe does not retry it. `agency stripe replay ID` applies it again if that was wrong."""
 
 
 class Effects:
@@ -62,21 +68,36 @@ class Effects:
 
 
 async def prepare(gateway: StripeGateway, event: dict[str, Any]) -> Effects:
-    """The effects of a handled event (its type is in HANDLED)."""
+    """The effects of a handled event (its type is in HANDLED); raises Ignored when the event is
+    about something this program does not know."""
+    try:
+        return await _prepare(gateway, event)
+    except StripeObjectMissing as exc:
+        raise Ignored(f"unknown at Stripe: {exc}") from exc
+
+
+async def _prepare(gateway: StripeGateway, event: dict[str, Any]) -> Effects:
     effects = Effects()
     kind = event["type"]
     obj: dict[str, Any] = event["data"]["object"]
     if kind in SUBSCRIPTION_EVENTS:
-        effects.subscription = await subscriptions.fetch_row(gateway, obj["id"])
+        effects.subscription = await _known_subscription(gateway, str(obj["id"]))
     elif kind in INVOICE_EVENTS:
         subscription_id = _subscription_id_of_invoice(obj)
         if subscription_id:
-            effects.subscription = await subscriptions.fetch_row(gateway, subscription_id)
+            effects.subscription = await _known_subscription(gateway, subscription_id)
     elif kind == "checkout.session.expired":
         effects.session_status = (obj["id"], "expired")
     else:  # checkout.session.completed / async_payment_succeeded
         await _prepare_completed_checkout(gateway, obj["id"], effects)
     return effects
+
+
+async def _known_subscription(gateway: StripeGateway, subscription_id: str) -> dict[str, Any]:
+    row = await subscriptions.fetch_row(gateway, subscription_id)
+    if row is None:
+        raise Ignored(f"subscription {subscription_id} belongs to an unknown customer")
+    return row
 
 
 def _subscription_id_of_invoice(invoice: dict[str, Any]) -> str | None:
@@ -98,12 +119,13 @@ async def _prepare_completed_checkout(
     metadata = session.get("metadata") or {}
     local = await CheckoutSession.get_or_none(id=session_id)
     user_id = await subscriptions.user_for(session.get("customer"), metadata)
-    if user_id is None and session.get("client_reference_id", "").isdigit():
-        user_id = int(session["client_reference_id"])
+    reference = str(session.get("client_reference_id") or "")  # null: made outside the program
+    if user_id is None and reference.isdigit():
+        user_id = int(reference)
     if user_id is None and local is not None:
         user_id = local.user_id
     if user_id is None:
-        raise ValueError(f"checkout session {session_id} belongs to no known user")
+        raise Ignored(f"checkout session {session_id} belongs to no known user")
     plan_key = metadata.get("plan") or (local.plan_key if local else "")
     if session.get("customer"):
         effects.customer = (user_id, str(session["customer"]))

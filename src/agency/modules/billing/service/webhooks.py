@@ -5,12 +5,15 @@ The rules (../shared/design/security-and-apis.md A1): the signature is checked o
 in the same transaction as its effects, so a duplicate delivery, even a concurrent one, is a
 no-op; subscription state is re-fetched from Stripe, so events in any order converge; our own
 failure answers 5xx so Stripe retries, and the event is kept as failed for
-`agency stripe replay --failed`.
+`agency stripe replay --failed`. An event about something we do not know (an object Stripe has
+not got, a checkout made outside the program, a customer of no user of ours) is kept as ignored,
+with the reason, and answered 200: retrying it would never change the answer.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,6 +25,7 @@ from agency.modules.billing.models import WebhookEvent
 from agency.modules.billing.service import effects
 
 PROCESSED, FAILED, IGNORED = "processed", "failed", "ignored"
+log = logging.getLogger(__name__)
 
 
 async def receive_event(gateway: StripeGateway, event: dict[str, Any]) -> str:
@@ -34,7 +38,16 @@ async def receive_event(gateway: StripeGateway, event: dict[str, Any]) -> str:
         await _record(event, IGNORED, None)
         return IGNORED
     try:
-        changes = await effects.prepare(gateway, event)  # Stripe calls, outside the transaction
+        try:
+            changes = await effects.prepare(gateway, event)  # Stripe calls, outside the transaction
+        except effects.Ignored as reason:
+            log.warning(
+                "stripe event ignored: %s",
+                reason,
+                extra={"event_id": event_id, "event_type": event.get("type")},
+            )
+            await _record(event, IGNORED, str(reason))
+            return IGNORED
         async with in_transaction():
             if existing is None:
                 await WebhookEvent.create(
