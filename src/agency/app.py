@@ -10,8 +10,8 @@ from quart import Quart
 from quart_schema import Info, QuartSchema
 
 from agency import __version__
-from agency.core import db, jobs, mail, userdata
-from agency.core.modules import HtmlFilter, JobHandler, Module
+from agency.core import db, jobs, mail, retention, userdata
+from agency.core.modules import HtmlFilter, JobHandler, Module, Periodic
 from agency.core.paths import web_dir
 from agency.core.requests import JsonRequest
 from agency.core.security import security_headers
@@ -67,7 +67,9 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
     mailer = mail.Mailer(settings)
     handlers: dict[str, JobHandler] = {mail.JOB_KIND: mailer.deliver}
     handlers.update({k: h for m in modules for k, h in m.job_handlers.items()})
-    runner = jobs.JobRunner(handlers)
+    periodic = periodic_jobs(modules)
+    handlers.update({p.name: _periodic_handler(p, settings) for p in periodic})
+    runner = jobs.JobRunner(handlers, schedules={p.name: p.interval for p in periodic})
     userdata.install({m.name: m.user_data for m in modules if m.user_data is not None})
     app.extensions["agency.jobs"] = runner
 
@@ -90,6 +92,19 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
     app.extensions["agency.site"] = files
     app.asgi_app = StaticSite(app.asgi_app, files, SERVER_PATHS)  # type: ignore[method-assign, assignment, arg-type]
     return app
+
+
+def periodic_jobs(modules: Sequence[Module]) -> list[Periodic]:
+    """Core's scheduled work (retention, with every module's hook) and the modules' own."""
+    hooks = [m.retention for m in modules if m.retention is not None]
+    return [retention.periodic(hooks), *(p for m in modules for p in m.periodic)]
+
+
+def _periodic_handler(periodic: Periodic, settings: Settings) -> JobHandler:
+    async def handle(_payload: dict[str, object]) -> None:
+        await periodic.run(settings)
+
+    return handle
 
 
 def _chain(filters: Sequence[HtmlFilter]) -> HtmlFilter | None:

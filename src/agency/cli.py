@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -12,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from agency import __version__
-from agency.core import db, jobs, mail
+from agency.core import backup, db, jobs, mail, retention
 from agency.core.cli_support import CliContext
 from agency.core.cli_support import console as out
 from agency.core.logging import configure_logging
@@ -149,6 +150,57 @@ def db_upgrade() -> None:
     for name in applied:
         console.print(f"applied migration {name}")
     console.print(f"database is up to date ({len(applied)} migration(s) applied)")
+
+
+@db_app.command("prune")
+def db_prune(ctx: typer.Context) -> None:
+    """Delete now what is kept only for a while (the hourly retention job does the same):
+    finished jobs, old e-mail, expired sessions and reset links, old rate-limit counters and
+    webhook events, each after its AGENCY_RETENTION_* days."""
+    context: CliContext = ctx.obj
+    hooks = [m.retention for m in MODULES if m.retention is not None]
+    removed = context.run(lambda: retention.prune(context.settings, hooks))
+    table = Table(title=f"{sum(removed.values())} row(s) deleted")
+    table.add_column("kind")
+    table.add_column("deleted", justify="right")
+    for kind, count in removed.items():
+        table.add_row(kind, str(count))
+    out.print(table)
+
+
+@db_app.command("backup")
+def db_backup(
+    file: Annotated[Path, typer.Argument(help="Where to write the backup.")],
+    overwrite: Annotated[bool, typer.Option(help="Replace FILE if it exists.")] = False,
+) -> None:
+    """Write a consistent copy of the database to FILE while the server keeps running
+    (SQLite: its online backup API; PostgreSQL: pg_dump's custom format)."""
+    settings = settings_or_exit()
+    try:
+        result = backup.backup(settings.effective_database_url, file, overwrite=overwrite)
+    except backup.BackupError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    console.print(
+        f"backed up {_describe(settings)} to {result.path} "
+        f"({result.tables} tables, {result.size:,} bytes)"
+    )
+
+
+@db_app.command("restore")
+def db_restore(
+    file: Annotated[Path, typer.Argument(help="A file written by `agency db backup`.")],
+) -> None:
+    """Load a backup into the configured database, which must be empty (no tables): a new
+    SQLite file, or a new PostgreSQL database (pg_restore). Start the server afterwards."""
+    settings = settings_or_exit()
+    settings.ensure_data_dir()
+    try:
+        result = backup.restore(settings.effective_database_url, file)
+    except backup.BackupError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    console.print(f"restored {file} into {_describe(settings)} ({result.tables} tables)")
 
 
 @mail_app.command("outbox")

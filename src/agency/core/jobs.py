@@ -161,13 +161,15 @@ async def schedule_due(
     queued = []
     for name, interval in schedules.items():
         row = rows.get(name) or await Schedule.get(name=name)
-        if row.next_run_at > now + interval:
-            # The interval was shortened: do not wait out the old, longer one.
+        next_run_at = row.next_run_at
+        if row.last_run_at is not None and next_run_at - row.last_run_at > interval:
+            # The interval was shortened: do not wait out the old, longer one. Counted from the
+            # stored last run, never from this process's clock, which may lag another's.
+            next_run_at = row.last_run_at + interval
             await Schedule.filter(name=name, next_run_at=row.next_run_at).update(
-                next_run_at=now + interval
+                next_run_at=next_run_at
             )
-            continue
-        if row.next_run_at > now:
+        if next_run_at > now:
             continue
         async with in_transaction():
             won = await Schedule.filter(name=name, next_run_at__lte=now).update(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from types import ModuleType
 from typing import Any
 
@@ -14,6 +15,25 @@ from agency.core.userdata import UserData
 JobHandler = Callable[[dict[str, Any]], Awaitable[None]]
 # (path of a built HTML file relative to the build, its text) -> the text to serve.
 HtmlFilter = Callable[[str, str], str]
+# (settings, now) -> rows removed per kind ("auth.sessions": 3, ...): deletes what the module
+# keeps only for a while, each kind after its configured time (see `agency.core.retention`).
+RetentionHook = Callable[[Settings, datetime], Awaitable[dict[str, int]]]
+
+
+@dataclass(frozen=True)
+class Periodic:
+    """Work that runs every `interval`, once per period across every server process.
+
+    name: the schedule's name, also the kind of the job each run is queued as (at most 64
+        characters; prefix it with the module's name: "sites.monitor").
+    interval: the time between runs (the first run is due at once on a new database).
+    run: given the settings, does the work; it runs as a job of the database queue, so a
+        failure is retried with back-off.
+    """
+
+    name: str
+    interval: timedelta
+    run: Callable[[Settings], Awaitable[object]]
 
 
 @dataclass(frozen=True)
@@ -36,6 +56,9 @@ class Module:
         it loads for its routes), returns a function that fills the built web UI's HTML pages at
         start-up; `create_app` chains the modules' filters in registry order.
     frame_origins: origins (`scheme://host[:port]`) the CSP lets pages frame.
+    retention: deletes what the module keeps only for a while (expired sessions, old webhook
+        events); core runs every module's hook on a schedule and in `agency db prune`.
+    periodic: work the module runs on a schedule (see `Periodic`).
     """
 
     name: str
@@ -50,3 +73,5 @@ class Module:
     check_settings: SettingsCheck | None = None
     html_filter: Callable[[Settings, dict[str, Any]], HtmlFilter] | None = None
     frame_origins: Callable[[Settings], tuple[str, ...]] | None = None
+    retention: RetentionHook | None = None
+    periodic: tuple[Periodic, ...] = ()

@@ -89,6 +89,22 @@ class Settings(BaseSettings):
     # Markdown of /faq, /about, /contact, /careers, /privacy, /terms, /cookies; empty = bundled.
     pages_dir: Path | None = None
 
+    # How long data needed only for a while is kept, in days (README "What is kept, and for how
+    # long"); an hourly job deletes it after that, and `agency db prune` does it at once.
+    retention_jobs_done_days: int = Field(default=14, ge=0, le=36500)
+    retention_jobs_failed_days: int = Field(default=30, ge=0, le=36500)
+    retention_mail_sent_days: int = Field(default=30, ge=0, le=36500)
+    # E-mail never delivered: failed, or kept in the outbox without an SMTP server.
+    retention_mail_failed_days: int = Field(default=30, ge=0, le=36500)
+    # Counted from the session's expiry: 0 = deleted at the first run after it expired.
+    retention_sessions_days: int = Field(default=0, ge=0, le=36500)
+    # Counted from the link's use or expiry, whichever comes first.
+    retention_password_resets_days: int = Field(default=1, ge=0, le=36500)
+    # Counted from the counter's last event (the longest limit window is a day).
+    retention_rate_limits_days: int = Field(default=2, ge=1, le=36500)
+    # Payment provider events, kept longer for replay and audit.
+    retention_webhook_events_days: int = Field(default=180, ge=0, le=36500)
+
     @field_validator("base_url")
     @classmethod
     def _strip_trailing_slash(cls, value: str) -> str:

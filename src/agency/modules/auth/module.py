@@ -2,7 +2,7 @@
 
 from agency.core.modules import Module
 from agency.modules.auth import cli, models, routes
-from agency.modules.auth.service import resets
+from agency.modules.auth.service import resets, retention
 
 MODULE = Module(
     name="auth",
@@ -11,4 +11,5 @@ MODULE = Module(
     cli=cli.app,
     cli_name="users",
     job_handlers={resets.RESET_JOB: resets.send_reset_link},
+    retention=retention.prune,
 )

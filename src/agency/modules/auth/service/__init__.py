@@ -8,5 +8,6 @@ inputs; no Quart. Messages are the spec's, word for word.
 - `profile`: name and avatar, password and e-mail changes.
 - `admin`: `agency users ...`: create, list, grant or take admin rights, sign out everywhere.
 - `user_data`: "export my data" and "delete my account", across every module.
+- `retention`: deletes expired sessions and used or expired reset links after their time.
 - `validation` and `passwords`: the rules for e-mails and passwords, and argon2 hashing.
 """

@@ -7,5 +7,6 @@
 - `subscriptions`: a Stripe subscription as the row we keep; reconcile every known one.
 - `reads`: what the dashboard shows: subscription, orders, a checkout's status, the portal.
 - `prices`: the catalogue's Products and Prices at Stripe (`agency stripe sync`).
+- `retention`: webhook events deleted after their time (180 days by default).
 - `user_data`: the user's billing data in an export, and what is kept when they leave.
 """

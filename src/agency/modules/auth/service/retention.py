@@ -1,0 +1,23 @@
+"""Retention of what auth keeps only for a while (core runs it hourly and in `agency db prune`):
+expired sessions, and reset links that were used or have expired."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from tortoise.expressions import Q
+
+from agency.core.settings import Settings
+from agency.modules.auth.models import PasswordReset, Session
+
+
+async def prune(settings: Settings, now: datetime) -> dict[str, int]:
+    """Delete sessions expired `retention_sessions_days` ago and reset links used or expired
+    `retention_password_resets_days` ago; returns how many of each."""
+    session_cutoff = now - timedelta(days=settings.retention_sessions_days)
+    reset_cutoff = now - timedelta(days=settings.retention_password_resets_days)
+    sessions = await Session.filter(expires_at__lt=session_cutoff).delete()
+    resets = await PasswordReset.filter(
+        Q(used_at__lt=reset_cutoff) | Q(expires_at__lt=reset_cutoff)
+    ).delete()
+    return {"auth.sessions": sessions, "auth.password_resets": resets}

@@ -1,0 +1,179 @@
+"""Data kept only as long as needed: rows past their time go, younger ones stay (SQLite and
+PostgreSQL), through the hourly schedule and `agency db prune`."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from agency.app import create_app
+from agency.core import db, jobs, mail, ratelimit, retention
+from agency.core.settings import Settings
+from agency.modules.auth.models import PasswordReset, Session, User
+from agency.modules.billing.models import WebhookEvent
+from agency.registry import MODULES
+from tests.conftest import MODEL_MODULES, make_settings, run_agency
+
+NOW = datetime.now(UTC)
+HOOKS = [m.retention for m in MODULES if m.retention is not None]
+
+
+def ago(**delta: float) -> datetime:
+    return NOW - timedelta(**delta)
+
+
+async def job(status: str, updated: datetime) -> int:
+    job_id = await jobs.enqueue("test.kind")
+    # A queryset update writes the given time (auto_now applies to Model.save only).
+    await jobs.Job.filter(id=job_id).update(status=status, updated_at=updated)
+    return job_id
+
+
+async def outbound(status: str, created: datetime, sent: datetime | None = None) -> int:
+    row = await mail.OutboundMail.create(to="a@example.com", subject="s", text="t", status=status)
+    await mail.OutboundMail.filter(id=row.id).update(created_at=created, sent_at=sent)
+    return int(row.id)
+
+
+async def counter(key: str, updated: datetime) -> None:
+    await ratelimit.RateCounter.create(key=key, times="", updated_at=int(updated.timestamp()))
+
+
+async def session(user: User, key: str, expires: datetime) -> None:
+    await Session.create(id=key, user=user, expires_at=expires)
+
+
+async def reset(user: User, key: str, expires: datetime, used: datetime | None = None) -> None:
+    await PasswordReset.create(user=user, token_hash=key, expires_at=expires, used_at=used)
+
+
+async def event(key: str, received: datetime) -> None:
+    await WebhookEvent.create(id=key, type="invoice.paid", created=0, status="done", payload={})
+    await WebhookEvent.filter(id=key).update(received_at=received)
+
+
+async def fill() -> dict[str, Any]:
+    """One row past its time and one just inside it, of every kind, at the default periods."""
+    keep: dict[str, Any] = {
+        "jobs": [await job(jobs.DONE, ago(days=13)), await job(jobs.FAILED, ago(days=29))],
+        "mail": [
+            await outbound(mail.SENT, ago(days=40), sent=ago(days=29)),
+            await outbound(mail.OUTBOX, ago(days=29)),
+        ],
+    }
+    keep["jobs"] += [await job(jobs.QUEUED, ago(days=60)), await job(jobs.RUNNING, ago(days=60))]
+    await job(jobs.DONE, ago(days=15))
+    await job(jobs.FAILED, ago(days=31))
+    await outbound(mail.SENT, ago(days=31), sent=ago(days=31))
+    await outbound(mail.OUTBOX, ago(days=31))
+    await outbound(mail.QUEUED, ago(days=31))
+    await counter("old", ago(days=2, hours=1))
+    await counter("young", ago(days=1, hours=23))
+    user = await User.create(email="kept@example.com", password_hash="x")
+    await session(user, "expired", ago(minutes=1))
+    await session(user, "live", ago(minutes=-1))
+    await reset(user, "used-old", expires=ago(hours=-1), used=ago(days=1, minutes=1))
+    await reset(user, "expired-old", expires=ago(days=1, minutes=1))
+    await reset(user, "used-young", expires=ago(days=-1), used=ago(hours=23))
+    await reset(user, "expired-young", expires=ago(hours=23))
+    await reset(user, "live", expires=ago(minutes=-30))
+    await event("evt_old", ago(days=181))
+    await event("evt_young", ago(days=179))
+    return keep
+
+
+async def assert_only_young_rows_left(keep: dict[str, Any]) -> None:
+    assert sorted(await jobs.Job.all().values_list("id", flat=True)) == sorted(keep["jobs"])
+    assert sorted(await mail.OutboundMail.all().values_list("id", flat=True)) == sorted(
+        keep["mail"]
+    )
+    assert await ratelimit.RateCounter.all().values_list("key", flat=True) == ["young"]
+    assert await Session.all().values_list("id", flat=True) == ["live"]
+    assert sorted(await PasswordReset.all().values_list("token_hash", flat=True)) == [
+        "expired-young",
+        "live",
+        "used-young",
+    ]
+    assert await WebhookEvent.all().values_list("id", flat=True) == ["evt_young"]
+    assert await User.filter(email="kept@example.com").exists()  # accounts are not retention data
+
+
+EXPECTED = {
+    "jobs.done": 1,
+    "jobs.failed": 1,
+    "mail.sent": 1,
+    "mail.failed": 2,
+    "ratelimit.counters": 1,
+    "auth.sessions": 1,
+    "auth.password_resets": 2,
+    "billing.webhook_events": 1,
+}
+
+
+async def test_rows_past_their_time_go_and_younger_ones_stay(orm: str, tmp_path: Path) -> None:
+    keep = await fill()
+    removed = await retention.prune(make_settings(tmp_path, orm), HOOKS, now=NOW)
+    assert removed == EXPECTED
+    await assert_only_young_rows_left(keep)
+    assert set((await retention.prune(make_settings(tmp_path, orm), HOOKS, now=NOW)).values()) == {
+        0
+    }
+
+
+async def test_periods_are_settings(orm: str, tmp_path: Path) -> None:
+    await job(jobs.DONE, ago(days=3))
+    await event("evt_recent", ago(days=8))
+    await counter("recent", ago(days=1, hours=23))
+    settings = make_settings(
+        tmp_path,
+        orm,
+        retention_jobs_done_days=2,
+        retention_webhook_events_days=7,
+        retention_rate_limits_days=1,
+    )
+    removed = await retention.prune(settings, HOOKS, now=NOW)
+    assert removed["jobs.done"] == 1
+    assert removed["billing.webhook_events"] == 1
+    assert removed["ratelimit.counters"] == 1
+
+
+def test_retention_settings_come_from_the_environment(monkeypatch: Any) -> None:
+    monkeypatch.setenv("AGENCY_RETENTION_WEBHOOK_EVENTS_DAYS", "365")
+    assert Settings().retention_webhook_events_days == 365
+    assert Settings().retention_jobs_done_days == 14
+
+
+async def test_the_server_schedules_retention_hourly_and_runs_it(
+    database_url: str, tmp_path: Path
+) -> None:
+    app = create_app(make_settings(tmp_path, database_url))
+    async with app.test_app():
+        runner: jobs.JobRunner = app.extensions["agency.jobs"]
+        assert runner.schedules[retention.JOB_KIND] == timedelta(hours=1)
+        keep = await fill()
+        assert await jobs.schedule_due(runner.schedules) == [retention.JOB_KIND]
+        keep["jobs"] += await jobs.Job.filter(kind=retention.JOB_KIND).values_list("id", flat=True)
+        assert await runner.drain() == 1
+        assert await jobs.schedule_due(runner.schedules) == []  # not due for another hour
+        await assert_only_young_rows_left(keep)
+
+
+def test_agency_db_prune_deletes_at_once_and_prints_what_per_kind(tmp_path: Path) -> None:
+    assert run_agency(tmp_path, "db", "upgrade").returncode == 0
+    url = f"sqlite://{tmp_path / 'data' / 'agency.db'}"
+
+    async def seed() -> None:
+        await db.init_db(url, MODEL_MODULES)
+        try:
+            await fill()
+        finally:
+            await db.close_db()
+
+    asyncio.run(seed())
+    result = run_agency(tmp_path, "db", "prune")
+    assert result.returncode == 0, result.stderr
+    assert f"{sum(EXPECTED.values())} row(s) deleted" in result.stdout
+    rows = {line.split()[1]: line.split()[3] for line in result.stdout.splitlines() if "│" in line}
+    assert rows == {kind: str(count) for kind, count in EXPECTED.items()}
