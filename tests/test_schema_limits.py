@@ -1,0 +1,199 @@
+"""The schemas' limits are the columns' limits, everywhere (issue 13, finding 4): every string a
+request schema takes is bounded and refuses control characters (through `agency.core.text`),
+and no schema field allows more than the columns it is written to hold."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ValidationError
+from quart_schema.validation import QUART_SCHEMA_REQUEST_ATTRIBUTE
+from tortoise import fields
+from tortoise.models import Model
+
+from agency.app import create_app
+from agency.core import text
+from agency.modules.auth.models import PasswordReset, Profile, Session, User
+from agency.modules.billing.models import (
+    CheckoutSession,
+    Customer,
+    Order,
+    Subscription,
+    WebhookEvent,
+)
+from agency.modules.catalogue.models import Family, Plan
+from agency.modules.insights.models import Lead
+from agency.modules.sites.models import Website
+from agency.registry import MODULES
+from tests.conftest import make_settings
+
+
+def request_schemas() -> list[type[BaseModel]]:
+    """Every pydantic model a module takes in: the `...In` classes of its schemas."""
+    found: list[type[BaseModel]] = []
+    for module in MODULES:
+        name = f"agency.modules.{module.name}.schemas"
+        if importlib.util.find_spec(name) is None:
+            continue
+        schemas = importlib.import_module(name)
+        found += [
+            value
+            for value in vars(schemas).values()
+            if isinstance(value, type)
+            and issubclass(value, BaseModel)
+            and value.__module__ == name
+            and value.__name__.endswith("In")
+        ]
+    return found
+
+
+def string_slots(schema: type[BaseModel]) -> list[tuple[str, bool, dict[str, Any]]]:
+    """(field, whether it is a list, the string's JSON schema) for every string it takes."""
+    slots: list[tuple[str, bool, dict[str, Any]]] = []
+    for name, prop in schema.model_json_schema()["properties"].items():
+        for option in prop.get("anyOf", [prop]):
+            if option.get("type") == "string" and "enum" not in option and "const" not in option:
+                slots.append((name, False, option))
+            items = option.get("items", {})
+            if option.get("type") == "array" and items.get("type") == "string":
+                slots.append((name, True, items))
+    return slots
+
+
+def test_every_request_body_is_one_of_the_schemas_held_to_the_rules(tmp_path: Path) -> None:
+    app = create_app(make_settings(tmp_path, f"sqlite://{tmp_path / 'unused.db'}"))
+    taken = {
+        getattr(view, QUART_SCHEMA_REQUEST_ATTRIBUTE, (None,))[0]
+        for view in app.view_functions.values()
+    } - {None}
+    assert len(taken) >= 10, taken
+    assert {model.__name__ for model in taken} <= {s.__name__ for s in request_schemas()}
+
+
+@pytest.mark.parametrize("schema", request_schemas(), ids=lambda s: s.__name__)
+def test_every_string_a_schema_takes_is_bounded_and_refuses_controls(
+    schema: type[BaseModel],
+) -> None:
+    slots = string_slots(schema)
+    assert slots or schema.__name__ == "CatalogueIn"
+    for name, is_list, string in slots:
+        assert "maxLength" in string, f"{schema.__name__}.{name} has no max_length"
+        bad = "a\x00b"
+        with pytest.raises(ValidationError) as error:
+            schema.model_validate({name: [bad] if is_list else bad})
+        where = (name, 0) if is_list else (name,)
+        messages = [e["msg"] for e in error.value.errors() if e["loc"] == where]
+        # A key with a pattern is refused by the pattern before the text rule looks at it.
+        refused = (
+            messages if "pattern" in string else [m for m in messages if text.MSG_CONTROL in m]
+        )
+        assert refused, (schema.__name__, name, messages)
+
+
+# Where each stored string goes: schema field -> the columns it is written to (or looked up in).
+WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
+    ("SignUpIn", "email"): [(User, "email")],
+    ("SignUpIn", "first_name"): [(Profile, "first_name")],
+    ("SignUpIn", "last_name"): [(Profile, "last_name")],
+    ("LogInIn", "email"): [(User, "email")],
+    ("ForgotPasswordIn", "email"): [(User, "email")],
+    ("ProfileIn", "first_name"): [(Profile, "first_name")],
+    ("ProfileIn", "last_name"): [(Profile, "last_name")],
+    ("ProfileIn", "avatar_url"): [(Profile, "avatar_url")],
+    ("EmailChangeIn", "new_email"): [(User, "email")],
+    ("CheckoutIn", "plan"): [(CheckoutSession, "plan_key"), (Order, "plan_key")],
+    ("CheckoutIn", "domain"): [(CheckoutSession, "domain"), (Website, "domain")],
+    ("CheckoutIn", "full_name"): [(Profile, "first_name"), (Profile, "last_name")],
+    ("CheckoutIn", "email"): [(User, "email")],
+    ("LeadIn", "source"): [(Lead, "source")],
+    ("LeadIn", "email"): [(Lead, "email")],
+    ("LeadIn", "name"): [(Lead, "name")],
+    ("LeadIn", "domain"): [(Lead, "domain")],
+    ("PlanIn", "key"): [(Plan, "key")],
+    ("PlanIn", "family"): [(Plan, "family")],
+    ("PlanIn", "name"): [(Plan, "name")],
+    ("PlanIn", "delivery"): [(Plan, "delivery")],
+    ("PlanIn", "guarantee"): [(Plan, "guarantee")],
+    ("FamilyIn", "key"): [(Family, "key")],
+    ("FamilyIn", "title"): [(Family, "title")],
+    ("FamilyIn", "cta"): [(Family, "cta")],
+    ("FamilyIn", "default_plan"): [(Family, "default_plan")],
+}
+# Strings no request writes as sent: hashes, ids, Stripe's values, our own words.
+NOT_FROM_REQUESTS = {
+    (User, "password_hash"),
+    (User, "role"),
+    (Session, "id"),
+    (Session, "user_agent"),
+    (Session, "ip"),
+    (PasswordReset, "token_hash"),
+    (CheckoutSession, "id"),
+    (CheckoutSession, "mode"),
+    (CheckoutSession, "status"),
+    (Customer, "stripe_customer_id"),
+    (Subscription, "id"),
+    (Subscription, "customer_id"),
+    (Subscription, "status"),
+    (Subscription, "price_id"),
+    (Subscription, "plan_key"),
+    (Subscription, "card_brand"),
+    (Subscription, "card_last4"),
+    (Order, "checkout_session_id"),
+    (Order, "payment_intent_id"),
+    (Order, "subscription_id"),
+    (Order, "currency"),
+    (Order, "status"),
+    (Order, "card_brand"),
+    (Order, "card_last4"),
+    (WebhookEvent, "id"),
+    (WebhookEvent, "type"),
+    (WebhookEvent, "status"),
+    (Plan, "currency"),
+    (Plan, "mode"),
+    (Plan, "interval"),
+    (Plan, "badge"),
+    (Plan, "stripe_product_id"),
+    (Plan, "stripe_price_id"),
+    (Lead, "page"),
+    (Website, "status"),
+}
+
+
+def max_length(model: type[Model], column: str) -> int:
+    field = model._meta.fields_map[column]
+    assert isinstance(field, fields.CharField), (model.__name__, column)
+    return int(field.max_length)
+
+
+def test_no_schema_allows_more_than_its_columns_hold() -> None:
+    schemas = {schema.__name__: schema for schema in request_schemas()}
+    for (schema_name, field), columns in WRITES.items():
+        [limit] = [
+            s["maxLength"] for name, _, s in string_slots(schemas[schema_name]) if name == field
+        ]
+        for model, column in columns:
+            holds = max_length(model, column)
+            assert limit <= holds, (
+                f"{schema_name}.{field} allows {limit}, {model.__name__}.{column} holds {holds}"
+            )
+
+
+def test_every_text_column_of_the_modules_is_accounted_for() -> None:
+    """A new CharField is written from a request (then it is in WRITES, and bounded) or not."""
+    written = {column for columns in WRITES.values() for column in columns}
+    for module in MODULES:
+        if module.models is None:
+            continue
+        for model in vars(module.models).values():
+            if not (isinstance(model, type) and issubclass(model, Model) and model is not Model):
+                continue
+            for name, field in model._meta.fields_map.items():
+                if isinstance(field, fields.CharField):
+                    assert (model, name) in written | NOT_FROM_REQUESTS, (
+                        f"{model.__name__}.{name}: add it to WRITES (with the schema field "
+                        "that writes it) or to NOT_FROM_REQUESTS"
+                    )
