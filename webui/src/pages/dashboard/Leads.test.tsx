@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { mockSignedIn, renderApp, testUser, type FakeResponse } from '@test/utils'
+import { LEADS_PATH, mailtoHref } from './Leads'
 
 const admin = { ...testUser, id: 2, email: 'admin@example.eu', first_name: 'Grace', last_name: 'Hopper', role: 'admin' }
 
@@ -70,6 +71,21 @@ describe('/dashboard/leads', () => {
     expect(screen.getByText('3 leads')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', '/api/admin/leads.csv')
     expect(fetchMock).toHaveBeenCalledWith('/api/admin/leads', expect.anything())
+  })
+
+  it('links an e-mail as mailto: that cannot carry extra headers, subject or body', async () => {
+    const stored = { ...leads[0], id: 9, email: 'x@e.com?cc=attacker@evil.example&body=hi' }
+    mockSignedIn(admin, (method, url) =>
+      method === 'GET' && url.startsWith(LEADS_PATH) ? { status: 200, body: { leads: [stored] } } : undefined,
+    )
+    renderApp('/dashboard/leads')
+    const link = await screen.findByRole('link', { name: stored.email })
+    const href = link.getAttribute('href') ?? ''
+    expect(href).toBe('mailto:x%40e.com%3Fcc%3Dattacker@evil.example%26body%3Dhi')
+    const target = new URL(href)
+    expect(target.search).toBe('')
+    expect(decodeURIComponent(target.pathname)).toBe(stored.email)
+    expect(mailtoHref('o\'brien+news@mail.example.ie')).toBe("mailto:o'brien%2Bnews@mail.example.ie")
   })
 
   it('shows a spinner while the leads load', async () => {

@@ -16,6 +16,15 @@ export const LEADS_CSV_PATH = '/api/admin/leads.csv'
 
 export type Lead = components['schemas']['LeadOut']
 
+/** A `mailto:` link to exactly this address: each side of the `@` is percent-encoded, so an
+ * address stored before the server checked them (`x@e.com?cc=...&body=...`) cannot add
+ * recipients, a subject or a body to the admin's mail. */
+export function mailtoHref(email: string): string {
+  const at = email.lastIndexOf('@')
+  if (at < 0) return `mailto:${encodeURIComponent(email)}`
+  return `mailto:${encodeURIComponent(email.slice(0, at))}@${encodeURIComponent(email.slice(at + 1))}`
+}
+
 interface Source {
   source: string
   label: string
@@ -181,7 +190,7 @@ function LeadTable({ leads, source, sourceName }: Shown & { leads: Lead[] }) {
                   <time dateTime={lead.created_at}>{formatReceived(lead.created_at)}</time>
                 </td>
                 <td data-label="E-mail">
-                  <a href={`mailto:${lead.email}`}>{lead.email}</a>
+                  <a href={mailtoHref(lead.email)}>{lead.email}</a>
                 </td>
                 <td data-label="Name">{lead.name || '—'}</td>
                 <td data-label="Domain">{lead.domain || '—'}</td>
