@@ -179,11 +179,13 @@ def db_backup(
     try:
         result = backup.backup(settings.effective_database_url, file, overwrite=overwrite)
     except backup.BackupError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(str(exc), style="red", markup=False, soft_wrap=True)
         raise typer.Exit(1) from exc
     console.print(
         f"backed up {_describe(settings)} to {result.path} "
-        f"({result.tables} tables, {result.size:,} bytes)"
+        f"({result.tables} tables, {result.size:,} bytes)",
+        markup=False,
+        soft_wrap=True,
     )
 
 
@@ -198,9 +200,13 @@ def db_restore(
     try:
         result = backup.restore(settings.effective_database_url, file)
     except backup.BackupError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(str(exc), style="red", markup=False, soft_wrap=True)
         raise typer.Exit(1) from exc
-    console.print(f"restored {file} into {_describe(settings)} ({result.tables} tables)")
+    console.print(
+        f"restored {file} into {_describe(settings)} ({result.tables} tables)",
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 @mail_app.command("outbox")
