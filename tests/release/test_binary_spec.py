@@ -1,0 +1,59 @@
+"""The one-file binary's spec bundles the files the SDKs open at run time (issue 13, finding 0).
+
+PyInstaller follows imports; a file an SDK opens by path is only in the binary when the spec
+collects it. The spec is executed here with PyInstaller's build steps replaced by recorders, so
+this runs in a second instead of a build; scripts/smoke_binary.py checks the real binary in CI.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import certifi
+import stripe
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class Recorder:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.args, self.kwargs = args, kwargs
+        self.pure = self.scripts = self.binaries = self.datas = ()
+
+
+def bundled_files(tmp_path: Path) -> dict[str, str]:
+    """Run agency.spec; returns {path inside the binary: source file} of its data files."""
+    (tmp_path / "webui" / "dist").mkdir(parents=True)
+    (tmp_path / "webui" / "dist" / "index.html").write_text("<!doctype html>")
+    analyses: list[Recorder] = []
+
+    class Analysis(Recorder):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            analyses.append(self)
+
+    spec = (REPO / "agency.spec").read_text()
+    code = compile(spec, str(REPO / "agency.spec"), "exec")
+    exec(code, {"SPECPATH": str(tmp_path), "Analysis": Analysis, "PYZ": Recorder, "EXE": Recorder})
+    [analysis] = analyses
+    files: dict[str, str] = {}
+    for source, dest_dir in analysis.kwargs["datas"]:
+        if os.path.isfile(source):
+            files[f"{dest_dir}/{os.path.basename(source)}"] = source
+    return files
+
+
+def inside_binary(path: str, package: Any) -> str:
+    """Where `path`, a file of `package`, is found in the binary (relative to the bundle)."""
+    package_dir = Path(package.__file__).resolve().parent
+    return f"{package.__name__}/{Path(path).resolve().relative_to(package_dir).as_posix()}"
+
+
+def test_the_ca_bundles_the_sdks_open_are_bundled(tmp_path: Path) -> None:
+    files = bundled_files(tmp_path)
+    # The stripe SDK builds its TLS context from this file as the gateway is created.
+    assert inside_binary(stripe.ca_bundle_path, stripe) in files
+    # httpx verifies with certifi's bundle.
+    assert inside_binary(certifi.where(), certifi) in files
