@@ -177,3 +177,34 @@ def test_agency_db_prune_deletes_at_once_and_prints_what_per_kind(tmp_path: Path
     assert f"{sum(EXPECTED.values())} row(s) deleted" in result.stdout
     rows = {line.split()[1]: line.split()[3] for line in result.stdout.splitlines() if "│" in line}
     assert rows == {kind: str(count) for kind, count in EXPECTED.items()}
+
+
+def test_the_readme_and_the_privacy_page_state_the_default_periods() -> None:
+    from agency.core.paths import config_dir
+
+    defaults = {
+        name: field.default
+        for name, field in Settings.model_fields.items()
+        if name.startswith("retention_")
+    }
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    for name, default in defaults.items():
+        assert f"| `AGENCY_{name.upper()}` | `{default}` |" in readme, name
+    privacy = (config_dir() / "pages" / "privacy.md").read_text()
+    words = {1: "one day", 2: "two days"}
+    phrases = {
+        "retention_jobs_done_days": "{} days after they finished",
+        "retention_jobs_failed_days": "{} days if they failed",
+        "retention_mail_sent_days": "{} days after sending",
+        "retention_mail_failed_days": "{} days after they were written",
+        "retention_password_resets_days": "{} after the link was used or expired",
+        "retention_rate_limits_days": "{} after your last attempt",
+        "retention_webhook_events_days": "{} days after they arrived",
+    }
+    assert set(phrases) == set(defaults) - {"retention_sessions_days"}
+    for name, phrase in phrases.items():
+        default = defaults[name]
+        amount = words[default] if "{} days" not in phrase and default in words else default
+        assert phrase.format(amount) in privacy, name
+    assert defaults["retention_sessions_days"] == 0  # the page: deleted when they expire
+    assert "otherwise when they expire" in privacy

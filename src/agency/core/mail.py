@@ -4,6 +4,10 @@
 it over SMTP (aiosmtplib) and is retried with back-off while the server is down, so nothing is
 lost. Without an SMTP server configured the message stays in the outbox, where
 `agency mail outbox` shows it: a fresh install works without a mail server.
+
+Copies are not kept for ever: `agency.core.retention` deletes sent messages
+`AGENCY_RETENTION_MAIL_SENT_DAYS` after sending and undelivered ones (failed, or waiting in the
+outbox) `AGENCY_RETENTION_MAIL_FAILED_DAYS` after they were written.
 """
 
 from __future__ import annotations
