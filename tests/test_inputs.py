@@ -241,3 +241,23 @@ async def test_control_characters_in_stored_text_answer_400(
         for sent in (bad + value, value + bad):
             status, data = await send(shop, admin, signed_in, method, path, {**body, field: sent})
             assert_error_shape(status, data, f"{path} {field} {sent!r}")
+
+
+@pytest.mark.parametrize("source", ["s" * 65, "a\x00b", "a\nb"], ids=repr)
+async def test_a_leads_filter_no_column_can_hold_answers_400(
+    client: Any, no_rate_limits: None, source: str
+) -> None:
+    await signed_in_admin(client)
+    for path in ("/api/admin/leads", "/api/admin/leads.csv"):
+        response = await client.get(path, query_string={"source": source}, headers=HEADERS)
+        assert_error_shape(response.status_code, await response.get_json(), f"{path} {source!r}")
+
+
+@pytest.mark.parametrize("session_id", ["c" * 300, "cs_a%00b", "cs_%ED%A0%80"])
+async def test_a_checkout_id_no_column_can_hold_is_not_a_server_error(
+    client: Any, session_id: str
+) -> None:
+    await signed_in_admin(client)
+    response = await client.get(f"/api/billing/checkout/{session_id}", headers=HEADERS)
+    assert response.status_code in (400, 404), (session_id, await response.get_data())
+    assert set((await response.get_json())["error"]) >= {"code", "message"}

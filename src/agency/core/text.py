@@ -63,8 +63,15 @@ Secret = Annotated[str, AfterValidator(_secret)]
 """A password: never stored as sent (only its hash), so only NUL and what cannot be encoded
 are refused."""
 
-TEXT_RULES = (_one_line, _free_text, _secret)
-"""The validators above, for the tests that hold every request schema to them."""
+
+def is_line(value: str, max_length: int) -> bool:
+    """Whether `value` passes as a `Line` of at most `max_length` characters (for what a route
+    reads outside a schema, such as a query parameter)."""
+    return (
+        len(value) <= max_length
+        and _CONTROL_LINE.search(value) is None
+        and _SURROGATE.search(value) is None
+    )
 
 
 # An e-mail address: RFC 5322's dot-atom local part without the characters that mean something

@@ -10,10 +10,12 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
 from pydantic import BaseModel
 from quart import Blueprint, Quart, Response, g, jsonify, redirect, request
 from quart.typing import ResponseReturnValue
 from quart_schema import RequestSchemaValidationError, hide, validate_response
+from tortoise.exceptions import ValidationError as TortoiseValidationError
 from werkzeug.exceptions import HTTPException
 
 from agency import __version__
@@ -98,10 +100,27 @@ def install_error_handlers(app: Quart) -> None:
                     headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
                 )
             )
+        if _unfit_value(error):
+            # A value no column can hold got past the schemas (which should have refused it).
+            log.warning("value refused by the database", exc_info=error)
+            return error_response(ValidationFailed("The request is not valid."))
         log.exception("unhandled error", exc_info=error)
         failure = AppError(GENERIC_MESSAGE, code="internal_error")
         failure.status = 500
         return error_response(failure)
+
+
+def _unfit_value(error: BaseException) -> bool:
+    """True when `error` (or what it was raised from) says a value does not fit its column:
+    Tortoise's length check, or PostgreSQL's data exceptions (NUL in text, out of range)."""
+    current: BaseException | None = error
+    for _ in range(5):
+        if current is None:
+            return False
+        if isinstance(current, (TortoiseValidationError, asyncpg.exceptions.DataError)):
+            return True
+        current = current.__cause__
+    return False
 
 
 def _is_api(path: str) -> bool:

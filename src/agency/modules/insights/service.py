@@ -11,7 +11,7 @@ from datetime import datetime
 from agency.core import mail, ratelimit
 from agency.core.errors import ValidationFailed
 from agency.core.ratelimit import Limit
-from agency.core.text import valid_email
+from agency.core.text import is_line, valid_email
 from agency.modules.auth import api as auth_api
 from agency.modules.insights.models import Lead
 from agency.modules.insights.schemas import LeadOut
@@ -22,6 +22,8 @@ MSG_FILL_ALL = "Please fill in all fields"
 MSG_EMAIL = "Please enter your email address"
 MSG_EMAIL_INVALID = "Please enter a valid email address"
 MSG_UNKNOWN_FORM = "This form is not known."
+MSG_BAD_SOURCE = "'source' must be a form name (one line of at most 64 characters)."
+SOURCE_MAX = 64  # the insights_lead.source column
 THANKS_CONSULTATION = (
     "Thank you! We'll contact you within 24 hours to schedule your free consultation."
 )
@@ -148,6 +150,8 @@ def _out(lead: Lead) -> LeadOut:
 
 async def list_leads(source: str | None = None, since: datetime | None = None) -> list[LeadOut]:
     """The leads, newest first; only one source's, and only from `since` on, when given."""
+    if source is not None and not is_line(source, SOURCE_MAX):
+        raise ValidationFailed(MSG_BAD_SOURCE, fields={"source": MSG_BAD_SOURCE})
     query = Lead.all()
     if source:
         query = query.filter(source=source)
