@@ -15,6 +15,7 @@ import certifi
 import stripe
 
 REPO = Path(__file__).resolve().parents[2]
+HOOK = REPO / "scripts" / "pyi_rth_ca_certificates.py"
 
 
 class Recorder:
@@ -23,8 +24,8 @@ class Recorder:
         self.pure = self.scripts = self.binaries = self.datas = ()
 
 
-def bundled_files(tmp_path: Path) -> dict[str, str]:
-    """Run agency.spec; returns {path inside the binary: source file} of its data files."""
+def run_spec(tmp_path: Path) -> Recorder:
+    """Run agency.spec with PyInstaller's build steps recorded; returns its Analysis."""
     (tmp_path / "webui" / "dist").mkdir(parents=True)
     (tmp_path / "webui" / "dist" / "index.html").write_text("<!doctype html>")
     analyses: list[Recorder] = []
@@ -38,8 +39,13 @@ def bundled_files(tmp_path: Path) -> dict[str, str]:
     code = compile(spec, str(REPO / "agency.spec"), "exec")
     exec(code, {"SPECPATH": str(tmp_path), "Analysis": Analysis, "PYZ": Recorder, "EXE": Recorder})
     [analysis] = analyses
+    return analysis
+
+
+def bundled_files(tmp_path: Path) -> dict[str, str]:
+    """{path inside the binary: source file} of the spec's data files."""
     files: dict[str, str] = {}
-    for source, dest_dir in analysis.kwargs["datas"]:
+    for source, dest_dir in run_spec(tmp_path).kwargs["datas"]:
         if os.path.isfile(source):
             files[f"{dest_dir}/{os.path.basename(source)}"] = source
     return files
@@ -57,3 +63,10 @@ def test_the_ca_bundles_the_sdks_open_are_bundled(tmp_path: Path) -> None:
     assert inside_binary(stripe.ca_bundle_path, stripe) in files
     # httpx verifies with certifi's bundle.
     assert inside_binary(certifi.where(), certifi) in files
+
+
+def test_the_ca_certificates_hook_runs_in_the_binary(tmp_path: Path) -> None:
+    hooks = run_spec(tmp_path).kwargs["runtime_hooks"]
+    # The spec names it under its own directory (here tmp_path stands for the repository).
+    assert [Path(h).relative_to(tmp_path) for h in hooks] == [HOOK.relative_to(REPO)]
+    assert HOOK.is_file()
