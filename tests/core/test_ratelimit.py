@@ -49,14 +49,14 @@ async def test_no_interval_of_one_window_holds_more_than_the_limit(
     times = list(itertools.accumulate(gaps, initial=BASE))
     taken: list[int] = []
     for at in times:
-        recent = sum(1 for t in taken if at - window_ms <= t)
+        recent = sum(1 for t in taken if at - window_ms < t)
         ok = await accepted(limit, subject, at)
-        # Exact: accepted exactly when fewer than `limit` were accepted in [at - window, at].
+        # Exact: accepted exactly when fewer than `limit` were accepted in (at - window, at].
         assert ok == (recent < count), (at, taken)
         if ok:
             taken.append(at)
     for start in taken:
-        assert sum(1 for t in taken if start <= t <= start + window_ms) <= count
+        assert sum(1 for t in taken if start <= t < start + window_ms) <= count
 
 
 async def test_the_boundary_case_lets_through_the_limit_not_twice_it() -> None:
@@ -77,17 +77,17 @@ async def test_retry_after_and_message_come_from_the_stored_times() -> None:
     with pytest.raises(TooManyRequests) as refused:
         await ratelimit.enforce(limit, "k", now=t0 + 250)
     # The oldest of the three leaves the window at t0 + 600: 350 s from now.
-    assert refused.value.headers == {"Retry-After": "351"}
+    assert refused.value.headers == {"Retry-After": "350"}
     assert str(refused.value) == "Too many attempts. Please try again in 6 minutes."
     with pytest.raises(TooManyRequests) as refused:
         await ratelimit.enforce(limit, "k", now=t0 + 599.5)
     assert refused.value.headers == {"Retry-After": "1"}
     assert str(refused.value) == "Too many attempts. Please try again in 1 minute."
     # Refusals counted nothing: one slot frees when the first event is a window old.
-    await ratelimit.enforce(limit, "k", now=t0 + 600.001)
+    await ratelimit.enforce(limit, "k", now=t0 + 600)
     with pytest.raises(TooManyRequests) as refused:
         await ratelimit.enforce(limit, "k", now=t0 + 601)
-    assert refused.value.headers == {"Retry-After": "100"}
+    assert refused.value.headers == {"Retry-After": "99"}
 
 
 async def test_check_hit_current_and_reset() -> None:
@@ -100,11 +100,27 @@ async def test_check_hit_current_and_reset() -> None:
     assert await ratelimit.current(limit, "k", now=now + 2) == 2
     with pytest.raises(TooManyRequests):
         await ratelimit.check(limit, "k", now=now + 3)
-    assert await ratelimit.current(limit, "k", now=now + 63) == 0
-    await ratelimit.check(limit, "k", now=now + 63)
+    assert await ratelimit.current(limit, "k", now=now + 62) == 0
+    await ratelimit.check(limit, "k", now=now + 62)
     await ratelimit.hit(limit, "k", now=now + 70)
     await ratelimit.reset(limit, "k")
     assert await RateCounter.filter(key=limit.key("k")).count() == 0
+
+
+async def test_an_event_given_back_does_not_count() -> None:
+    limit = Limit("back", limit=2, window=60)
+    now = 1_790_000_000.0
+    first = await ratelimit.enforce(limit, "k", now=now)
+    second = await ratelimit.enforce(limit, "k", now=now)  # the same millisecond
+    assert first == second == 1_790_000_000_000
+    await ratelimit.give_back(limit, "k", second)
+    assert await ratelimit.current(limit, "k", now=now + 1) == 1
+    third = await ratelimit.enforce(limit, "k", now=now + 1)
+    with pytest.raises(TooManyRequests):
+        await ratelimit.enforce(limit, "k", now=now + 2)
+    await ratelimit.give_back(limit, "k", 12345)  # never recorded: nothing changes
+    await ratelimit.give_back(limit, "other", third)
+    assert await ratelimit.current(limit, "k", now=now + 2) == 2
 
 
 async def test_concurrent_events_pass_at_most_the_limit() -> None:

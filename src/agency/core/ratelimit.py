@@ -2,8 +2,8 @@
 
 A sliding log: each key's row keeps the times of its last `limit` accepted events (in
 milliseconds, fixed-width digits in one text column). An event at time t is accepted when
-fewer than `limit` accepted events lie in [t - window, t], so no interval of `window` seconds
-(ends included) ever holds more than `limit` accepted events: there is no window edge to double at
+fewer than `limit` accepted events lie in (t - window, t], so no interval of `window` seconds
+ever holds more than `limit` accepted events: there is no window edge to double at
 (fixed windows let 2 x limit through across one). The decision and the update are one atomic
 upsert (`INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`) on SQLite and PostgreSQL;
 a refused event changes nothing, so refusals do not extend a lock.
@@ -72,12 +72,14 @@ def _retry_seconds(limit: Limit, times: list[int], now_ms: int) -> int:
     """Seconds until one more event is accepted (at least 1)."""
     if len(times) < limit.limit:
         return 1
-    free_at = times[-limit.limit] + limit.window * 1000 + 1
-    return max(1, math.ceil((free_at - now_ms) / 1000))
+    free_at = times[-limit.limit] + limit.window * 1000
+    # Never more than a window: a time recorded by a request that started a little later
+    # (or on a clock a little ahead) may lie after `now_ms`.
+    return max(1, min(limit.window, math.ceil((free_at - now_ms) / 1000)))
 
 
 def _in_window(limit: Limit, times: list[int], now_ms: int) -> int:
-    return sum(1 for t in times if t >= now_ms - limit.window * 1000)
+    return sum(1 for t in times if t > now_ms - limit.window * 1000)
 
 
 def too_many(seconds: int) -> TooManyRequests:
@@ -109,7 +111,7 @@ def _upsert(limit: Limit, now_ms: int, *, conditional: bool) -> str:
     room = (
         f"CASE WHEN LENGTH({t}) < {cap} THEN 1 "
         f"WHEN CAST(SUBSTR({t}, LENGTH({t}) - {cap} + 1, {DIGITS}) AS BIGINT) "
-        f"< {now_ms - limit.window * 1000} THEN 1 ELSE 0 END = 1"
+        f"<= {now_ms - limit.window * 1000} THEN 1 ELSE 0 END = 1"
     )
     return (
         f"INSERT INTO rate_counter (key, times, updated_at) "
@@ -139,13 +141,32 @@ async def _stored(limit: Limit, subject: str) -> list[int]:
     return _times(row.times) if row else []
 
 
-async def enforce(limit: Limit, subject: str, now: float | None = None) -> None:
+async def enforce(limit: Limit, subject: str, now: float | None = None) -> int:
     """Count one event, or refuse it (counting nothing) when `limit` events were accepted in
     the last `window` seconds. The check and the count are one atomic statement, so concurrent
-    requests cannot all pass a check before any of them is counted."""
+    requests cannot all pass a check before any of them is counted. Returns the time recorded,
+    for `give_back`."""
     now_ms = _ms(now)
-    if await _record(limit, subject, now_ms, conditional=True) is None:
+    times = await _record(limit, subject, now_ms, conditional=True)
+    if times is None:
         raise too_many(_retry_seconds(limit, await _stored(limit, subject), now_ms))
+    return _times(times)[-1]
+
+
+async def give_back(limit: Limit, subject: str, recorded: int) -> None:
+    """Uncount one event `enforce` counted (it returned `recorded`), e.g. a log-in whose
+    password was right. A compare-and-swap on the row; after a few lost races it gives up,
+    which only leaves the event counted."""
+    key = limit.key(subject)
+    for _ in range(3):
+        row = await RateCounter.get_or_none(key=key)
+        times = _times(row.times) if row else []
+        if row is None or recorded not in times:
+            return
+        times.remove(recorded)
+        kept = "".join(f"{t:0{DIGITS}d}" for t in times)
+        if await RateCounter.filter(key=key, times=row.times).update(times=kept):
+            return
 
 
 async def hit(limit: Limit, subject: str, now: float | None = None) -> int:

@@ -24,7 +24,9 @@ MSG_BAD_LOGIN = "Incorrect email or password. Please try again."
 MSG_NOT_SIGNED_IN = "Please log in to continue."
 
 LOGIN_PER_ADDRESS = Limit("login-ip", limit=30, window=15 * 60)
-LOGIN_FAILURES_PER_EMAIL = Limit("login-email", limit=10, window=15 * 60)
+# Every attempt counts, before its password is checked; a right password is given back (it
+# does not count), but never forgives the wrong ones.
+LOGIN_ATTEMPTS_PER_EMAIL = Limit("login-email", limit=10, window=15 * 60)
 SIGNUP_PER_ADDRESS = Limit("signup-ip", limit=10, window=60 * 60)
 
 
@@ -90,24 +92,35 @@ async def sign_up(
     return await create_user(email, password, first_name, last_name)
 
 
+async def check_password(email: str, password_hash: str, password: str) -> bool:
+    """Whether the password is right, as one attempt on the account's limit: the attempt is
+    counted (or refused with 429) in one atomic statement before the password is verified, so
+    concurrent guesses get at most `limit` wrong verifications per window, whatever their order
+    or a right password among them. A right password is given back: it does not count, and it
+    does not clear the wrong ones (a user signing in must not renew a guesser's allowance).
+    Used by every path that checks an account's password."""
+    counted = await ratelimit.enforce(LOGIN_ATTEMPTS_PER_EMAIL, email)
+    if not await passwords.verify(password_hash, password):
+        return False
+    await ratelimit.give_back(LOGIN_ATTEMPTS_PER_EMAIL, email, counted)
+    return True
+
+
 async def authenticate(*, email: str, password: str, client_ip: str) -> Account:
-    """The account for these credentials, counting attempts per address and failures per
-    e-mail. Unknown e-mails cost the same time as wrong passwords."""
+    """The account for these credentials, counting attempts per address and per e-mail.
+    Unknown e-mails cost the same time as wrong passwords."""
     if not email.strip() or not password:
         raise ValidationFailed(MSG_FILL_ALL)
     email = normalise_email(email)
     await ratelimit.enforce(LOGIN_PER_ADDRESS, client_ip)
-    await ratelimit.check(LOGIN_FAILURES_PER_EMAIL, email)
     user = await User.get_or_none(email=email)
     password_hash = user.password_hash if user else passwords.unknown_user_hash()
-    verified = await passwords.verify(password_hash, password)
+    verified = await check_password(email, password_hash, password)
     if user is None or not verified:
-        await ratelimit.hit(LOGIN_FAILURES_PER_EMAIL, email)
         raise Unauthorized(MSG_BAD_LOGIN, code="invalid_credentials")
     if passwords.needs_rehash(user.password_hash):
         new_hash = await passwords.hash_password(password)
         await User.filter(id=user.id).update(password_hash=new_hash)
-    await ratelimit.reset(LOGIN_FAILURES_PER_EMAIL, email)
     return await account_of(user)
 
 

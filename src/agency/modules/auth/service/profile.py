@@ -58,7 +58,7 @@ async def user_with_password(user_id: int, password: str) -> User:
     user = await User.get_or_none(id=user_id)
     if user is None:
         raise Unauthorized(accounts.MSG_NOT_SIGNED_IN)
-    if not password or not await passwords.verify(user.password_hash, password):
+    if not password or not await accounts.check_password(user.email, user.password_hash, password):
         raise ValidationFailed(
             MSG_BAD_CURRENT_PASSWORD, fields={"current_password": MSG_BAD_CURRENT_PASSWORD}
         )
