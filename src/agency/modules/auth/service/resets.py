@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from agency.core import jobs, mail, ratelimit
-from agency.core.errors import ValidationFailed
+from agency.core.errors import TooManyRequests, ValidationFailed
 from agency.core.ratelimit import Limit
 from agency.modules.auth.models import PasswordReset, User
 from agency.modules.auth.service import accounts, passwords, sessions
@@ -25,6 +25,8 @@ RESET_VALID = timedelta(hours=1)
 RESET_JOB = "auth.password_reset"
 FORGOT_PER_ADDRESS = Limit("forgot-ip", limit=5, window=15 * 60)
 RESET_PER_ADDRESS = Limit("reset-ip", limit=20, window=15 * 60)
+# Reset e-mails one account receives, whoever asks (counted in the job: the answer never changes).
+RESET_MAILS_PER_ACCOUNT = Limit("reset-mail", limit=3, window=60 * 60)
 
 
 async def request_password_reset(*, email: str, client_ip: str, public_url: str) -> str:
@@ -39,9 +41,14 @@ async def request_password_reset(*, email: str, client_ip: str, public_url: str)
 
 
 async def send_reset_link(payload: dict[str, Any]) -> None:
-    """Job: e-mail a reset link, if the e-mail has an account (nothing happens otherwise)."""
+    """Job: e-mail a reset link, if the e-mail has an account (nothing happens otherwise) and
+    it has not been sent `RESET_MAILS_PER_ACCOUNT` links within the hour."""
     user = await User.get_or_none(email=payload["email"])
     if user is None:
+        return
+    try:
+        await ratelimit.enforce(RESET_MAILS_PER_ACCOUNT, normalise_email(user.email))
+    except TooManyRequests:
         return
     token = await issue_reset_token(user.id)
     account = await accounts.account_of(user)
