@@ -7,8 +7,8 @@ keeps them elsewhere (Fedora and RHEL: /etc/pki) would trust nothing and every T
 would fail verification. When neither SSL_CERT_FILE nor SSL_CERT_DIR is set and OpenSSL's default
 locations hold nothing, SSL_CERT_FILE is pointed at the machine's own bundle if one of the usual
 places has it, else at certifi's bundle inside the binary. An operator's SSL_CERT_FILE or
-SSL_CERT_DIR always wins. The stripe SDK and httpx name their bundle themselves and are not
-affected.
+SSL_CERT_DIR always wins. The stripe SDK names its own bundle and is not affected; httpx clients
+read SSL_CERT_FILE too, so there they then use the same file instead of certifi's.
 """
 
 from __future__ import annotations
