@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agency.app import create_app
 from agency.core import db, jobs, mail, ratelimit, retention
 from agency.core.settings import Settings
@@ -18,6 +20,13 @@ from tests.conftest import MODEL_MODULES, make_settings, run_agency
 
 NOW = datetime.now(UTC)
 HOOKS = [m.retention for m in MODULES if m.retention is not None]
+
+
+@pytest.fixture(autouse=True)
+def now() -> None:
+    """Each test's rows are aged from when it starts (the scheduled run uses the clock)."""
+    global NOW
+    NOW = datetime.now(UTC)
 
 
 def ago(**delta: float) -> datetime:
@@ -73,7 +82,7 @@ async def fill() -> dict[str, Any]:
     await counter("young", ago(days=1, hours=23))
     user = await User.create(email="kept@example.com", password_hash="x")
     await session(user, "expired", ago(minutes=1))
-    await session(user, "live", ago(minutes=-1))
+    await session(user, "live", ago(hours=-1))
     await reset(user, "used-old", expires=ago(hours=-1), used=ago(days=1, minutes=1))
     await reset(user, "expired-old", expires=ago(days=1, minutes=1))
     await reset(user, "used-young", expires=ago(days=-1), used=ago(hours=23))
