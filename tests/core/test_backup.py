@@ -226,3 +226,16 @@ def test_without_pg_dump_the_error_says_how_to_install_it(tmp_path: Path) -> Non
     assert "pg_dump was not found" in result.stderr
     assert "apt-get install postgresql-client" in result.stderr
     assert "secret" not in result.stderr
+
+
+def test_the_tools_get_the_password_in_the_environment_not_in_the_url() -> None:
+    from agency.core.backup import _libpq
+
+    url, env = _libpq("postgres://ada:p%40ss%3Aword@db.example:5433/agency?ssl=require&maxsize=5")
+    assert url == "postgresql://ada@db.example:5433/agency"
+    assert env["PGPASSWORD"] == "p@ss:word"
+    assert env["PGSSLMODE"] == "require"
+    url, env = _libpq("postgres://postgres@[::1]/agency?sslmode=verify-full")
+    assert url == "postgresql://postgres@[::1]/agency"
+    assert env["PGSSLMODE"] == "verify-full"
+    assert "PGPASSWORD" not in env or env["PGPASSWORD"] == os.environ.get("PGPASSWORD")

@@ -17,12 +17,13 @@ import sqlite3
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
 from agency.core.db import sqlite_path
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PGDUMP_MAGIC = b"PGDMP"
+SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
 PG_TOOLS_HINT = (
     "{tool} was not found. Install PostgreSQL's client tools in a version at least the server's "
     "(Debian/Ubuntu: apt-get install postgresql-client; macOS: brew install libpq), or put them "
@@ -137,8 +138,8 @@ def restore_sqlite(url: str, source_file: Path) -> Result:
 
 
 def _libpq(url: str) -> tuple[str, dict[str, str]]:
-    """A URL for libpq's tools without the password (and without the driver's own query
-    options), and the environment carrying the password."""
+    """A URL for libpq's tools without the password and without the driver's query options,
+    and the environment carrying the password and the TLS mode (`?ssl=` / `?sslmode=`)."""
     parts = urlsplit(url)
     if parts.scheme not in ("postgres", "postgresql", "postgresql+asyncpg"):
         raise BackupError(f"unsupported database URL scheme {parts.scheme!r}")
@@ -152,6 +153,12 @@ def _libpq(url: str) -> tuple[str, dict[str, str]]:
     env = dict(os.environ)
     if parts.password is not None:
         env["PGPASSWORD"] = unquote(parts.password)
+    query = parse_qs(parts.query)
+    ssl = (query.get("sslmode") or query.get("ssl") or [""])[-1].lower()
+    if ssl in SSL_MODES:
+        env["PGSSLMODE"] = ssl
+    elif ssl in ("true", "1"):
+        env["PGSSLMODE"] = "require"
     return urlunsplit(("postgresql", netloc, parts.path, "", "")), env
 
 
