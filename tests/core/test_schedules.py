@@ -134,3 +134,29 @@ async def test_the_runner_loop_queues_and_runs_a_due_schedule(orm: str) -> None:
 def test_a_schedule_needs_a_handler() -> None:
     with pytest.raises(ValueError, match="tick"):
         jobs.JobRunner({}, schedules={"tick": HOUR})
+
+
+async def test_a_module_declares_periodic_work_and_the_server_runs_it(
+    database_url: str, tmp_path: Path
+) -> None:
+    from agency.app import create_app
+    from agency.core.modules import Module, Periodic
+    from agency.core.settings import Settings
+    from agency.registry import MODULES
+    from tests.conftest import make_settings
+
+    seen: list[Settings] = []
+
+    async def monitor(settings: Settings) -> None:
+        seen.append(settings)
+
+    weekly = Periodic(name="test.monitor", interval=timedelta(days=7), run=monitor)
+    settings = make_settings(tmp_path, database_url)
+    app = create_app(settings, modules=(*MODULES, Module(name="monitor", periodic=(weekly,))))
+    async with app.test_app():
+        runner: jobs.JobRunner = app.extensions["agency.jobs"]
+        assert runner.schedules["test.monitor"] == timedelta(days=7)
+        assert "test.monitor" in await jobs.schedule_due(runner.schedules)
+        await runner.drain()
+        assert seen == [settings]
+        assert await jobs.schedule_due(runner.schedules) == []
