@@ -372,12 +372,17 @@ def main(binary: str) -> int:
         print(f"FAIL: no binary at {binary_path}", file=sys.stderr)
         return 1
     started = time.monotonic()
-    try:
-        run_unconfigured(binary_path)
-        run_configured(binary_path)
-    except SmokeFailure as exc:
-        sys.stdout.flush()
-        print(f"FAIL: {exc}", file=sys.stderr)
+    failures = 0
+    # A failed run does not stop the other: both verdicts are shown.
+    for run in (run_unconfigured, run_configured):
+        try:
+            run(binary_path)
+        except SmokeFailure as exc:
+            failures += 1
+            sys.stdout.flush()
+            print(f"FAIL: {exc}", file=sys.stderr, flush=True)
+    if failures:
+        print(f"binary smoke test FAILED ({failures} of 2 runs)", file=sys.stderr)
         return 1
     print(f"binary smoke test passed ({time.monotonic() - started:.1f} s)")
     return 0
