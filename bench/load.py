@@ -346,6 +346,7 @@ def report(run: Run) -> tuple[str, int]:
 
 def scenario(name: str, seconds: float, users: int, args: argparse.Namespace) -> tuple[str, int]:
     run = Run(name, seconds)
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="agency-load-") as tmp:
         workdir = Path(tmp)
         if name == "sqlite":
@@ -368,6 +369,10 @@ def scenario(name: str, seconds: float, users: int, args: argparse.Namespace) ->
         (OUT.parent / f"load-{name}-server.log").write_text(log)
         tracebacks = log.count("Traceback")
     table, failing = report(run)
+    table += (
+        f"\n\nLoad average (1 min) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after "
+        f"({os.cpu_count()} CPUs; this run's own server and client included)."
+    )
     if tracebacks:
         table += f"\n\nServer log: {tracebacks} tracebacks (bench/out/load-{name}-server.log)."
     return table, failing
