@@ -8,6 +8,7 @@ this runs in a second instead of a build; scripts/smoke_binary.py checks the rea
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,14 @@ def run_spec(tmp_path: Path) -> Recorder:
 
     spec = (REPO / "agency.spec").read_text()
     code = compile(spec, str(REPO / "agency.spec"), "exec")
-    exec(code, {"SPECPATH": str(tmp_path), "Analysis": Analysis, "PYZ": Recorder, "EXE": Recorder})
+    saved_path = list(sys.path)  # the spec puts its src/ first
+    try:
+        exec(
+            code,
+            {"SPECPATH": str(tmp_path), "Analysis": Analysis, "PYZ": Recorder, "EXE": Recorder},
+        )
+    finally:
+        sys.path[:] = saved_path
     [analysis] = analyses
     return analysis
 
