@@ -1,0 +1,181 @@
+"""Property-based fuzzing of the whole JSON API from its own OpenAPI document (issue 13, "Keep
+the probes"): schemathesis generates requests for every operation, valid and invalid, signed
+out, as a customer and as an admin, always with the CSRF header; no answer may be a server
+error, and documented answers must match their schema.
+
+In-process over ASGI (no socket), on SQLite and PostgreSQL, with Stripe pointed at the fake,
+rate limits off for the run, a fixed seed (`derandomize`) and a bounded number of examples per
+operation, identity and mode (`FUZZ_EXAMPLES`, default 12: the test takes about 30 s per
+database; raise it for a longer hunt).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.errors import Unsatisfiable
+from quart import Quart
+from schemathesis.checks import not_a_server_error
+from schemathesis.core.failures import FailureGroup
+from schemathesis.core.result import Ok
+from schemathesis.generation import GenerationMode
+from schemathesis.python import asgi
+from schemathesis.specs.openapi.checks import response_schema_conformance
+
+from agency.app import create_app
+from agency.core import db, ratelimit
+from agency.core.security import CSRF_HEADER
+from agency.modules.auth.service import admin as auth_admin
+from agency.modules.billing.clients import StripeGateway
+from agency.modules.billing.service import prices as billing_prices
+from agency.modules.catalogue import service as catalogue
+from agency.registry import MODULES
+from tests.auth.helpers import PASSWORD
+from tests.conftest import make_settings
+from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
+
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "12"))
+CSRF = {CSRF_HEADER: "1"}
+WEBHOOK_SECRET = "whsec_fuzz"
+# Signing out would end the identity's session for the rest of the run; it takes no input.
+SIGNED_IN_SKIP = {"POST /api/auth/logout"}
+
+
+@pytest.fixture
+def no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Thousands of requests from one address: the limits would answer 429 to most of them."""
+
+    async def allow(*_args: Any, **_kwargs: Any) -> int:
+        return 0
+
+    for name in ("enforce", "check", "hit"):
+        if hasattr(ratelimit, name):
+            monkeypatch.setattr(ratelimit, name, allow)
+    yield
+
+
+@pytest.fixture
+def stripe_fake() -> Iterator[FakeStripe]:
+    with run_fake_stripe() as fake:
+        yield fake
+
+
+async def _prepare(url: str, fake: FakeStripe) -> None:
+    """The catalogue seeded and synced to the fake Stripe, so checkouts can go all the way."""
+    await db.init_db(url, [m.models for m in MODULES if m.models is not None])
+    try:
+        await catalogue.seed(catalogue.load_file())
+        gateway = StripeGateway(fake.api_key, fake.base_url, WEBHOOK_SECRET)
+        await billing_prices.sync_prices(gateway, dry_run=False)
+    finally:
+        await db.close_db()
+
+
+@pytest.fixture
+def fuzz_app(
+    tmp_path: Path, database_url: str, stripe_fake: FakeStripe, no_rate_limits: None
+) -> Quart:
+    asyncio.run(_prepare(database_url, stripe_fake))
+    return create_app(
+        make_settings(
+            tmp_path,
+            database_url,
+            stripe_secret_key=stripe_fake.api_key,
+            stripe_api_base=stripe_fake.base_url,
+            stripe_webhook_secret=WEBHOOK_SECRET,
+            agency_email="team@agency.test",
+        )
+    )
+
+
+def _session_cookies(app: Quart, email: str) -> dict[str, str]:
+    """Sign up through the API (in schemathesis's own event loop) and keep the cookies."""
+    with asgi.get_client(app) as client:
+        body = {
+            "email": email,
+            "password": PASSWORD,
+            "confirm_password": PASSWORD,
+            "first_name": "Fuzz",
+            "last_name": "Tester",
+        }
+        response = client.post("http://testserver/api/auth/signup", json=body, headers=CSRF)
+        assert response.status_code == 201, response.text
+        return dict(client.cookies)
+
+
+def _make_admin(app: Quart, email: str) -> None:
+    async def promote() -> None:
+        await auth_admin.set_role(email, "admin")
+
+    # The app's database connection lives in schemathesis's event loop thread.
+    asgi._get_portal().call(promote)
+
+
+def _fuzzer(strategy: Any, cookies: dict[str, str]) -> Callable[[], int]:
+    """A Hypothesis test of one operation, mode and identity; returns how many calls it made."""
+    calls = 0
+
+    @settings(
+        max_examples=EXAMPLES,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=strategy)
+    def fuzz(case: Any) -> None:
+        nonlocal calls
+        calls += 1
+        response = case.call(headers=CSRF, cookies=cookies)
+        case.validate_response(response, checks=[not_a_server_error, response_schema_conformance])
+
+    def run() -> int:
+        fuzz()
+        return calls
+
+    return run
+
+
+def test_no_generated_request_gets_a_server_error(fuzz_app: Quart) -> None:
+    started = time.monotonic()
+    schema = schemathesis.openapi.from_asgi("/openapi.json", fuzz_app)
+    identities: dict[str, dict[str, str]] = {"signed out": {}}
+    identities["customer"] = _session_cookies(fuzz_app, "customer@fuzz.example")
+    identities["admin"] = _session_cookies(fuzz_app, "admin@fuzz.example")
+    _make_admin(fuzz_app, "admin@fuzz.example")
+
+    failures: list[str] = []
+    nothing_to_negate: set[str] = set()
+    calls = 0
+    for result in schema.get_all_operations():
+        assert isinstance(result, Ok), result
+        operation = result.ok()
+        for who, cookies in identities.items():
+            if who != "signed out" and operation.label in SIGNED_IN_SKIP:
+                continue
+            for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+                fuzz = _fuzzer(operation.as_strategy(generation_mode=mode), cookies)
+                try:
+                    calls += fuzz()
+                except Unsatisfiable:
+                    # No invalid input exists for an operation that takes none.
+                    assert mode is GenerationMode.NEGATIVE, operation.label
+                    nothing_to_negate.add(operation.label)
+                except (Exception, FailureGroup) as failure:  # one report per failing operation
+                    failures.append(f"{who}, {mode.value}: {operation.label}\n{failure}")
+    elapsed = time.monotonic() - started
+    print(
+        f"fuzzed {calls} requests in {elapsed:.1f} s; "
+        f"no invalid input possible for {sorted(nothing_to_negate)}"
+    )
+    assert not failures, "\n".join(failures[:20]) + f"\n({len(failures)} failures)"
+    assert calls > 200
