@@ -14,6 +14,8 @@ import pytest
 
 from agency.app import create_app
 from agency.core import mail
+from agency.core.errors import Conflict, TooManyRequests
+from agency.modules.auth.service import accounts
 from tests.auth.helpers import HEADERS, PASSWORD, call, sign_up
 from tests.conftest import make_settings
 
@@ -112,3 +114,20 @@ async def test_one_account_gets_at_most_three_reset_links_an_hour(proxied: Any) 
     await proxied.app.extensions["agency.jobs"].drain()
     sent = await mail.OutboundMail.all()
     assert [m.to for m in sent] == ["ada@example.com"] * 3
+
+
+async def test_the_checkout_sign_in_counts_its_guesses_too(orm: str) -> None:
+    """A signed-out buyer's e-mail and password (auth's register_or_authenticate)."""
+    await accounts.create_user("ada@example.com", PASSWORD)
+
+    async def guess(n: int) -> str:
+        try:
+            await accounts.register_or_authenticate(
+                full_name="Eve", email="ada@example.com", password=f"guess {n}", client_ip=f"::{n}"
+            )
+        except (Conflict, TooManyRequests) as refused:
+            return type(refused).__name__
+        return "signed in"
+
+    outcomes = Counter(await asyncio.gather(*(guess(n) for n in range(25))))
+    assert outcomes == {"Conflict": 10, "TooManyRequests": 15}
