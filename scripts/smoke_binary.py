@@ -168,7 +168,10 @@ def run_unconfigured(binary: Path) -> None:
                     raise SmokeFailure("no data/agency.db")
             with step(f"start-up within {START_LIMIT_SECONDS} s"):
                 if elapsed > START_LIMIT_SECONDS:
-                    raise SmokeFailure(f"took {elapsed:.2f} s")
+                    load = os.getloadavg()[0]
+                    raise SmokeFailure(
+                        f"took {elapsed:.2f} s (load average {load:.1f} on {os.cpu_count()} CPUs)"
+                    )
         except SmokeFailure as exc:
             raise SmokeFailure(f"{exc}\n{server.log_tail()}") from None
         finally:
