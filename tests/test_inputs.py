@@ -29,7 +29,7 @@ def no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     async def allow(*_args: Any, **_kwargs: Any) -> int:
         return 0
 
-    for name in ("enforce", "check", "hit"):
+    for name in ("enforce", "check", "hit", "give_back"):
         if hasattr(ratelimit, name):
             monkeypatch.setattr(ratelimit, name, allow)
     yield
