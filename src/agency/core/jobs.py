@@ -6,12 +6,17 @@ Schedules (work every N hours) use the same queue: each has a row in `job_schedu
 its next run is due. A runner that finds it due moves it one interval on with a conditional
 UPDATE (`... WHERE next_run_at <= now`) and, in the same transaction, queues the run as a job.
 Only one process's UPDATE can match, so a schedule runs once per period however many server
-processes share the database."""
+processes share the database.
+
+A job that fails is retried with back-off until it has had `max_attempts`; a handler that knows
+retrying cannot help raises `PermanentFailure`, and one that must record the outcome of its last
+try (a mail marked failed) asks `final_attempt()`."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import os
 import socket
@@ -36,6 +41,20 @@ MAX_BACKOFF = timedelta(hours=1)
 # How often a runner looks whether a schedule is due, and how often a scheduled run is tried.
 SCHEDULE_CHECK_SECONDS = 15.0
 SCHEDULED_ATTEMPTS = 3
+
+# Whether the job being run is on its last attempt (set by `run_one` around the handler).
+_final_attempt: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "agency_job_final_attempt", default=False
+)
+
+
+class PermanentFailure(Exception):
+    """Raised by a handler when no retry can succeed: the job fails for good at once."""
+
+
+def final_attempt() -> bool:
+    """Whether the job now running will not be retried if it fails (False outside a job)."""
+    return _final_attempt.get()
 
 
 class Job(Model):
@@ -120,14 +139,16 @@ async def run_one(handlers: Mapping[str, JobHandler], worker_id: str) -> bool:
     job = await _claim(worker_id, list(handlers))
     if job is None:
         return False
+    final = _final_attempt.set(job.attempts >= job.max_attempts)
     try:
         await handlers[job.kind](job.payload)
     except Exception as exc:
-        retry = job.attempts < job.max_attempts
+        permanent = isinstance(exc, PermanentFailure)
+        retry = job.attempts < job.max_attempts and not permanent
         log.warning(
             "job failed",
             extra={"job_id": job.id, "kind": job.kind, "attempt": job.attempts, "retry": retry},
-            exc_info=True,
+            exc_info=not permanent,
         )
         await Job.filter(id=job.id, locked_by=worker_id).update(
             status=QUEUED if retry else FAILED,
@@ -140,6 +161,8 @@ async def run_one(handlers: Mapping[str, JobHandler], worker_id: str) -> bool:
         await Job.filter(id=job.id, locked_by=worker_id).update(
             status=DONE, last_error=None, locked_by=None, locked_until=None
         )
+    finally:
+        _final_attempt.reset(final)
     return True
 
 
