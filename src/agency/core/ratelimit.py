@@ -59,9 +59,11 @@ def _ms(now: float | None) -> int:
     return round((time.time() if now is None else now) * 1000)
 
 
-def _placeholder() -> str:
+def _placeholders(count: int) -> list[str]:
+    """Numbered parameters, each usable several times in one statement."""
     dialect = connections.get("default").capabilities.dialect
-    return "$1" if dialect == "postgres" else "?"
+    mark = "$" if dialect == "postgres" else "?"
+    return [f"{mark}{i}" for i in range(1, count + 1)]
 
 
 def _times(text: str) -> list[int]:
@@ -93,10 +95,12 @@ def too_many(seconds: int) -> TooManyRequests:
     )
 
 
-def _upsert(limit: Limit, now_ms: int, *, conditional: bool) -> str:
-    """One statement: record an event at `now_ms` (keeping the last `limit` times), only when
-    fewer than `limit` recorded times are within the window if `conditional`. Every number in
-    it is an int computed here; the key is the one parameter."""
+def _upsert(limit: Limit, *, conditional: bool) -> str:
+    """One statement: record an event (keeping the last `limit` times), only when fewer than
+    `limit` recorded times are within the window if `conditional`. Parameters: key, now (ms),
+    now (s), now as stored text, and if `conditional` the window's start (ms). Its text
+    depends only on the limit, so PostgreSQL's prepared statements are reused."""
+    key, now_ms, now_s, now_text, since_ms = _placeholders(5)
     cap = limit.limit * DIGITS
     keep = (limit.limit - 1) * DIGITS
     t = "rate_counter.times"
@@ -111,14 +115,12 @@ def _upsert(limit: Limit, now_ms: int, *, conditional: bool) -> str:
     room = (
         f"CASE WHEN LENGTH({t}) < {cap} THEN 1 "
         f"WHEN CAST(SUBSTR({t}, LENGTH({t}) - {cap} + 1, {DIGITS}) AS BIGINT) "
-        f"<= {now_ms - limit.window * 1000} THEN 1 ELSE 0 END = 1"
+        f"<= {since_ms} THEN 1 ELSE 0 END = 1"
     )
     return (
-        f"INSERT INTO rate_counter (key, times, updated_at) "
-        f"VALUES ({_placeholder()}, '{now_ms:0{DIGITS}d}', {now_ms // 1000}) "
+        f"INSERT INTO rate_counter (key, times, updated_at) VALUES ({key}, {now_text}, {now_s}) "
         f"ON CONFLICT (key) DO UPDATE SET times = ({kept}) || {stamp_text}, "
-        f"updated_at = {now_ms // 1000}" + (f" WHERE {room}" if conditional else "") + " "
-        "RETURNING times"
+        f"updated_at = {now_s}" + (f" WHERE {room}" if conditional else "") + " RETURNING times"
     )
 
 
@@ -128,9 +130,15 @@ async def _record(limit: Limit, subject: str, now_ms: int, *, conditional: bool)
         raise ValueError("time out of range")
     connection = connections.get("default")
     # execute_query_dict always fetches; execute_query drops RETURNING rows on PostgreSQL.
-    rows = await connection.execute_query_dict(
-        _upsert(limit, now_ms, conditional=conditional), [limit.key(subject)]
-    )
+    parameters: list[str | int] = [
+        limit.key(subject),
+        now_ms,
+        now_ms // 1000,
+        f"{now_ms:0{DIGITS}d}",
+    ]
+    if conditional:
+        parameters.append(now_ms - limit.window * 1000)
+    rows = await connection.execute_query_dict(_upsert(limit, conditional=conditional), parameters)
     if random.random() < 0.01:
         await prune(now=now_ms / 1000)
     return str(rows[0]["times"]) if rows else None
