@@ -15,6 +15,7 @@ from agency.core import db, jobs, mail, ratelimit, retention
 from agency.core.settings import Settings
 from agency.modules.auth.models import PasswordReset, Session, User
 from agency.modules.billing.models import WebhookEvent
+from agency.modules.insights.models import Lead
 from agency.registry import MODULES
 from tests.conftest import MODEL_MODULES, make_settings, run_agency
 
@@ -63,6 +64,11 @@ async def event(key: str, received: datetime) -> None:
     await WebhookEvent.filter(id=key).update(received_at=received)
 
 
+async def lead(email: str, created: datetime) -> None:
+    row = await Lead.create(source="clinic-consultation", email=email)
+    await Lead.filter(id=row.id).update(created_at=created)
+
+
 async def fill() -> dict[str, Any]:
     """One row past its time and one just inside it, of every kind, at the default periods."""
     keep: dict[str, Any] = {
@@ -90,6 +96,8 @@ async def fill() -> dict[str, Any]:
     await reset(user, "live", expires=ago(minutes=-30))
     await event("evt_old", ago(days=181))
     await event("evt_young", ago(days=179))
+    await lead("old@example.com", ago(days=730, minutes=1))
+    await lead("young@example.com", ago(days=729, hours=23))
     return keep
 
 
@@ -106,6 +114,7 @@ async def assert_only_young_rows_left(keep: dict[str, Any]) -> None:
         "used-young",
     ]
     assert await WebhookEvent.all().values_list("id", flat=True) == ["evt_young"]
+    assert await Lead.all().values_list("email", flat=True) == ["young@example.com"]
     assert await User.filter(email="kept@example.com").exists()  # accounts are not retention data
 
 
@@ -118,6 +127,7 @@ EXPECTED = {
     "auth.sessions": 1,
     "auth.password_resets": 2,
     "billing.webhook_events": 1,
+    "insights.leads": 1,
 }
 
 
@@ -135,23 +145,32 @@ async def test_periods_are_settings(orm: str, tmp_path: Path) -> None:
     await job(jobs.DONE, ago(days=3))
     await event("evt_recent", ago(days=8))
     await counter("recent", ago(days=1, hours=23))
+    await lead("last-month@example.com", ago(days=31))
+    await lead("this-month@example.com", ago(days=29))
     settings = make_settings(
         tmp_path,
         orm,
         retention_jobs_done_days=2,
         retention_webhook_events_days=7,
         retention_rate_limits_days=1,
+        retention_leads_days=30,
     )
     removed = await retention.prune(settings, HOOKS, now=NOW)
     assert removed["jobs.done"] == 1
     assert removed["billing.webhook_events"] == 1
     assert removed["ratelimit.counters"] == 1
+    assert removed["insights.leads"] == 1
+    assert await Lead.all().values_list("email", flat=True) == ["this-month@example.com"]
 
 
 def test_retention_settings_come_from_the_environment(monkeypatch: Any) -> None:
     monkeypatch.setenv("AGENCY_RETENTION_WEBHOOK_EVENTS_DAYS", "365")
+    monkeypatch.setenv("AGENCY_RETENTION_LEADS_DAYS", "365")
     assert Settings().retention_webhook_events_days == 365
+    assert Settings().retention_leads_days == 365
     assert Settings().retention_jobs_done_days == 14
+    monkeypatch.delenv("AGENCY_RETENTION_LEADS_DAYS")
+    assert Settings().retention_leads_days == 730  # 24 months, as the privacy page says
 
 
 async def test_the_server_schedules_retention_hourly_and_runs_it(
@@ -209,6 +228,7 @@ def test_the_readme_and_the_privacy_page_state_the_default_periods() -> None:
         "retention_password_resets_days": "{} after the link was used or expired",
         "retention_rate_limits_days": "{} after your last attempt",
         "retention_webhook_events_days": "{} days after they arrived",
+        "retention_leads_days": "{} days) after they were sent",
     }
     assert set(phrases) == set(defaults) - {"retention_sessions_days"}
     for name, phrase in phrases.items():
@@ -217,3 +237,6 @@ def test_the_readme_and_the_privacy_page_state_the_default_periods() -> None:
         assert phrase.format(amount) in privacy, name
     assert defaults["retention_sessions_days"] == 0  # the page: deleted when they expire
     assert "otherwise when they expire" in privacy
+    months = defaults["retention_leads_days"] * 12 / 365
+    assert months == int(months)  # the page says it in months too
+    assert f"{int(months)} months ({defaults['retention_leads_days']} days)" in privacy

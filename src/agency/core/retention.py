@@ -2,11 +2,11 @@
 
 Core deletes its own tables (finished and failed jobs, sent and undelivered e-mail, old
 rate-limit counters); each module deletes its own through the `retention` hook of its `Module`
-descriptor (auth: expired sessions, used or expired reset links; billing: old webhook events).
-The periods are settings (`AGENCY_RETENTION_*`, in days). `agency db prune` runs the same at once.
+descriptor (auth: expired sessions, used or expired reset links; billing: old webhook events;
+insights: leads 730 days, the privacy page's 24 months, after they were sent). The periods are
+settings (`AGENCY_RETENTION_*`, in days). `agency db prune` runs the same at once.
 
-Accounts and leads are not retention data: accounts stay until they are deleted (by their owner
-or an admin); leads are the agency's business records and stay until the agency deletes them.
+Accounts are not retention data: they stay until they are deleted (by their owner or an admin).
 """
 
 from __future__ import annotations

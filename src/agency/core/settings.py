@@ -104,6 +104,8 @@ class Settings(BaseSettings):
     retention_rate_limits_days: int = Field(default=2, ge=1, le=36500)
     # Payment provider events, kept longer for replay and audit.
     retention_webhook_events_days: int = Field(default=180, ge=0, le=36500)
+    # Leads (enquiries from the forms), from when they were sent: 730 days = 24 months.
+    retention_leads_days: int = Field(default=730, ge=1, le=36500)
 
     @field_validator("base_url")
     @classmethod

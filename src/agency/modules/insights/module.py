@@ -11,4 +11,5 @@ MODULE = Module(
     cli=cli.app,
     cli_name="leads",
     user_data=UserData(export=service.export_user, erase=service.erase_user),
+    retention=service.prune_leads,
 )

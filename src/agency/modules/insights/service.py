@@ -6,11 +6,12 @@ import csv
 import io
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from agency.core import mail, ratelimit
 from agency.core.errors import ValidationFailed
 from agency.core.ratelimit import Limit
+from agency.core.settings import Settings
 from agency.core.text import is_line, valid_email
 from agency.modules.auth import api as auth_api
 from agency.modules.insights.models import Lead
@@ -200,3 +201,10 @@ async def erase_user(user_id: int) -> None:
     account = await auth_api.get_account(user_id)
     if account is not None:
         await Lead.filter(email=account.email).delete()
+
+
+async def prune_leads(settings: Settings, now: datetime) -> dict[str, int]:
+    """Retention (core runs it hourly and in `agency db prune`): leads are deleted
+    `retention_leads_days` after they were sent (730, the privacy page's 24 months)."""
+    cutoff = now - timedelta(days=settings.retention_leads_days)
+    return {"insights.leads": await Lead.filter(created_at__lt=cutoff).delete()}
