@@ -82,9 +82,9 @@ async def _prepare(url: str, fake: FakeStripe) -> None:
 @pytest.fixture
 def fuzz_app(
     tmp_path: Path, database_url: str, stripe_fake: FakeStripe, no_rate_limits: None
-) -> Quart:
+) -> Iterator[Quart]:
     asyncio.run(_prepare(database_url, stripe_fake))
-    return create_app(
+    app = create_app(
         make_settings(
             tmp_path,
             database_url,
@@ -94,6 +94,9 @@ def fuzz_app(
             agency_email="team@agency.test",
         )
     )
+    yield app
+    # schemathesis started the app (and its database) in its own event loop: stop it there.
+    asgi.shutdown_lifespans()
 
 
 def _session_cookies(app: Quart, email: str) -> dict[str, str]:
