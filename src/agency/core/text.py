@@ -6,7 +6,7 @@ tab, newline and carriage return allowed) or `Secret` (a password: anything that
 encoded). Each rejects what no database column should receive: NUL (PostgreSQL refuses it, so
 it used to answer 500), other control characters, and lone surrogates (which no database can
 encode). The length comes with the field (`Field(max_length=...)`), never longer than the
-column the value is written to; `tests/test_inputs.py` holds every schema to both rules.
+column the value is written to; `tests/test_schema_limits.py` holds every schema to both rules.
 """
 
 from __future__ import annotations
