@@ -10,7 +10,16 @@ An audit that could not look anything up must not pass as "No known vulnerabilit
 - first, a canary: the service must report the advisory of a known vulnerable release (CANARY).
   A mirror or proxy that answers without advisory data would otherwise pass everything.
 
-Usage: .venv/bin/python scripts/audit_deps.py [pip-audit options, e.g. --format json]
+With `--npm DIR`, `npm audit --omit=dev --audit-level=high` then audits the web UI's
+production packages in DIR, read the same way: an error from the registry's audit endpoint is
+"not answering", never a pass.
+
+Exit status: 0 audited and clean, 1 a vulnerability found (or a dependency the service could not
+answer for), 2 the advisory service is not answering, so nothing was audited. CI (`.ci/run`) fails
+on 1 and reports 2 loudly as "not performed" (the machines CI runs on reach the package
+registries but not their advisory endpoints); AGENCY_AUDIT_REQUIRED=1 makes 2 fail CI too.
+
+Usage: .venv/bin/python scripts/audit_deps.py [--npm DIR] [pip-audit options, e.g. --format json]
 Accepted advisories go in IGNORED below, each with its reason (none today).
 """
 
@@ -103,7 +112,44 @@ def canary_problem(argv: list[str]) -> str | None:
     return None
 
 
+def npm_audit(webui: str) -> int:
+    """npm audit of the production packages: 0 clean, 1 high/critical advisories, 2 no answer."""
+    result = subprocess.run(
+        ["npm", "audit", "--omit=dev", "--audit-level=high", "--json"],
+        cwd=webui,
+        capture_output=True,
+        text=True,
+    )
+    try:
+        report = json.loads(result.stdout)
+        counts = report["metadata"]["vulnerabilities"]
+    except (ValueError, KeyError, TypeError):
+        detail = result.stdout.strip() or result.stderr.strip()
+        print(f"FAIL: the npm audit endpoint is not answering:\n{detail[:600]}", file=sys.stderr)
+        return 2
+    serious = int(counts.get("high", 0)) + int(counts.get("critical", 0))
+    print(f"npm audit (production packages): {counts}", flush=True)
+    if serious:
+        subprocess.call(["npm", "audit", "--omit=dev", "--audit-level=high"], cwd=webui)
+        print(f"FAIL: {serious} high or critical npm advisories (see above)", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    npm_dir: str | None = None
+    if "--npm" in argv:
+        at = argv.index("--npm")
+        npm_dir, argv = argv[at + 1], argv[:at] + argv[at + 2 :]
+    python_code = python_audit(argv)
+    if npm_dir is None:
+        return python_code
+    npm_code = npm_audit(npm_dir)
+    # A vulnerability found anywhere outranks a service that did not answer.
+    return 1 if 1 in (python_code, npm_code) else max(python_code, npm_code)
+
+
+def python_audit(argv: list[str]) -> int:
     problem = canary_problem(argv)
     if problem is not None:
         print(f"FAIL: the advisory service is not answering: {problem}", file=sys.stderr)

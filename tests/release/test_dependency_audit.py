@@ -200,3 +200,34 @@ def test_an_unreachable_advisory_service_fails_the_audit(
     result = run_audit(closed, certificate[0], tmp_path / "cache")
     assert result.returncode != 0
     assert "not answering" in result.stderr
+
+
+NPM_ANSWERS = {
+    # What npm 11 prints with --json when the registry refuses the bulk advisory endpoint.
+    "endpoint refused": (
+        {"message": "405 Method Not Allowed", "statusCode": 405, "error": {"summary": ""}},
+        2,
+    ),
+    "high advisory": (
+        {"metadata": {"vulnerabilities": {"low": 0, "moderate": 1, "high": 1, "critical": 0}}},
+        1,
+    ),
+    "only moderate": (
+        {"metadata": {"vulnerabilities": {"low": 2, "moderate": 1, "high": 0, "critical": 0}}},
+        0,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", NPM_ANSWERS)
+def test_npm_audit_reads_no_answer_as_not_audited(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report, code = NPM_ANSWERS[case]
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    npm = fake_bin / "npm"
+    npm.write_text(f"#!/bin/sh\ncat <<'JSON'\n{json.dumps(report)}\nJSON\nexit 1\n")
+    npm.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake_bin}{os.pathsep}{os.environ['PATH']}")
+    assert audit_script().npm_audit(str(tmp_path)) == code
