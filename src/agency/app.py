@@ -69,7 +69,9 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
     handlers.update({k: h for m in modules for k, h in m.job_handlers.items()})
     periodic = periodic_jobs(modules)
     handlers.update({p.name: _periodic_handler(p, settings) for p in periodic})
-    runner = jobs.JobRunner(handlers, schedules={p.name: p.interval for p in periodic})
+    runner = jobs.JobRunner(
+        handlers, schedules={p.name: p.interval for p in periodic}, is_outage=db.is_unavailable
+    )
     userdata.install({m.name: m.user_data for m in modules if m.user_data is not None})
     app.extensions["agency.jobs"] = runner
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from datetime import timedelta
 from typing import Any
+
+import pytest
 
 from agency.core import jobs
 
@@ -89,3 +92,36 @@ def test_backoff_grows_and_is_capped() -> None:
     assert delays == sorted(delays)
     assert delays[0] == timedelta(seconds=10)
     assert max(delays) == jobs.MAX_BACKOFF
+
+
+async def test_the_runner_logs_a_database_outage_once_not_every_poll(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    outage = {"on": True}
+    polls = {"count": 0}
+
+    async def drain(_self: jobs.JobRunner) -> int:
+        polls["count"] += 1
+        if outage["on"]:
+            raise ConnectionRefusedError("connection refused")
+        return 0
+
+    async def handler(_payload: dict[str, Any]) -> None:
+        return None
+
+    monkeypatch.setattr(jobs.JobRunner, "drain", drain)
+    runner = jobs.JobRunner(
+        {"any": handler}, poll_seconds=0.01, is_outage=lambda e: isinstance(e, ConnectionError)
+    )
+    with caplog.at_level(logging.INFO, logger="agency.core.jobs"):
+        runner.start()
+        while polls["count"] < 5:
+            await asyncio.sleep(0.01)
+        outage["on"] = False
+        while polls["count"] < 8:
+            await asyncio.sleep(0.01)
+        await runner.stop()
+    messages = [r.getMessage() for r in caplog.records]
+    assert sum("out of reach" in m for m in messages) == 1, messages
+    assert sum("answers again" in m for m in messages) == 1, messages
+    assert not any(r.exc_info for r in caplog.records)

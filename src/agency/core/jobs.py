@@ -21,7 +21,7 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -215,7 +215,9 @@ class JobRunner:
     """Polls the queue in the background of a server process, and queues scheduled runs.
 
     handlers: the job kinds this runner runs. schedules: name -> interval of the periodic jobs
-    it queues when due (each name must also be a kind in `handlers`).
+    it queues when due (each name must also be a kind in `handlers`). is_outage: tells an
+    error that means the database is out of reach (the runner then logs one warning per outage
+    instead of a traceback every poll).
     """
 
     def __init__(
@@ -223,8 +225,11 @@ class JobRunner:
         handlers: Mapping[str, JobHandler],
         poll_seconds: float = 1.0,
         schedules: Mapping[str, timedelta] | None = None,
+        is_outage: Callable[[BaseException], bool] = lambda _error: False,
     ) -> None:
         self.handlers = dict(handlers)
+        self.is_outage = is_outage
+        self._in_outage = False
         self.poll_seconds = poll_seconds
         self.schedules = dict(schedules or {})
         missing = self.schedules.keys() - self.handlers.keys()
@@ -264,10 +269,17 @@ class JobRunner:
                     self._next_schedule_check = time.monotonic() + SCHEDULE_CHECK_SECONDS
                     await schedule_due(self.schedules)
                 await self.drain()
+                if self._in_outage:
+                    log.info("job runner: the database answers again")
+                    self._in_outage = False
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("job runner error")
+            except Exception as error:
+                if not self.is_outage(error):
+                    log.exception("job runner error")
+                elif not self._in_outage:
+                    self._in_outage = True
+                    log.warning("job runner: the database is out of reach (%s); retrying", error)
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
