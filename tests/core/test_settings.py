@@ -38,6 +38,24 @@ def test_bad_values_are_listed_by_variable(monkeypatch: pytest.MonkeyPatch) -> N
     assert "AGENCY_PORT" in message and "AGENCY_LOG_LEVEL" in message
 
 
+@pytest.mark.parametrize(
+    "address", ["ops@agency", "ops@agency.example\r\nBcc: x@evil.example", "a b@agency.example"]
+)
+def test_e_mail_settings_must_be_one_address(monkeypatch: pytest.MonkeyPatch, address: str) -> None:
+    """The agency's notification address is checked at start-up, not by each failed mail."""
+    monkeypatch.setenv("AGENCY_AGENCY_EMAIL", address)
+    monkeypatch.setenv("AGENCY_CONTACT_EMAIL", address)
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    assert "AGENCY_AGENCY_EMAIL" in str(caught.value)
+    assert "AGENCY_CONTACT_EMAIL" in str(caught.value)
+
+
+def test_no_agency_e_mail_is_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENCY_AGENCY_EMAIL", "  ")
+    assert load_settings().agency_email == ""
+
+
 def test_unknown_key_in_file_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     config = tmp_path / "agency.toml"
     config.write_text("prot = 1\n")
