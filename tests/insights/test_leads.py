@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from agency.app import create_app
 from agency.core import mail
 from agency.modules.auth.service import admin as auth_admin
-from agency.modules.insights import service as insights_service
 from agency.modules.insights.models import Lead
 from agency.modules.insights.schemas import LeadOut
+from agency.modules.insights.service import leads as insights_service
 from tests.auth.helpers import HEADERS, call, sign_up
 from tests.conftest import make_settings, run_agency
 

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from agency.core.cli_support import CliContext, console
-from agency.modules.insights import service
+from agency.modules.insights.service import leads as lead_service
 
 app = typer.Typer(help="Leads from the site's forms.", no_args_is_help=True)
 
@@ -25,7 +25,7 @@ def list_leads(
 ) -> None:
     """Show the leads, newest first."""
     context: CliContext = ctx.obj
-    leads = context.run(lambda: service.list_leads(source, since))
+    leads = context.run(lambda: lead_service.list_leads(source, since))
     table = Table(title=f"{len(leads)} lead(s)")
     for column in ("date", "form", "e-mail", "name", "domain"):
         table.add_column(column)
@@ -48,6 +48,6 @@ def export(
 ) -> None:
     """Write the leads to a CSV file."""
     context: CliContext = ctx.obj
-    leads = context.run(lambda: service.list_leads(source, None))
-    csv_file.write_text(service.to_csv(leads))
+    leads = context.run(lambda: lead_service.list_leads(source, None))
+    csv_file.write_text(lead_service.to_csv(leads))
     console.print(f"wrote {len(leads)} lead(s) to {csv_file}")

@@ -2,7 +2,8 @@
 
 from agency.core.modules import Module
 from agency.core.userdata import UserData
-from agency.modules.insights import cli, models, routes, service
+from agency.modules.insights import cli, models, routes
+from agency.modules.insights.service import leads
 
 MODULE = Module(
     name="insights",
@@ -10,6 +11,6 @@ MODULE = Module(
     blueprint=routes.blueprint,
     cli=cli.app,
     cli_name="leads",
-    user_data=UserData(export=service.export_user, erase=service.erase_user),
-    retention=service.prune_leads,
+    user_data=UserData(export=leads.export_user, erase=leads.erase_user),
+    retention=leads.prune_leads,
 )

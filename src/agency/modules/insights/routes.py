@@ -9,8 +9,8 @@ from quart_schema import document_querystring, validate_request, validate_respon
 
 from agency.core.errors import ValidationFailed
 from agency.modules.auth import web as auth_web
-from agency.modules.insights import service
 from agency.modules.insights.schemas import LeadIn, LeadList, LeadReceipt, LeadsQuery
+from agency.modules.insights.service import leads as lead_service
 
 blueprint = Blueprint("insights", __name__)
 
@@ -21,7 +21,7 @@ blueprint = Blueprint("insights", __name__)
 async def post_lead(data: LeadIn) -> tuple[LeadReceipt, int]:
     """A visitor's form: stored as a lead, and the agency is told by e-mail."""
     settings = current_app.extensions["agency.settings"]
-    message = await service.submit_lead(
+    message = await lead_service.submit_lead(
         source=data.source,
         email=data.email,
         name=data.name,
@@ -50,7 +50,7 @@ def _filters() -> tuple[str | None, datetime | None]:
 async def get_leads() -> LeadList:
     """Every lead, newest first; filter with ?source= and ?since= (admins only)."""
     source, since = _filters()
-    return LeadList(leads=await service.list_leads(source, since))
+    return LeadList(leads=await lead_service.list_leads(source, since))
 
 
 @blueprint.get("/api/admin/leads.csv")
@@ -59,7 +59,7 @@ async def get_leads() -> LeadList:
 async def get_leads_csv() -> Response:
     """The leads as a CSV download (admins only)."""
     source, since = _filters()
-    body = service.to_csv(await service.list_leads(source, since))
+    body = lead_service.to_csv(await lead_service.list_leads(source, since))
     return Response(
         body,
         content_type="text/csv; charset=utf-8",
