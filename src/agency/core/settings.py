@@ -77,6 +77,19 @@ class Settings(BaseSettings):
     stripe_webhook_secret: str = ""
     stripe_api_base: str = ""
 
+    # Speed test (module insights): which provider runs it, and how to reach it.
+    speedtest_provider: Literal["psi", "lighthouse"] = "psi"
+    pagespeed_api_key: str = ""  # optional: keyless calls share a small quota
+    pagespeed_api_base: str = "https://pagespeedonline.googleapis.com"
+    pagespeed_timeout: float = Field(default=60.0, gt=0, le=600)  # seconds, either provider
+    lighthouse_path: str = "lighthouse"
+    lighthouse_chrome_path: str = ""  # empty: Lighthouse finds Chrome/Chromium itself
+    # Newsletter (Kit, formerly ConvertKit). Without a key and a form id, e-mails are leads only.
+    kit_api_key: str = ""
+    kit_api_version: Literal["v3", "v4"] = "v3"
+    kit_form_id: str = ""
+    kit_api_base: str = ""  # empty: the version's official address
+
     # Public site details shown on pages ({phone}, {email} and the scheduling URL of the specs).
     contact_phone: str = "+49 30 1234 5678"
     contact_email: str = "hello@agency.local"
@@ -112,6 +125,25 @@ class Settings(BaseSettings):
         if value and not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
         return value.rstrip("/")
+
+    @field_validator("pagespeed_api_base", "kit_api_base")
+    @classmethod
+    def _check_api_base(cls, value: str, info: ValidationInfo) -> str:
+        value = value.strip().rstrip("/")
+        if not value and info.field_name == "kit_api_base":
+            return value
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("must be an http(s) address such as https://api.example.com")
+        return value
+
+    @field_validator("kit_form_id")
+    @classmethod
+    def _check_form_id(cls, value: str) -> str:
+        value = value.strip()
+        if value and not value.isdigit():
+            raise ValueError("must be the form's number, e.g. 1234567")
+        return value
 
     @field_validator("contact_phone")
     @classmethod
