@@ -4,12 +4,39 @@ local Lighthouse run. Both read a Lighthouse result (LHR) into a `SpeedReport`; 
 
 INTERFACE AGREED FOR ISSUE 14 (engineer P implements the providers; engineer S calls
 `provider_for(settings, name)` from the speed-test job). Keep these names and fields.
+
+- `PageSpeedInsights`: `GET {base}/pagespeedonline/v5/runPagespeed?url=&strategy=&category=
+  performance[&key=]` (design notes §B1); the answer's `lighthouseResult` is read by
+  `parse_lighthouse_result`, its `loadingExperience` (Chrome UX Report field data) by
+  `parse_field_data`.
+- `LocalLighthouse`: the `lighthouse` command with a headless Chromium on this machine, its JSON
+  report on stdout; at most one run per CPU core at a time in a process (the rest wait).
+
+Neither provider checks where the URL points: the caller refuses private and loopback targets
+before it gets here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, Protocol
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import math
+import os
+import signal
+import ssl
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
+
+import httpx
+
+from agency.core.settings import Settings
+
+log = logging.getLogger(__name__)
 
 Strategy = Literal["mobile", "desktop"]
 ProviderName = Literal["psi", "lighthouse"]
@@ -21,6 +48,10 @@ MSG_UNREACHABLE = (
 MSG_RUN_FAILED = "Failed to run PageSpeed test."
 MSG_INVALID_RESPONSE = "Invalid response from PageSpeed API."
 MSG_GENERIC = "Failed to test website speed."
+# PSI's 429 (per-minute, per-100-seconds or daily quota of the key, or the keyless shared one).
+MSG_QUOTA = (
+    "The speed-test service's quota is used up for now (too many tests). Please try again later."
+)
 
 
 @dataclass(frozen=True)
@@ -73,3 +104,439 @@ class SpeedProvider(Protocol):
     async def run(self, url: str, strategy: Strategy) -> SpeedReport:
         """Test `url` (already `https://`-prefixed by the caller when it had no scheme)."""
         ...
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a Lighthouse result
+
+# Lighthouse runtime errors meaning the page itself could not be loaded: the visitor is told to
+# check the domain (spec §8 names FAILED_DOCUMENT_REQUEST; the others are the same situation:
+# an error status, no DNS answer, a refused connection or a certificate Chrome will not accept).
+UNREACHABLE_CODES = frozenset(
+    {
+        "FAILED_DOCUMENT_REQUEST",
+        "ERRORED_DOCUMENT_REQUEST",
+        "DNS_FAILURE",
+        "CHROME_INTERSTITIAL_ERROR",
+        "INSECURE_DOCUMENT_REQUEST",
+    }
+)
+# Field-data metrics we keep, by their PSI name: (our name, divisor of the percentile).
+FIELD_METRICS: dict[str, tuple[str, float]] = {
+    "LARGEST_CONTENTFUL_PAINT_MS": ("LCP", 1.0),
+    "INTERACTION_TO_NEXT_PAINT": ("INP", 1.0),
+    "CUMULATIVE_LAYOUT_SHIFT_SCORE": ("CLS", 100.0),
+}
+FIELD_CATEGORIES = frozenset({"FAST", "AVERAGE", "SLOW"})
+MAX_MS = 2**31 - 1  # a metric past this (24 days) is nonsense, and would not fit the column
+MAX_MESSAGE = 500  # a provider's message shown to the visitor is cut to this many characters
+OPPORTUNITIES = 3
+
+
+def _number(value: object) -> float | None:
+    """A finite number (not a bool), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) else None
+
+
+def _one_of(value: object, allowed: frozenset[str]) -> str | None:
+    """`value` when it is one of the `allowed` strings, else None (whatever its type)."""
+    return value if isinstance(value, str) and value in allowed else None
+
+
+def _round(value: float) -> int:
+    """Rounded half up, like the JavaScript `Math.round` of the original pages (Python's
+    `round` takes half to even: a score of 0.125 would read 12 instead of 13)."""
+    return math.floor(value + 0.5)
+
+
+def _ms(audits: Mapping[str, Any], audit_id: str) -> int | None:
+    """An audit's numericValue in milliseconds, rounded; None when absent or nonsense."""
+    audit = audits.get(audit_id)
+    if not isinstance(audit, Mapping):
+        return None
+    value = _number(audit.get("numericValue"))
+    if value is None or value < 0 or value > MAX_MS:
+        return None
+    return _round(value)
+
+
+def _cls(audits: Mapping[str, Any]) -> float | None:
+    audit = audits.get("cumulative-layout-shift")
+    if not isinstance(audit, Mapping):
+        return None
+    value = _number(audit.get("numericValue"))
+    if value is None or value < 0 or value > 1_000_000:
+        return None
+    return round(value, 4)
+
+
+def _plain_title(title: str) -> str:
+    """An audit title as plain words: Lighthouse marks code with backticks."""
+    return " ".join(title.replace("`", "").split())[:200]
+
+
+def _savings(audit: Mapping[str, Any]) -> float:
+    """The time an opportunity would save: overallSavingsMs, or (Lighthouse 11 and later, where
+    that is often 0) the larger of its LCP and FCP savings."""
+    details = audit.get("details")
+    best = 0.0
+    if isinstance(details, Mapping):
+        best = _number(details.get("overallSavingsMs")) or 0.0
+    metric_savings = audit.get("metricSavings")
+    if isinstance(metric_savings, Mapping):
+        for metric in ("LCP", "FCP"):
+            best = max(best, _number(metric_savings.get(metric)) or 0.0)
+    return best if best <= MAX_MS else 0.0
+
+
+def parse_opportunities(audits: Mapping[str, Any]) -> list[Opportunity]:
+    """The three opportunities that would save the most time, largest first.
+
+    An opportunity is an audit whose details are of type "opportunity", that did not pass
+    (score below 0.9, Lighthouse's pass mark) and that would save some time."""
+    found: list[Opportunity] = []
+    for audit_id, audit in audits.items():
+        if not isinstance(audit, Mapping) or not isinstance(audit_id, str):
+            continue
+        details = audit.get("details")
+        if not isinstance(details, Mapping) or details.get("type") != "opportunity":
+            continue
+        score = _number(audit.get("score"))
+        if score is not None and score >= 0.9:
+            continue
+        title = audit.get("title")
+        if not isinstance(title, str) or not title.strip():
+            continue
+        savings = _round(_savings(audit))
+        if savings > 0:
+            found.append(Opportunity(id=audit_id, title=_plain_title(title), savings_ms=savings))
+    found.sort(key=lambda o: (-o.savings_ms, o.id))
+    return found[:OPPORTUNITIES]
+
+
+def _runtime_error(lhr: Mapping[str, Any]) -> SpeedTestFailed | None:
+    error = lhr.get("runtimeError")
+    if not isinstance(error, Mapping):
+        return None
+    if _one_of(error.get("code"), UNREACHABLE_CODES) is not None:
+        return SpeedTestFailed(MSG_UNREACHABLE)
+    message = error.get("message")
+    if isinstance(message, str) and message.strip():
+        return SpeedTestFailed(_visitor_message(message))
+    return SpeedTestFailed(MSG_RUN_FAILED)
+
+
+def parse_lighthouse_result(lhr: object, provider: ProviderName) -> SpeedReport:
+    """Read a Lighthouse result into a SpeedReport (no field data: that is PSI's, outside it).
+
+    A run that ended in a runtime error raises its message (MSG_UNREACHABLE when the page
+    could not be loaded); a result without a performance score, speed index or total blocking
+    time raises MSG_INVALID_RESPONSE. Any other missing part is None. Nothing else is raised,
+    whatever the input."""
+    if not isinstance(lhr, Mapping):
+        raise SpeedTestFailed(MSG_INVALID_RESPONSE)
+    categories = lhr.get("categories")
+    performance = categories.get("performance") if isinstance(categories, Mapping) else None
+    score = _number(performance.get("score")) if isinstance(performance, Mapping) else None
+    if score is None or not 0 <= score <= 1:
+        # Lighthouse writes a null score when the run failed; its runtimeError says why.
+        raise _runtime_error(lhr) or SpeedTestFailed(MSG_INVALID_RESPONSE)
+    failure = _runtime_error(lhr)
+    if failure is not None:
+        raise failure
+    audits = lhr.get("audits")
+    if not isinstance(audits, Mapping):
+        raise SpeedTestFailed(MSG_INVALID_RESPONSE)
+    speed_index = _ms(audits, "speed-index")
+    blocking = _ms(audits, "total-blocking-time")
+    if speed_index is None or blocking is None:
+        raise SpeedTestFailed(MSG_INVALID_RESPONSE)
+    final_url = ""
+    for key in ("finalDisplayedUrl", "finalUrl", "mainDocumentUrl", "requestedUrl"):
+        value = lhr.get(key)
+        if isinstance(value, str) and value:
+            final_url = value[:2048]
+            break
+    version = lhr.get("lighthouseVersion")
+    return SpeedReport(
+        score=_round(score * 100),
+        speed_index_ms=speed_index,
+        total_blocking_time_ms=blocking,
+        largest_contentful_paint_ms=_ms(audits, "largest-contentful-paint"),
+        cumulative_layout_shift=_cls(audits),
+        first_contentful_paint_ms=_ms(audits, "first-contentful-paint"),
+        final_url=final_url,
+        provider=provider,
+        lighthouse_version=version[:32] if isinstance(version, str) else "",
+        opportunities=parse_opportunities(audits),
+    )
+
+
+def parse_field_data(loading_experience: object) -> tuple[list[FieldMetric], str | None]:
+    """PSI's `loadingExperience`: p75 LCP, INP and CLS with their categories, and the overall
+    category; ([], None) when Google has no field data for the page (no `metrics`)."""
+    if not isinstance(loading_experience, Mapping):
+        return [], None
+    metrics = loading_experience.get("metrics")
+    found: list[FieldMetric] = []
+    if isinstance(metrics, Mapping):
+        for key, (name, divisor) in FIELD_METRICS.items():
+            metric = metrics.get(key)
+            if not isinstance(metric, Mapping):
+                continue
+            percentile = _number(metric.get("percentile"))
+            category = _one_of(metric.get("category"), FIELD_CATEGORIES)
+            if percentile is None or percentile < 0 or percentile > MAX_MS or category is None:
+                continue
+            found.append(FieldMetric(name, round(percentile / divisor, 4), category))
+    overall = _one_of(loading_experience.get("overall_category"), FIELD_CATEGORIES)
+    return found, overall if found else None
+
+
+def parse_psi_response(body: object) -> SpeedReport:
+    """A PageSpeed Insights v5 answer (HTTP 200) as a SpeedReport."""
+    if not isinstance(body, Mapping):
+        raise SpeedTestFailed(MSG_INVALID_RESPONSE)
+    report = parse_lighthouse_result(body.get("lighthouseResult"), "psi")
+    field_data, overall = parse_field_data(body.get("loadingExperience"))
+    return replace(report, field_data=field_data, field_overall=overall)
+
+
+def _visitor_message(message: str) -> str:
+    return " ".join(message.split())[:MAX_MESSAGE] or MSG_RUN_FAILED
+
+
+def psi_error(status: int, body: object) -> SpeedTestFailed:
+    """What a PageSpeed Insights error answer (Google's envelope) means for the visitor."""
+    if status == 429:
+        return SpeedTestFailed(MSG_QUOTA, quota=True)
+    message = None
+    reason = None
+    if isinstance(body, Mapping) and isinstance(body.get("error"), Mapping):
+        error = body["error"]
+        if isinstance(error.get("message"), str) and error["message"].strip():
+            message = error["message"]
+        errors = error.get("errors")
+        if isinstance(errors, list) and errors and isinstance(errors[0], Mapping):
+            reason = errors[0].get("reason")
+            if message is None and isinstance(errors[0].get("message"), str):
+                message = errors[0]["message"] or None
+    if message is not None and any(code in message for code in UNREACHABLE_CODES):
+        return SpeedTestFailed(MSG_UNREACHABLE)
+    # A 5xx that is not Lighthouse's verdict on the page is Google's trouble: worth a retry.
+    retryable = status >= 500 and reason != "lighthouseError"
+    if message is None:
+        return SpeedTestFailed(MSG_RUN_FAILED, retryable=retryable)
+    return SpeedTestFailed(_visitor_message(message), retryable=retryable)
+
+
+# --------------------------------------------------------------------------------------------
+# Google PageSpeed Insights v5
+
+PSI_PATH = "/pagespeedonline/v5/runPagespeed"
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """One TLS context per process: loading the CA bundle costs tens of milliseconds of CPU,
+    which a client per test would pay each time (on the event loop the site is served from)."""
+    return httpx.create_ssl_context()
+
+
+@dataclass
+class PageSpeedInsights:
+    """Google PageSpeed Insights v5: Google's servers run Lighthouse on the page."""
+
+    api_base: str = "https://pagespeedonline.googleapis.com"
+    api_key: str = ""
+    timeout: float = 60.0
+    name: ProviderName = "psi"
+
+    async def run(self, url: str, strategy: Strategy) -> SpeedReport:
+        params = {"url": url, "strategy": strategy, "category": "performance"}
+        if self.api_key:
+            params["key"] = self.api_key
+        endpoint = self.api_base.rstrip("/") + PSI_PATH
+        verify: ssl.SSLContext | bool = _tls_context() if endpoint.startswith("https://") else True
+        try:
+            async with httpx.AsyncClient(timeout=self.timeout, verify=verify) as client:
+                response = await client.get(endpoint, params=params)
+        except httpx.HTTPError as exc:
+            # Never log the request URL: it carries the API key.
+            log.warning("PageSpeed Insights did not answer for %s: %s", url, type(exc).__name__)
+            raise SpeedTestFailed(MSG_GENERIC, retryable=True) from None
+        try:
+            body = response.json()
+        except (ValueError, RecursionError):
+            body = None
+        if response.status_code != 200:
+            failure = psi_error(response.status_code, body)
+            log.warning(
+                "PageSpeed Insights answered %s for %s: %s",
+                response.status_code,
+                url,
+                failure.message,
+            )
+            raise failure
+        if body is None:
+            raise SpeedTestFailed(MSG_INVALID_RESPONSE)
+        return parse_psi_response(body)
+
+
+# --------------------------------------------------------------------------------------------
+# Local Lighthouse
+
+CHROME_FLAGS = " ".join(
+    [
+        "--headless=new",
+        "--no-sandbox",  # runs as a service user, often in a container without user namespaces
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-default-apps",
+        "--disable-extensions",
+        "--disable-sync",
+        "--metrics-recording-only",
+        "--mute-audio",
+        "--no-first-run",
+        "--no-default-browser-check",
+    ]
+)
+STOP_GRACE = 5.0  # seconds Lighthouse gets to close its browser after SIGINT
+
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def lighthouse_slots() -> asyncio.Semaphore:
+    """The running loop's limit on simultaneous local runs: one per CPU core (each run is a
+    Chromium busy on one core; more at once would make every score worse)."""
+    loop = asyncio.get_running_loop()
+    slots = _slots.get(loop)
+    if slots is None:
+        slots = _slots[loop] = asyncio.Semaphore(os.cpu_count() or 1)
+    return slots
+
+
+@dataclass
+class LocalLighthouse:
+    """The `lighthouse` command (npm) with a headless Chromium on this machine."""
+
+    lighthouse_path: str = "lighthouse"
+    chrome_path: str = ""
+    timeout: float = 60.0
+    name: ProviderName = "lighthouse"
+
+    def argv(self, url: str, strategy: Strategy) -> list[str]:
+        argv = [
+            self.lighthouse_path,
+            url,
+            "--output=json",
+            "--output-path=stdout",
+            "--quiet",
+            "--only-categories=performance",
+            f"--chrome-flags={CHROME_FLAGS}",
+            "--no-enable-error-reporting",
+            f"--max-wait-for-load={round(self.timeout * 1000 * 3 / 4)}",
+        ]
+        if strategy == "desktop":
+            argv.append("--preset=desktop")
+        return argv
+
+    async def run(self, url: str, strategy: Strategy) -> SpeedReport:
+        async with lighthouse_slots():
+            stdout = await self._run(url, strategy)
+        try:
+            lhr = json.loads(stdout)
+        except (ValueError, RecursionError):
+            raise SpeedTestFailed(MSG_INVALID_RESPONSE) from None
+        return parse_lighthouse_result(lhr, "lighthouse")
+
+    async def _run(self, url: str, strategy: Strategy) -> bytes:
+        env = dict(os.environ)
+        if self.chrome_path:
+            env["CHROME_PATH"] = self.chrome_path
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *self.argv(url, strategy),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=env,
+                # Its own process group: a signal to us is not one to it, and we can stop it.
+                start_new_session=True,
+            )
+        except OSError as exc:
+            log.error(
+                "cannot start Lighthouse (%r): %s; install it (README 'Speed-test providers') "
+                "or set AGENCY_LIGHTHOUSE_PATH",
+                self.lighthouse_path,
+                exc,
+            )
+            raise SpeedTestFailed(MSG_GENERIC) from None
+        try:
+            stdout, stderr = await asyncio.wait_for(proc.communicate(), self.timeout)
+        except TimeoutError:
+            log.warning("Lighthouse took more than %s s for %s: stopped", self.timeout, url)
+            await _stop(proc)
+            raise SpeedTestFailed(MSG_GENERIC, retryable=True) from None
+        except asyncio.CancelledError:
+            await _stop(proc)
+            raise
+        if proc.returncode != 0:
+            # With a runtime error (page not loaded...) Lighthouse still prints its report and
+            # exits 1: the report says what happened.
+            try:
+                lhr = json.loads(stdout)
+            except (ValueError, RecursionError):
+                lhr = None
+            failure = _runtime_error(lhr) if isinstance(lhr, Mapping) else None
+            log.warning(
+                "Lighthouse exited with %s for %s: %s",
+                proc.returncode,
+                url,
+                stderr.decode("utf-8", "replace").strip()[-2000:],
+            )
+            raise failure or SpeedTestFailed(MSG_RUN_FAILED)
+        return stdout
+
+
+async def _stop(proc: asyncio.subprocess.Process) -> None:
+    """Stop a Lighthouse run: SIGINT first, on which it closes the Chromium it started (which
+    runs in a process group of its own), then SIGKILL to its group."""
+    if proc.returncode is not None:
+        return
+    try:
+        proc.send_signal(signal.SIGINT)
+    except ProcessLookupError:
+        return
+    try:
+        await asyncio.wait_for(asyncio.shield(proc.wait()), STOP_GRACE)
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        await proc.wait()
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def provider_for(settings: Settings, name: ProviderName | None = None) -> SpeedProvider:
+    """The provider `name`, else the configured one (AGENCY_SPEEDTEST_PROVIDER)."""
+    chosen = name or settings.speedtest_provider
+    if chosen == "lighthouse":
+        return LocalLighthouse(
+            lighthouse_path=settings.lighthouse_path,
+            chrome_path=settings.lighthouse_chrome_path,
+            timeout=settings.pagespeed_timeout,
+        )
+    return PageSpeedInsights(
+        api_base=settings.pagespeed_api_base,
+        api_key=settings.pagespeed_api_key,
+        timeout=settings.pagespeed_timeout,
+    )
