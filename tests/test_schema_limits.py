@@ -26,7 +26,7 @@ from agency.modules.billing.models import (
     WebhookEvent,
 )
 from agency.modules.catalogue.models import Family, Plan
-from agency.modules.insights.models import Lead
+from agency.modules.insights.models import Lead, SpeedTest
 from agency.modules.sites.models import Website
 from agency.registry import MODULES
 from tests.conftest import make_settings
@@ -113,6 +113,8 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
     ("LeadIn", "email"): [(Lead, "email")],
     ("LeadIn", "name"): [(Lead, "name")],
     ("LeadIn", "domain"): [(Lead, "domain")],
+    ("NewsletterIn", "email"): [(Lead, "email")],
+    ("SpeedTestIn", "email"): [(SpeedTest, "email"), (Lead, "email")],
     ("PlanIn", "key"): [(Plan, "key")],
     ("PlanIn", "family"): [(Plan, "family")],
     ("PlanIn", "name"): [(Plan, "name")],
@@ -159,6 +161,14 @@ NOT_FROM_REQUESTS = {
     (Plan, "stripe_product_id"),
     (Plan, "stripe_price_id"),
     (Lead, "page"),
+    (SpeedTest, "public_id"),
+    # The host the service reads out of SpeedTestIn.url (checked to fit), and the URL it builds.
+    (SpeedTest, "domain"),
+    (SpeedTest, "url"),
+    (SpeedTest, "strategy"),
+    (SpeedTest, "provider"),
+    (SpeedTest, "status"),
+    (SpeedTest, "source"),
     (Website, "status"),
 }
 

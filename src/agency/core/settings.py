@@ -89,6 +89,12 @@ class Settings(BaseSettings):
     kit_api_version: Literal["v3", "v4"] = "v3"
     kit_form_id: str = ""
     kit_api_base: str = ""  # empty: the version's official address
+    # A speed test of the same domain and strategy within this many minutes answers at once
+    # from the last result (0: always test anew).
+    speedtest_reuse_minutes: int = Field(default=60, ge=0, le=7 * 24 * 60)
+    # UNSAFE, for tests only: let the speed test reach loopback and private addresses (and
+    # skip the DNS check). Off, the server refuses any target on its own machine or network.
+    speedtest_unsafe_allow_private_targets: bool = False
 
     # Public site details shown on pages ({phone}, {email} and the scheduling URL of the specs).
     contact_phone: str = "+49 30 1234 5678"

@@ -96,6 +96,14 @@ export interface paths {
     /** A visitor's form: stored as a lead, and the agency is told by e-mail. */
     post: operations["post_post_lead"];
   };
+  "/api/newsletter": {
+    /**
+     * A speed-test page's newsletter sign-up: the e-mail is kept as a lead of the page, then
+     * @description subscribed with Kit when Kit is configured (a Kit failure answers 502, 'Error subscribing
+     * to ConvertKit: ...').
+     */
+    post: operations["post_post_newsletter"];
+  };
   "/api/pages/{name}": {
     /**
      * A footer page (faq, about, contact, careers, privacy, terms, cookies) as sanitised HTML,
@@ -107,6 +115,22 @@ export interface paths {
   "/api/sites": {
     /** The signed-in user's websites, newest first. */
     get: operations["get_get_websites"];
+  };
+  "/api/speed-tests": {
+    /**
+     * Start a speed test of a domain (validated by the page's rule; never an address on our
+     * @description own machine or network). Answers at once: `queued`, or `done` when a recent result of the
+     * same domain and strategy is reused. Poll `GET /api/speed-tests/{id}` until it is done or
+     * failed; the report goes to the e-mail.
+     */
+    post: operations["post_post_speed_test"];
+  };
+  "/api/speed-tests/{test_id}": {
+    /**
+     * A speed test's state and, once done, its result; `error` holds the message to show
+     * @description when it failed.
+     */
+    get: operations["get_get_speed_test"];
   };
 }
 
@@ -136,6 +160,24 @@ export interface components {
       /** Title */
       title: string;
     };
+    /** FieldMetricOut */
+    FieldMetricOut: {
+      /**
+       * Category
+       * @description FAST, AVERAGE or SLOW.
+       */
+      category: string;
+      /**
+       * Name
+       * @description LCP, INP or CLS.
+       */
+      name: string;
+      /**
+       * Percentile
+       * @description p75 of real visitors: ms (LCP, INP) or a plain CLS.
+       */
+      percentile: number;
+    };
     /** LeadOut */
     LeadOut: {
       /**
@@ -157,6 +199,13 @@ export interface components {
       source: string;
       /** Source Label */
       source_label: string;
+    };
+    /** OpportunityOut */
+    OpportunityOut: {
+      /** Savings Ms */
+      savings_ms: number;
+      /** Title */
+      title: string;
     };
     /** OrderOut */
     OrderOut: {
@@ -231,6 +280,35 @@ export interface components {
       price_id: string | null;
       /** Save Percent */
       save_percent: number | null;
+    };
+    /** SpeedResultOut */
+    SpeedResultOut: {
+      /** Cumulative Layout Shift */
+      cumulative_layout_shift: number | null;
+      /** Field Data */
+      field_data: components["schemas"]["FieldMetricOut"][];
+      /** First Contentful Paint Ms */
+      first_contentful_paint_ms: number | null;
+      /** Largest Contentful Paint Ms */
+      largest_contentful_paint_ms: number | null;
+      /** Opportunities */
+      opportunities: components["schemas"]["OpportunityOut"][];
+      /**
+       * Provider
+       * @enum {string}
+       */
+      provider: "psi" | "lighthouse";
+      /**
+       * Rating
+       * @enum {string}
+       */
+      rating: "Excellent" | "Needs Improvement" | "Poor";
+      /** Score */
+      score: number;
+      /** Speed Index Ms */
+      speed_index_ms: number;
+      /** Total Blocking Time Ms */
+      total_blocking_time_ms: number;
     };
     /** SubscriptionOut */
     SubscriptionOut: {
@@ -830,6 +908,42 @@ export interface operations {
     };
   };
   /**
+   * A speed-test page's newsletter sign-up: the e-mail is kept as a lead of the page, then
+   * @description subscribed with Kit when Kit is configured (a Kit failure answers 502, 'Error subscribing
+   * to ConvertKit: ...').
+   */
+  post_post_newsletter: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Email
+           * @default
+           */
+          email?: string;
+          /**
+           * Source
+           * @enum {string}
+           */
+          source: "speed-test" | "clinic-speed-test" | "coach-speed-test";
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Message
+             * @description The confirmation the page shows.
+             */
+            message: string;
+          };
+        };
+      };
+    };
+  };
+  /**
    * A footer page (faq, about, contact, careers, privacy, terms, cookies) as sanitised HTML,
    * @description rendered from its Markdown file. Prerendered pages already carry it; the web UI asks for it
    * when it navigates to such a page.
@@ -863,6 +977,118 @@ export interface operations {
           "application/json": {
             /** Websites */
             websites: components["schemas"]["WebsiteOut"][];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Start a speed test of a domain (validated by the page's rule; never an address on our
+   * @description own machine or network). Answers at once: `queued`, or `done` when a recent result of the
+   * same domain and strategy is reused. Poll `GET /api/speed-tests/{id}` until it is done or
+   * failed; the report goes to the e-mail.
+   */
+  post_post_speed_test: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Email
+           * @default
+           */
+          email?: string;
+          /**
+           * Source
+           * @enum {string}
+           */
+          source: "speed-test" | "clinic-speed-test" | "coach-speed-test";
+          /**
+           * Strategy
+           * @default mobile
+           * @enum {string}
+           */
+          strategy?: "mobile" | "desktop";
+          /**
+           * Url
+           * @default
+           */
+          url?: string;
+        };
+      };
+    };
+    responses: {
+      202: {
+        content: {
+          "application/json": {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Domain */
+            domain: string;
+            /**
+             * Error
+             * @description The message shown in the red box when it failed.
+             */
+            error: string | null;
+            /** Id */
+            id: string;
+            result: components["schemas"]["SpeedResultOut"] | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /**
+             * Strategy
+             * @enum {string}
+             */
+            strategy: "mobile" | "desktop";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A speed test's state and, once done, its result; `error` holds the message to show
+   * @description when it failed.
+   */
+  get_get_speed_test: {
+    parameters: {
+      path: {
+        test_id: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Domain */
+            domain: string;
+            /**
+             * Error
+             * @description The message shown in the red box when it failed.
+             */
+            error: string | null;
+            /** Id */
+            id: string;
+            result: components["schemas"]["SpeedResultOut"] | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /**
+             * Strategy
+             * @enum {string}
+             */
+            strategy: "mobile" | "desktop";
           };
         };
       };

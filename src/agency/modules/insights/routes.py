@@ -1,4 +1,4 @@
-"""Public lead forms, and the leads list for admins."""
+"""Public lead forms, the speed test and its newsletter, and the leads list for admins."""
 
 from __future__ import annotations
 
@@ -9,8 +9,18 @@ from quart_schema import document_querystring, validate_request, validate_respon
 
 from agency.core.errors import ValidationFailed
 from agency.modules.auth import web as auth_web
-from agency.modules.insights.schemas import LeadIn, LeadList, LeadReceipt, LeadsQuery
+from agency.modules.insights.schemas import (
+    LeadIn,
+    LeadList,
+    LeadReceipt,
+    LeadsQuery,
+    NewsletterIn,
+    NewsletterOut,
+    SpeedTestIn,
+    SpeedTestOut,
+)
 from agency.modules.insights.service import leads as lead_service
+from agency.modules.insights.service import speedtests
 
 blueprint = Blueprint("insights", __name__)
 
@@ -32,6 +42,51 @@ async def post_lead(data: LeadIn) -> tuple[LeadReceipt, int]:
         notify=settings.agency_email,
     )
     return LeadReceipt(message=message), 201
+
+
+@blueprint.post("/api/newsletter")
+@validate_request(NewsletterIn)
+@validate_response(NewsletterOut, 200)
+async def post_newsletter(data: NewsletterIn) -> NewsletterOut:
+    """A speed-test page's newsletter sign-up: the e-mail is kept as a lead of the page, then
+    subscribed with Kit when Kit is configured (a Kit failure answers 502, 'Error subscribing
+    to ConvertKit: ...')."""
+    message = await speedtests.subscribe_newsletter(
+        email=data.email,
+        source=data.source,
+        client_ip=auth_web.client_ip(),
+        settings=current_app.extensions["agency.settings"],
+    )
+    return NewsletterOut(message=message)
+
+
+@blueprint.post("/api/speed-tests")
+@validate_request(SpeedTestIn)
+@validate_response(SpeedTestOut, 202)
+async def post_speed_test(data: SpeedTestIn) -> tuple[SpeedTestOut, int]:
+    """Start a speed test of a domain (validated by the page's rule; never an address on our
+    own machine or network). Answers at once: `queued`, or `done` when a recent result of the
+    same domain and strategy is reused. Poll `GET /api/speed-tests/{id}` until it is done or
+    failed; the report goes to the e-mail."""
+    test = await speedtests.start_speed_test(
+        url=data.url,
+        email=data.email,
+        source=data.source,
+        strategy=data.strategy,
+        client_ip=auth_web.client_ip(),
+        settings=current_app.extensions["agency.settings"],
+    )
+    if test.status == "queued":
+        current_app.extensions["agency.jobs"].wake()
+    return test, 202
+
+
+@blueprint.get("/api/speed-tests/<test_id>")
+@validate_response(SpeedTestOut, 200)
+async def get_speed_test(test_id: str) -> SpeedTestOut:
+    """A speed test's state and, once done, its result; `error` holds the message to show
+    when it failed."""
+    return await speedtests.get_speed_test(test_id)
 
 
 def _filters() -> tuple[str | None, datetime | None]:
