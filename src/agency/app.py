@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 # Paths the static layer never answers: they belong to Quart.
 SERVER_PATHS = ("/api/", "/api", "/openapi.json")
 MAX_BODY_BYTES = 1024 * 1024
+# On shutdown, running jobs get this long to finish before they are put back in the queue.
+STOP_GRACE_SECONDS = 10.0
 
 
 def create_app(settings: Settings | None = None, modules: Sequence[Module] = MODULES) -> Quart:
@@ -67,10 +69,22 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
     mailer = mail.Mailer(settings)
     handlers: dict[str, JobHandler] = {mail.JOB_KIND: mailer.deliver}
     handlers.update({k: h for m in modules for k, h in m.job_handlers.items()})
+    for module in modules:
+        if module.settings_job_handlers is not None:
+            handlers.update(module.settings_job_handlers(settings))
     periodic = periodic_jobs(modules)
     handlers.update({p.name: _periodic_handler(p, settings) for p in periodic})
     runner = jobs.JobRunner(
-        handlers, schedules={p.name: p.interval for p in periodic}, is_outage=db.is_unavailable
+        handlers,
+        schedules={p.name: p.interval for p in periodic},
+        is_outage=db.is_unavailable,
+        options={
+            kind: option
+            for m in modules
+            if m.job_options is not None
+            for kind, option in m.job_options(settings).items()
+        },
+        concurrency=settings.jobs_concurrency,
     )
     userdata.install({m.name: m.user_data for m in modules if m.user_data is not None})
     app.extensions["agency.jobs"] = runner
@@ -83,7 +97,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
 
     @app.after_serving
     async def close_database() -> None:
-        await runner.stop()
+        await runner.stop(grace=STOP_GRACE_SECONDS)
         await db.close_db()
 
     files = SiteFiles(

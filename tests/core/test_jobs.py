@@ -100,7 +100,7 @@ async def test_the_runner_logs_a_database_outage_once_not_every_poll(
     outage = {"on": True}
     polls = {"count": 0}
 
-    async def drain(_self: jobs.JobRunner) -> int:
+    async def poll(_self: jobs.JobRunner) -> int:
         polls["count"] += 1
         if outage["on"]:
             raise ConnectionRefusedError("connection refused")
@@ -109,7 +109,7 @@ async def test_the_runner_logs_a_database_outage_once_not_every_poll(
     async def handler(_payload: dict[str, Any]) -> None:
         return None
 
-    monkeypatch.setattr(jobs.JobRunner, "drain", drain)
+    monkeypatch.setattr(jobs.JobRunner, "poll", poll)
     runner = jobs.JobRunner(
         {"any": handler}, poll_seconds=0.01, is_outage=lambda e: isinstance(e, ConnectionError)
     )

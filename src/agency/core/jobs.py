@@ -1,6 +1,13 @@
 """A persistent job queue in the database, so work survives restarts and is shared safely by
-several server processes: a job is claimed by one conditional UPDATE, which only one process
-can win, on SQLite and PostgreSQL alike.
+several server and worker processes, on one machine or many: a job is claimed in a transaction
+that only one process can win (`claim`: `FOR UPDATE SKIP LOCKED` on PostgreSQL, an IMMEDIATE
+transaction on SQLite), and run by exactly one runner at a time.
+
+A runner runs several jobs at once (asyncio tasks): `jobs_concurrency` of the kinds without a
+limit of their own, plus up to its limit of each kind that declares one (`JobOptions`), and never
+more of a kind than its per-host limit on one machine. A running job holds a lease that its
+runner renews (heartbeat); a job whose runner died (crash, SIGKILL) is taken over by another
+when the lease runs out, which a kind may make short (a speed test someone is watching).
 
 Schedules (work every N hours) use the same queue: each has a row in `job_schedule` holding when
 its next run is due. A runner that finds it due moves it one interval on with a conditional
@@ -21,28 +28,33 @@ import logging
 import os
 import socket
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tortoise import fields
+from tortoise import connections, fields
 from tortoise.exceptions import IntegrityError
+from tortoise.expressions import F, Q
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
-from agency.core.modules import JobHandler
+from agency.core.modules import JobHandler, JobOptions
 
 log = logging.getLogger(__name__)
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
-# A running job whose worker vanished (crash, kill) is retried after this long.
+# A running job whose worker vanished (crash, kill) is retried after this long, unless its
+# kind declares its own lease (`JobOptions.lease`).
 LEASE = timedelta(minutes=5)
+# Jobs of the kinds without a limit of their own that one runner runs at once.
+DEFAULT_CONCURRENCY = 16
 MAX_BACKOFF = timedelta(hours=1)
 # How often a runner looks whether a schedule is due, and how often a scheduled run is tried.
 SCHEDULE_CHECK_SECONDS = 15.0
 SCHEDULED_ATTEMPTS = 3
 
-# Whether the job being run is on its last attempt (set by `run_one` around the handler).
+# Whether the job being run is on its last attempt (set in each job's task by the runner).
 _final_attempt: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "agency_job_final_attempt", default=False
 )
@@ -113,57 +125,140 @@ async def get(job_id: int) -> Job | None:
     return await Job.get_or_none(id=job_id)
 
 
-async def _claim(worker_id: str, kinds: list[str]) -> Job | None:
-    """Take the oldest due job, or a running one whose lease ran out."""
+def host_prefix() -> str:
+    """What every worker id of this machine starts with (the per-host limits count by it)."""
+    return f"{socket.gethostname()}:"
+
+
+class Budget:
+    """How many more jobs of each kind a runner may claim now.
+
+    per_kind: kind -> at most this many more. shared_kinds: the kinds that also draw on one
+    common allowance, `shared` (the process's `jobs_concurrency` slots).
+    """
+
+    def __init__(self, per_kind: Mapping[str, int], shared_kinds: set[str], shared: int) -> None:
+        self.per_kind = {kind: max(0, n) for kind, n in per_kind.items()}
+        self.shared_kinds = frozenset(shared_kinds)
+        self.shared = max(0, shared)
+
+    def kinds(self) -> list[str]:
+        return [
+            kind
+            for kind, n in self.per_kind.items()
+            if n > 0 and (kind not in self.shared_kinds or self.shared > 0)
+        ]
+
+    def total(self) -> int:
+        own = sum(n for kind, n in self.per_kind.items() if kind not in self.shared_kinds)
+        shared = sum(n for kind, n in self.per_kind.items() if kind in self.shared_kinds)
+        return own + min(shared, self.shared)
+
+    def take(self, kind: str) -> bool:
+        """Count one job of `kind` as claimed, if the budget allows it."""
+        if self.per_kind.get(kind, 0) <= 0:
+            return False
+        if kind in self.shared_kinds:
+            if self.shared <= 0:
+                return False
+            self.shared -= 1
+        self.per_kind[kind] -= 1
+        return True
+
+
+def _due(now: datetime) -> Q:
+    """Queued and due, or running with its lease run out (its worker died)."""
+    return Q(status=QUEUED, run_at__lte=now) | Q(status=RUNNING, locked_until__lt=now)
+
+
+LOST_MESSAGE = "its worker stopped while running it (lease expired), on its last attempt too"
+
+
+async def claim(
+    worker_id: str, budget: Budget, options: Mapping[str, JobOptions] | None = None
+) -> list[Job]:
+    """Take due jobs within `budget` (oldest first) for `worker_id`; returns them, running.
+
+    PostgreSQL: `SELECT ... FOR UPDATE SKIP LOCKED` in a transaction, so workers claiming at
+    the same time (on any machine) each take other rows instead of waiting for one another.
+    SQLite has no row locks: the transaction begins IMMEDIATE (see `sqlite_client`), which
+    makes one process at a time the writer, so the rows it reads stay what it read until it
+    commits. A kind with a per-host limit counts the runs locked by this machine's workers
+    inside the same transaction (on PostgreSQL behind an advisory lock for host and kind), so
+    two processes of one machine never both take the last place.
+    A job lost with its worker is run again; one lost on every attempt and its extra one is
+    failed for good.
+    """
+    options = options or {}
+    kinds = budget.kinds()
+    if not kinds:
+        return []
     now = _now()
-    candidates = (
-        await Job.filter(kind__in=kinds, status=QUEUED, run_at__lte=now)
-        .order_by("run_at", "id")
-        .limit(5)
-    )
-    candidates += await Job.filter(kind__in=kinds, status=RUNNING, locked_until__lt=now).limit(2)
-    for job in candidates:
-        won = await Job.filter(id=job.id, status=job.status, attempts=job.attempts).update(
-            status=RUNNING,
-            attempts=job.attempts + 1,
-            locked_by=worker_id,
-            locked_until=now + LEASE,
+    # A cheap look first: an idle queue costs one read, and no write lock on SQLite.
+    if not await Job.filter(_due(now), kind__in=kinds).exists():
+        return []
+    postgres = connections.get("default").capabilities.dialect == "postgres"
+    host = host_prefix()
+    async with in_transaction() as tx:
+        for kind in kinds:
+            per_host = options[kind].per_host if kind in options else None
+            if per_host is None:
+                continue
+            if postgres:
+                await tx.execute_query(
+                    "SELECT pg_advisory_xact_lock(hashtext($1))", [f"agency.jobs|{host}|{kind}"]
+                )
+            here = (
+                await Job.filter(
+                    kind=kind, status=RUNNING, locked_by__startswith=host, locked_until__gte=now
+                )
+                .using_db(tx)
+                .count()
+            )
+            budget.per_kind[kind] = min(budget.per_kind[kind], per_host - here)
+        kinds = budget.kinds()
+        if not kinds:
+            return []
+        query = (
+            Job.filter(_due(now), kind__in=kinds)
+            .order_by("run_at", "id")
+            .limit(budget.total())
+            .using_db(tx)
         )
-        if won:
-            return await Job.get(id=job.id)
-    return None
+        if postgres:
+            query = query.select_for_update(skip_locked=True)
+        rows = await query
+        lost = [r.id for r in rows if r.status == RUNNING and r.attempts > r.max_attempts]
+        if lost:
+            await (
+                Job.filter(id__in=lost)
+                .using_db(tx)
+                .update(status=FAILED, last_error=LOST_MESSAGE, locked_by=None, locked_until=None)
+            )
+            log.warning("jobs lost with their workers on every attempt", extra={"jobs": lost})
+        picked: dict[str, list[int]] = {}
+        for row in rows:
+            if row.id not in lost and budget.take(row.kind):
+                picked.setdefault(row.kind, []).append(row.id)
+        for kind, ids in picked.items():
+            lease = _lease(options.get(kind))
+            await (
+                Job.filter(id__in=ids)
+                .using_db(tx)
+                .update(
+                    status=RUNNING,
+                    attempts=F("attempts") + 1,
+                    locked_by=worker_id,
+                    locked_until=now + lease,
+                )
+            )
+        ids = [i for group in picked.values() for i in group]
+        claimed = await Job.filter(id__in=ids).order_by("run_at", "id").using_db(tx) if ids else []
+    return list(claimed)
 
 
-async def run_one(handlers: Mapping[str, JobHandler], worker_id: str) -> bool:
-    """Run one due job if there is one; returns whether a job was run."""
-    job = await _claim(worker_id, list(handlers))
-    if job is None:
-        return False
-    final = _final_attempt.set(job.attempts >= job.max_attempts)
-    try:
-        await handlers[job.kind](job.payload)
-    except Exception as exc:
-        permanent = isinstance(exc, PermanentFailure)
-        retry = job.attempts < job.max_attempts and not permanent
-        log.warning(
-            "job failed",
-            extra={"job_id": job.id, "kind": job.kind, "attempt": job.attempts, "retry": retry},
-            exc_info=not permanent,
-        )
-        await Job.filter(id=job.id, locked_by=worker_id).update(
-            status=QUEUED if retry else FAILED,
-            run_at=_now() + backoff(job.attempts),
-            last_error=f"{type(exc).__name__}: {exc}"[:2000],
-            locked_by=None,
-            locked_until=None,
-        )
-    else:
-        await Job.filter(id=job.id, locked_by=worker_id).update(
-            status=DONE, last_error=None, locked_by=None, locked_until=None
-        )
-    finally:
-        _final_attempt.reset(final)
-    return True
+def _lease(options: JobOptions | None) -> timedelta:
+    return options.lease if options is not None and options.lease is not None else LEASE
 
 
 async def schedule_due(
@@ -212,12 +307,20 @@ async def schedule_due(
 
 
 class JobRunner:
-    """Polls the queue in the background of a server process, and queues scheduled runs.
+    """Runs the queue's jobs in the background of a process, several at once, and queues
+    scheduled runs.
 
     handlers: the job kinds this runner runs. schedules: name -> interval of the periodic jobs
     it queues when due (each name must also be a kind in `handlers`). is_outage: tells an
     error that means the database is out of reach (the runner then logs one warning per outage
-    instead of a traceback every poll).
+    instead of a traceback every poll). options: how some kinds run (`JobOptions`: their own
+    limit, a per-host limit, a lease). concurrency: how many jobs of the kinds without a limit
+    of their own run at once (the setting `jobs_concurrency`); a kind with a limit runs up to
+    it besides, so a burst of one kind never holds up another's queue.
+
+    Each running job has a heartbeat renewing its lease every third of it; a job whose lease
+    was taken over meanwhile (this process stalled longer than the lease) is cancelled here,
+    and its outcome is not recorded.
     """
 
     def __init__(
@@ -226,6 +329,9 @@ class JobRunner:
         poll_seconds: float = 1.0,
         schedules: Mapping[str, timedelta] | None = None,
         is_outage: Callable[[BaseException], bool] = lambda _error: False,
+        *,
+        options: Mapping[str, JobOptions] | None = None,
+        concurrency: int = DEFAULT_CONCURRENCY,
     ) -> None:
         self.handlers = dict(handlers)
         self.is_outage = is_outage
@@ -235,10 +341,25 @@ class JobRunner:
         missing = self.schedules.keys() - self.handlers.keys()
         if missing:
             raise ValueError(f"schedules without a handler: {sorted(missing)}")
+        self.options = dict(options or {})
+        unknown = self.options.keys() - self.handlers.keys()
+        if unknown:
+            raise ValueError(f"job options without a handler: {sorted(unknown)}")
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
+        self.concurrency = concurrency
         self._next_schedule_check = 0.0
-        self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{id(self):x}"
+        self.worker_id = f"{host_prefix()}{os.getpid()}:{id(self):x}"
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._running: Counter[str] = Counter()
+        self._lost: set[int] = set()
+
+    @property
+    def running(self) -> int:
+        """How many jobs this runner is running now."""
+        return len(self._tasks)
 
     def start(self) -> None:
         if self.handlers and self._task is None:
@@ -248,27 +369,154 @@ class JobRunner:
         """Look at the queue now instead of at the next poll."""
         self._wake.set()
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 0.0) -> None:
+        """Stop claiming; give running jobs `grace` seconds to finish, then cancel them and
+        put them back in the queue (due at once, the interrupted attempt not counted), so
+        another runner takes them without waiting for their lease."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        tasks = list(self._tasks.values())
+        if not tasks:
+            return
+        if grace > 0:
+            await asyncio.wait(tasks, timeout=grace)
+        unfinished = [task for task in tasks if not task.done()]
+        for task in unfinished:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if unfinished:
+            log.info("job runner: %d running job(s) put back in the queue", len(unfinished))
+
+    async def poll(self) -> int:
+        """Claim due jobs up to the free slots and start them; returns how many started."""
+        claimed = await claim(self.worker_id, self._budget(), self.options)
+        for job in claimed:
+            self._start(job)
+        return len(claimed)
 
     async def drain(self) -> int:
-        """Run every due job now; returns how many ran (used by the CLI and tests)."""
+        """Run every due job now and wait for them; returns how many ran (the CLI, tests)."""
         count = 0
-        while await run_one(self.handlers, self.worker_id):
-            count += 1
-        return count
+        while True:
+            count += await self.poll()
+            if not self._tasks:
+                return count
+            await asyncio.wait(list(self._tasks.values()), return_when=asyncio.FIRST_COMPLETED)
+
+    def _budget(self) -> Budget:
+        limited = {k: o.limit for k, o in self.options.items() if o.limit is not None}
+        shared_kinds = self.handlers.keys() - limited.keys()
+        per_kind = {
+            kind: (limited[kind] - self._running[kind]) if kind in limited else self.concurrency
+            for kind in self.handlers
+        }
+        shared = self.concurrency - sum(self._running[kind] for kind in shared_kinds)
+        return Budget(per_kind, set(shared_kinds), shared)
+
+    def _start(self, job: Job) -> None:
+        self._running[job.kind] += 1
+        task = asyncio.get_running_loop().create_task(self._run(job), name=f"job-{job.id}")
+        self._tasks[job.id] = task
+        task.add_done_callback(lambda _task: self._finished(job))
+
+    def _finished(self, job: Job) -> None:
+        self._tasks.pop(job.id, None)
+        self._lost.discard(job.id)
+        self._running[job.kind] -= 1
+        self._wake.set()
+
+    async def _run(self, job: Job) -> None:
+        _final_attempt.set(job.attempts >= job.max_attempts)  # this task's own context
+        this = asyncio.current_task()
+        assert this is not None
+        heartbeat = asyncio.get_running_loop().create_task(
+            self._heartbeat(job, this), name=f"job-{job.id}-heartbeat"
+        )
+        try:
+            await self.handlers[job.kind](job.payload)
+        except asyncio.CancelledError:
+            if job.id in self._lost:
+                return  # another runner has it now: its outcome is that runner's to record
+            heartbeat.cancel()
+            await self._release(job)
+            raise
+        except Exception as exc:
+            heartbeat.cancel()
+            await self._record(job, exc)
+        else:
+            heartbeat.cancel()
+            await self._record(job, None)
+        finally:
+            heartbeat.cancel()
+
+    async def _record(self, job: Job, exc: Exception | None) -> None:
+        try:
+            if exc is None:
+                await Job.filter(id=job.id, locked_by=self.worker_id).update(
+                    status=DONE, last_error=None, locked_by=None, locked_until=None
+                )
+                return
+            permanent = isinstance(exc, PermanentFailure)
+            retry = job.attempts < job.max_attempts and not permanent
+            log.warning(
+                "job failed",
+                extra={"job_id": job.id, "kind": job.kind, "attempt": job.attempts, "retry": retry},
+                exc_info=exc if not permanent else None,
+            )
+            await Job.filter(id=job.id, locked_by=self.worker_id).update(
+                status=QUEUED if retry else FAILED,
+                run_at=_now() + backoff(job.attempts),
+                last_error=f"{type(exc).__name__}: {exc}"[:2000],
+                locked_by=None,
+                locked_until=None,
+            )
+        except Exception:
+            # The lease runs out and another runner takes the job over.
+            log.exception("job outcome not recorded", extra={"job_id": job.id, "kind": job.kind})
+
+    async def _release(self, job: Job) -> None:
+        try:
+            await Job.filter(id=job.id, locked_by=self.worker_id, status=RUNNING).update(
+                status=QUEUED,
+                attempts=F("attempts") - 1,
+                run_at=_now(),
+                locked_by=None,
+                locked_until=None,
+            )
+        except Exception:
+            log.exception("job not put back in the queue", extra={"job_id": job.id})
+
+    async def _heartbeat(self, job: Job, task: asyncio.Task[None]) -> None:
+        lease = _lease(self.options.get(job.kind))
+        while True:
+            await asyncio.sleep(lease.total_seconds() / 3)
+            try:
+                kept = await Job.filter(id=job.id, locked_by=self.worker_id, status=RUNNING).update(
+                    locked_until=_now() + lease
+                )
+            except Exception as error:
+                log.warning("job heartbeat failed: %s", error, extra={"job_id": job.id})
+                continue
+            if not kept:
+                log.warning(
+                    "job lease lost to another runner; stopped here",
+                    extra={"job_id": job.id, "kind": job.kind},
+                )
+                self._lost.add(job.id)
+                task.cancel()
+                return
 
     async def _loop(self) -> None:
         while True:
+            self._wake.clear()
             try:
                 if self.schedules and time.monotonic() >= self._next_schedule_check:
                     self._next_schedule_check = time.monotonic() + SCHEDULE_CHECK_SECONDS
                     await schedule_due(self.schedules)
-                await self.drain()
+                await self.poll()
                 if self._in_outage:
                     log.info("job runner: the database answers again")
                     self._in_outage = False
@@ -280,6 +528,5 @@ class JobRunner:
                 elif not self._in_outage:
                     self._in_outage = True
                     log.warning("job runner: the database is out of reach (%s); retrying", error)
-            self._wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll_seconds)

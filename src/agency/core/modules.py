@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import ModuleType
@@ -37,6 +37,34 @@ class Periodic:
 
 
 @dataclass(frozen=True)
+class JobOptions:
+    """How the job runner runs one kind of job (kinds without options get the defaults).
+
+    limit: at most this many jobs of the kind run at once in one process, in slots of their
+        own (work that mostly waits on another server: a speed test); None: the kind shares the
+        process's `jobs_concurrency` slots with every other kind without a limit.
+    per_host: at most this many run at once on one machine, counted over every process there
+        (work that uses the machine's CPU, such as a local browser: `os.cpu_count()`); the
+        rest wait in the queue. None: no such limit.
+    lease: how long a run may go without its worker's heartbeat before another worker takes it
+        over (the runner renews it every third of it while the job runs, so only a dead
+        worker's jobs expire). None: `agency.core.jobs.LEASE` (5 minutes).
+    """
+
+    limit: int | None = None
+    per_host: int | None = None
+    lease: timedelta | None = None
+
+    def __post_init__(self) -> None:
+        if self.limit is not None and self.limit < 1:
+            raise ValueError("JobOptions.limit must be at least 1")
+        if self.per_host is not None and self.per_host < 1:
+            raise ValueError("JobOptions.per_host must be at least 1")
+        if self.lease is not None and self.lease < timedelta(seconds=1):
+            raise ValueError("JobOptions.lease must be at least a second")
+
+
+@dataclass(frozen=True)
 class Module:
     """A module's contributions.
 
@@ -45,7 +73,13 @@ class Module:
         binary and import-linter both see it.
     blueprint: a Quart blueprint (typed loosely so that core does not import Quart).
     cli: a Typer app added as a sub-command.
+    commands: functions added as top-level commands (`agency speedtest ...`), for the rare tool
+        that deserves a short name of its own.
     job_handlers: background job kinds this module runs, by kind name.
+    settings_job_handlers: given the settings, more job kinds it runs (handlers that need the
+        settings: a provider's address and key, the public URL for links in e-mails).
+    job_options: given the settings, how some of those kinds run (`JobOptions`: a limit per
+        process, a limit per machine, a lease).
     csrf_exempt: API paths that accept requests without the CSRF guard (payment webhooks).
     user_data: how to export and erase what this module holds about a user.
     prepare: runs in `agency serve` after the migrations, before the workers start (loads
@@ -66,7 +100,10 @@ class Module:
     blueprint: Any = None
     cli: Any = None
     cli_name: str | None = None
+    commands: tuple[Callable[..., Any], ...] = ()
     job_handlers: dict[str, JobHandler] = field(default_factory=dict)
+    settings_job_handlers: Callable[[Settings], Mapping[str, JobHandler]] | None = None
+    job_options: Callable[[Settings], Mapping[str, JobOptions]] | None = None
     csrf_exempt: tuple[str, ...] = ()
     user_data: UserData | None = None
     prepare: Callable[[], Awaitable[object]] | None = None

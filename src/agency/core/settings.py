@@ -60,6 +60,7 @@ class Settings(BaseSettings):
     access_log: bool = True
     web_dir: Path | None = None
     run_jobs: bool = True
+    jobs_concurrency: int = Field(default=16, ge=1, le=1024)
 
     # E-mail. Without smtp_host, mail is kept in the outbox (`agency mail outbox`).
     mail_from: str = "agency <hello@agency.local>"
