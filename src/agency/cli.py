@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,6 +23,7 @@ from agency.core.settings import Settings, SettingsError, check_settings, load_s
 from agency.registry import MODULES
 
 console = Console(stderr=True)
+log = logging.getLogger("agency.worker")
 app = typer.Typer(
     name="agency",
     help="Run and manage the agency site: web server, database and the modules' admin tools.",
@@ -35,6 +38,8 @@ app.add_typer(mail_app, name="mail")
 for _module in MODULES:
     if _module.cli is not None:
         app.add_typer(_module.cli, name=_module.cli_name or _module.name)
+    for _command in _module.commands:
+        app.command()(_command)
 
 
 @app.callback()
@@ -126,6 +131,98 @@ def serve(
         respawn_failed_workers=True,
     )
     server.serve(target_loader=load_app)
+
+
+@app.command()
+def worker(
+    concurrency: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            max=1024,
+            help="Jobs run at once, of the kinds without a limit of their own "
+            "[default: AGENCY_JOBS_CONCURRENCY, 16].",
+        ),
+    ] = None,
+    migrate: Annotated[
+        bool,
+        typer.Option(help="Apply pending database migrations first (else refuse to start)."),
+    ] = False,
+    grace: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="On SIGTERM or SIGINT, seconds running jobs get to finish before they are "
+            "put back in the queue for another worker.",
+        ),
+    ] = 30.0,
+) -> None:
+    """Run background jobs and schedules (e-mail, speed tests, retention) without serving HTTP.
+    Any number of workers, on any machine sharing the database, may run beside the servers;
+    set AGENCY_RUN_JOBS=false on the servers to leave the jobs to the workers."""
+    settings = settings_or_exit(jobs_concurrency=concurrency)
+    if migrate:
+        for name in apply_migrations(settings):
+            console.print(f"applied migration {name}")
+    else:
+        pending = asyncio.run(_pending_migrations(settings))
+        if pending:
+            console.print(
+                f"[red]the database is not up to date ({len(pending)} migration(s) pending: "
+                f"{', '.join(pending)}); run `agency db upgrade` or `agency serve` first, "
+                "or start the worker with --migrate[/red]"
+            )
+            raise typer.Exit(1)
+    asyncio.run(_run_worker(settings, grace))
+
+
+async def _pending_migrations(settings: Settings) -> list[str]:
+    from tortoise import Tortoise
+    from tortoise.migrations.executor import MigrationExecutor
+
+    settings.ensure_data_dir()
+    config = db.tortoise_config(settings.effective_database_url, model_modules())
+    await Tortoise.init(config=config, init_connections=False)
+    try:
+        executor = MigrationExecutor(Tortoise.get_connection("default"), config["apps"])
+        return [
+            f"{step.migration.app_label}.{step.migration.name}" for step in await executor.plan()
+        ]
+    finally:
+        await db.close_db()
+
+
+async def _run_worker(settings: Settings, grace: float) -> None:
+    from agency.app import create_app
+
+    # The app is built as for serving (handlers, schedules, the modules' job options, an app
+    # context for handlers that read `current_app`) but serves nothing.
+    app = create_app(settings.model_copy(update={"run_jobs": False}))
+    runner: jobs.JobRunner = app.extensions["agency.jobs"]
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stopping.set)
+    await app.startup()
+    try:
+        async with app.app_context():
+            runner.start()
+        log.info(
+            "agency worker %s started as %s: %d job kind(s), concurrency %d; database %s",
+            __version__,
+            runner.worker_id,
+            len(runner.handlers),
+            runner.concurrency,
+            _describe(settings),
+        )
+        await stopping.wait()
+        log.info("agency worker stopping: %d job(s) running", runner.running)
+        await runner.stop(grace=grace)
+    finally:
+        await app.shutdown()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(signum)
+    log.info("agency worker stopped")
 
 
 def _describe(settings: Settings) -> str:
