@@ -31,7 +31,7 @@ from schemathesis.python import asgi
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from agency.app import create_app
-from agency.core import db, ratelimit
+from agency.core import addresses, db, ratelimit
 from agency.core.security import CSRF_HEADER
 from agency.modules.auth.service import admin as auth_admin
 from agency.modules.billing.clients import StripeGateway
@@ -81,9 +81,18 @@ async def _prepare(url: str, fake: FakeStripe) -> None:
 
 @pytest.fixture
 def fuzz_app(
-    tmp_path: Path, database_url: str, stripe_fake: FakeStripe, no_rate_limits: None
+    tmp_path: Path,
+    database_url: str,
+    stripe_fake: FakeStripe,
+    no_rate_limits: None,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> Iterator[Quart]:
     asyncio.run(_prepare(database_url, stripe_fake))
+
+    async def resolve(_host: str) -> list[str]:  # no DNS from tests: every name is public
+        return ["93.184.216.34"]
+
+    monkeypatch.setattr(addresses, "system_resolver", resolve)
     app = create_app(
         make_settings(
             tmp_path,

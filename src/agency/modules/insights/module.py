@@ -3,7 +3,7 @@
 from agency.core.modules import Module
 from agency.core.userdata import UserData
 from agency.modules.insights import cli, models, routes
-from agency.modules.insights.service import leads
+from agency.modules.insights.service import leads, speedtests
 
 MODULE = Module(
     name="insights",
@@ -11,6 +11,8 @@ MODULE = Module(
     blueprint=routes.blueprint,
     cli=cli.app,
     cli_name="leads",
+    commands=(cli.speedtest,),
+    settings_job_handlers=lambda settings: {speedtests.JOB_KIND: speedtests.job_handler(settings)},
     user_data=UserData(export=leads.export_user, erase=leads.erase_user),
     retention=leads.prune_leads,
 )

@@ -18,8 +18,8 @@ reads as failed (`STALE_AFTER`), so nothing hangs.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
+import os
 import re
 import uuid
 from collections.abc import Awaitable, Callable
@@ -38,6 +38,7 @@ from agency.core.addresses import (
     resolve_public,
 )
 from agency.core.errors import AppError, NotFound, ValidationFailed
+from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
 from agency.core.settings import Settings
 from agency.core.text import valid_host
@@ -49,7 +50,7 @@ from agency.modules.insights.schemas import (
     SpeedResultOut,
     SpeedTestOut,
 )
-from agency.modules.insights.service import leads, speed_providers
+from agency.modules.insights.service import leads, newsletter, speed_providers
 from agency.modules.insights.service.speed_providers import (
     MSG_GENERIC,
     MSG_UNREACHABLE,
@@ -76,7 +77,6 @@ MSG_DOMAIN = f"Please enter a valid domain (e.g., {EXAMPLE_HOST})"
 MSG_UNSAFE = "This address cannot be tested."
 MSG_UNKNOWN_SOURCE = "This page is not known."
 MSG_STRATEGY = "'strategy' must be mobile or desktop."
-KIT_PREFIX = "Error subscribing to ConvertKit: "
 
 
 def subscribed_message(email: str) -> str:
@@ -243,6 +243,26 @@ async def start_speed_test(
     await ratelimit.enforce(TESTS_PER_ADDRESS, client_ip)
     await check_address(target, settings, resolver)
     await remember_lead(address, source, target.domain, settings)
+    return await begin(target, strategy, settings, source=source, email=address)
+
+
+async def start_for_domain(
+    domain: str,
+    strategy: str,
+    settings: Settings,
+    *,
+    email: str | None = None,
+    source: str = "dashboard",
+    resolver: Resolver | None = None,
+) -> SpeedTestOut:
+    """Another module's test of a domain (a customer's website): the clinic pages' lenient
+    rule, the address rule, reuse and the per-domain limit; a report only when `email` is
+    given. The caller wakes the job runner."""
+    target = target_for("clinic-speed-test", domain)
+    if strategy not in STRATEGIES:
+        raise ValidationFailed(MSG_STRATEGY, fields={"strategy": MSG_STRATEGY})
+    await check_address(target, settings, resolver)
+    address = leads.lead_email(email) if email else None
     return await begin(target, strategy, settings, source=source, email=address)
 
 
@@ -443,9 +463,23 @@ async def run_provider(
         name = "lighthouse" if provider_name == "lighthouse" else "psi"
     provider = speed_providers.provider_for(settings, name)
     chosen: speed_providers.Strategy = "desktop" if strategy == "desktop" else "mobile"
-    return await asyncio.wait_for(
-        provider.run(url, chosen), settings.pagespeed_timeout + RUN_GRACE_SECONDS
-    )
+    return await asyncio.wait_for(provider.run(url, chosen), run_limit(settings).total_seconds())
+
+
+# Speed tests mostly wait on PageSpeed Insights: many at once per process, in slots of their
+# own. Local Lighthouse drives a browser: one run per CPU core on a machine, the rest queue.
+PSI_PER_PROCESS = 64
+# The job's lease outlasts one run: a runner renews it while the test runs, so only a dead
+# runner's test is taken over, and by then its row is older than a run (`run_speed_test`).
+LEASE_MARGIN = timedelta(seconds=5)
+
+
+def job_options(settings: Settings) -> dict[str, JobOptions]:
+    lease = run_limit(settings) + LEASE_MARGIN
+    if settings.speedtest_provider == "lighthouse":
+        cores = os.cpu_count() or 1
+        return {JOB_KIND: JobOptions(limit=cores, per_host=cores, lease=lease)}
+    return {JOB_KIND: JobOptions(limit=PSI_PER_PROCESS, lease=lease)}
 
 
 def job_handler(settings: Settings) -> Callable[[dict[str, Any]], Awaitable[None]]:
@@ -455,19 +489,34 @@ def job_handler(settings: Settings) -> Callable[[dict[str, Any]], Awaitable[None
     return handle
 
 
+def run_limit(settings: Settings) -> timedelta:
+    """The longest one run of the provider may take (`run_provider` cuts it off then)."""
+    return timedelta(seconds=settings.pagespeed_timeout + RUN_GRACE_SECONDS)
+
+
 async def run_speed_test(settings: Settings, public_id: str) -> None:
     """The job: run one queued test and store its outcome (see the module docstring)."""
     test = await SpeedTest.get_or_none(public_id=public_id)
     if test is None or test.status in (DONE, FAILED):
         return  # gone, or finished by an earlier run of this job
     started = _now()
-    won = await SpeedTest.filter(
-        id=test.id, status__in=[QUEUED, RUNNING], started_at=test.started_at
-    ).update(status=RUNNING, started_at=started)
+    if (
+        test.status == RUNNING
+        and test.started_at is not None
+        and test.started_at > started - run_limit(settings)
+    ):
+        return  # another runner is on it now (a dead runner's test is older than a run)
+    won = await SpeedTest.filter(id=test.id, status=test.status, started_at=test.started_at).update(
+        status=RUNNING, started_at=started
+    )
     if not won:
         return  # another runner took it between our read and our update
     try:
         report = await run_provider(settings, test.url, test.strategy)
+    except asyncio.CancelledError:
+        # The runner stops (its job goes back to the queue): so does the test.
+        await SpeedTest.filter(id=test.id, status=RUNNING, started_at=started).update(status=QUEUED)
+        raise
     except SpeedTestFailed as exc:
         if exc.retryable and not jobs.final_attempt():
             await SpeedTest.filter(id=test.id, started_at=started).update(status=QUEUED)
@@ -594,22 +643,13 @@ async def subscribe_newsletter(
     return subscribed_message(address)
 
 
-def kit_configured(settings: Settings) -> bool:
-    return bool(settings.kit_api_key and settings.kit_form_id)
-
-
 async def _subscribe(settings: Settings, email: str) -> None:
-    if not kit_configured(settings):
+    if not newsletter.kit_configured(settings):
         return  # a fresh install: the lead is kept, nothing is sent
-    # Engineer P's Kit client (service/newsletter.py), looked up when it is called.
-    newsletter = importlib.import_module("agency.modules.insights.service.newsletter")
     try:
         await newsletter.subscribe(settings, email)
-    except Exception as exc:
-        message = getattr(exc, "message", None)
-        if not isinstance(message, str):
-            raise
-        raise KitError(KIT_PREFIX + message) from exc
+    except newsletter.NewsletterFailed as exc:
+        raise KitError(exc.message) from exc  # 'Error subscribing to ConvertKit: ' + Kit's
 
 
 class KitError(AppError):
