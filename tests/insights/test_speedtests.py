@@ -460,6 +460,7 @@ async def test_the_e_mail_is_one_lead_of_its_page_with_the_domain(site: Any) -> 
     await start(site, "coach.example", source="coach-speed-test")
     [lead] = await Lead.all()
     assert (lead.email, lead.source, lead.domain) == (EMAIL, "coach-speed-test", "coach.example")
+    assert insights_api.label_of(lead.source) == "Speed test (coaches)"
     await start(site, "coach.example", source="speed-test")
     assert await Lead.filter(source="speed-test", domain="coach.example").count() == 1
 
@@ -557,6 +558,33 @@ async def test_a_public_name_is_tested_and_an_unknown_one_is_refused(
     status, data = await start(guarded, "nowhere.example")
     assert status == 400 and data["error"]["fields"] == {"url": MSG_UNREACHABLE}
     assert dns.asked == ["fast.example", "nowhere.example"]
+
+
+async def test_local_lighthouse_looks_the_name_up_again_before_it_runs(
+    tmp_path: Path, database_url: str, psi: FakePageSpeed, dns: Resolver
+) -> None:
+    """A name that pointed at a public address when the test was asked for, and at our own
+    machine when it runs (DNS rebinding), is refused before any browser starts."""
+    settings = settings_for(
+        tmp_path,
+        database_url,
+        psi,
+        speedtest_unsafe_allow_private_targets=False,
+        speedtest_provider="lighthouse",
+        lighthouse_path=str(tmp_path / "no-lighthouse-here"),
+    )
+    async with create_app(settings).test_app() as site:
+        dns.table["rebind.example"] = ["93.184.216.34"]
+        dns.table["gone.example"] = ["93.184.216.34"]
+        _, rebound = await start(site, "rebind.example")
+        _, gone = await start(site, "gone.example")
+        dns.table["rebind.example"] = ["127.0.0.1"]
+        del dns.table["gone.example"]
+        data = await finish(site, rebound["id"])
+        assert (data["status"], data["error"]) == ("failed", "This address cannot be tested.")
+        data = await finish(site, gone["id"])
+        assert (data["status"], data["error"]) == ("failed", MSG_UNREACHABLE)
+        assert dns.asked.count("rebind.example") == 2
 
 
 # ---------------------------------------------------------------------------------------------

@@ -55,10 +55,18 @@ FORMS: dict[str, Form] = {
 }
 
 
+# Pages that keep an e-mail as a lead without being a lead form (the speed test's, issue 14).
+PAGE_LABELS = {
+    "speed-test": "Speed test",
+    "clinic-speed-test": "Speed test (clinics)",
+    "coach-speed-test": "Speed test (coaches)",
+}
+
+
 def label_of(source: str) -> str:
     """How a lead's source reads to people; an unknown source reads as itself."""
     form = FORMS.get(source)
-    return form.label if form else source
+    return form.label if form else PAGE_LABELS.get(source, source)
 
 
 async def submit_lead(

@@ -489,6 +489,26 @@ def job_handler(settings: Settings) -> Callable[[dict[str, Any]], Awaitable[None
     return handle
 
 
+async def recheck_address(test: SpeedTest, settings: Settings) -> None:
+    """Local Lighthouse drives a browser on our machine: the name is looked up again right
+    before the run, so one that pointed elsewhere when the test was asked for and now points
+    at our network (DNS rebinding) is refused. (PageSpeed Insights fetches from Google's
+    machines: nothing of ours to reach.)"""
+    if (
+        settings.speedtest_provider != "lighthouse"
+        or settings.speedtest_unsafe_allow_private_targets
+    ):
+        return
+    found = host_of(test.domain)
+    try:
+        await resolve_public(found[1] if found else test.domain)
+    except UnsafeAddress as exc:
+        log.warning("speed test %s refused at run time: %s", test.public_id, exc)
+        raise SpeedTestFailed(MSG_UNSAFE) from exc
+    except Unresolvable as exc:
+        raise SpeedTestFailed(MSG_UNREACHABLE) from exc
+
+
 def run_limit(settings: Settings) -> timedelta:
     """The longest one run of the provider may take (`run_provider` cuts it off then)."""
     return timedelta(seconds=settings.pagespeed_timeout + RUN_GRACE_SECONDS)
@@ -512,6 +532,7 @@ async def run_speed_test(settings: Settings, public_id: str) -> None:
     if not won:
         return  # another runner took it between our read and our update
     try:
+        await recheck_address(test, settings)
         report = await run_provider(settings, test.url, test.strategy)
     except asyncio.CancelledError:
         # The runner stops (its job goes back to the queue): so does the test.
