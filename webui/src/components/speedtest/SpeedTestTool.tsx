@@ -1,0 +1,140 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { useHydrated } from '../../lib/forms'
+import { ratingFor, type SpeedSource } from '../../lib/speed-test'
+import { useSpeedTest, type SpeedTestState } from '../../lib/use-speed-test'
+import { CheckList } from '../landing/Blocks'
+import { CheckIcon } from '../icons/CheckIcon'
+import { Badge } from '../ui/Badge'
+import { Button } from '../ui/Button'
+import { Card } from '../ui/Card'
+import { ErrorBox } from '../ui/ErrorBox'
+import { Field } from '../ui/Field'
+import { Container } from '../ui/Section'
+import { Link } from '../../lib/router'
+import { ScanProgress } from './ScanProgress'
+import { SpeedResult } from './SpeedResult'
+
+export interface SpeedTestToolProps {
+  source: SpeedSource
+  badge: string
+  title: string
+  lead: string
+  points: readonly string[]
+  urlPlaceholder: string
+}
+
+/** What the live status region says (the bar itself is not announced at every step). */
+function statusText({ phase, domain, test, confirmation }: SpeedTestState): string {
+  if (phase === 'subscribing') return 'Sending…'
+  if (phase === 'scanning') return `${confirmation ?? ''} Testing ${domain}. This takes about 25 seconds.`
+  if (phase === 'done' && test?.result) {
+    return `Test complete. ${test.domain} scored ${test.result.score} out of 100: ${ratingFor(test.result.score).label}.`
+  }
+  return ''
+}
+
+/**
+ * A speed-test page's hero: its pitch, the form (website URL and e-mail), the newsletter's
+ * confirmation, the scanning display and the red box; the result panel follows the hero.
+ */
+export function SpeedTestTool({ source, badge, title, lead, points, urlPlaceholder }: SpeedTestToolProps) {
+  const id = useId()
+  const hydrated = useHydrated()
+  const { state, submit } = useSpeedTest(source)
+  const [url, setUrl] = useState('')
+  const [email, setEmail] = useState('')
+  const urlRef = useRef<HTMLInputElement>(null)
+  const emailRef = useRef<HTMLInputElement>(null)
+  const busy = state.phase === 'subscribing' || state.phase === 'scanning'
+  const errorId = `${id}-error`
+
+  // A check of the page's own puts the cursor in the field it is about.
+  useEffect(() => {
+    if (state.errorField === 'url') urlRef.current?.focus()
+    else if (state.errorField === 'email') emailRef.current?.focus()
+  }, [state.errorField, state.attempt])
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (!busy) void submit({ url, email })
+  }
+
+  const invalid = (field: 'url' | 'email') =>
+    state.error !== null && state.errorField === field ? { invalid: true, describedBy: errorId } : {}
+
+  return (
+    <>
+      <section className="hero speedtest-hero">
+        <Container className="speedtest-hero__grid">
+          <div className="speedtest-hero__copy">
+            <Badge tone="purple" className="hero__badge">
+              {badge}
+            </Badge>
+            <h1 className="hero__title speedtest-hero__title">{title}</h1>
+            <p className="hero__lead">{lead}</p>
+          </div>
+          <Card className="speedtest-card">
+            <h2 className="speedtest-card__title">Test your website for free</h2>
+            <form className="speedtest-form" onSubmit={onSubmit} noValidate aria-describedby={state.error ? errorId : undefined}>
+              {state.error && (
+                <ErrorBox key={state.attempt} id={errorId}>
+                  {state.error}
+                </ErrorBox>
+              )}
+              <Field
+                ref={urlRef}
+                name="url"
+                label="Website URL"
+                inputMode="url"
+                autoComplete="url"
+                autoCapitalize="none"
+                spellCheck={false}
+                placeholder={urlPlaceholder}
+                required
+                value={url}
+                onChange={(e) => setUrl(e.target.value)}
+                {...invalid('url')}
+              />
+              <Field
+                ref={emailRef}
+                name="email"
+                type="email"
+                label="Your Email"
+                autoComplete="email"
+                placeholder="you@yourbusiness.com"
+                hint="We e-mail you the full report in about 60 seconds."
+                required
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                {...invalid('email')}
+              />
+              <Button type="submit" size="lg" block busy={busy} disabled={!hydrated}>
+                {busy ? 'Testing…' : 'Test My Website Speed'}
+              </Button>
+              <p className="speedtest-form__note">Free, no credit card. 1,423 websites tested this month.</p>
+            </form>
+            {state.confirmation && (
+              <p className="speedtest-card__confirmation">
+                <CheckIcon size={20} />
+                <span>{state.confirmation}</span>
+              </p>
+            )}
+            {(state.phase === 'scanning' || state.phase === 'done') && (
+              <ScanProgress domain={state.domain} value={state.progress} done={state.phase === 'done'} />
+            )}
+            <p className="visually-hidden" role="status">
+              {statusText(state)}
+            </p>
+          </Card>
+          <div className="speedtest-hero__more">
+            <CheckList items={points} className="check-list speedtest-hero__points" />
+            <p className="speedtest-hero__skip">
+              Already know your site is slow? <Link to="/start">Get a fast website built for you</Link>.
+            </p>
+          </div>
+        </Container>
+      </section>
+      {state.phase === 'done' && state.test?.result && <SpeedResult test={{ ...state.test, result: state.test.result }} />}
+    </>
+  )
+}

@@ -1,0 +1,125 @@
+/**
+ * The speed-test pages' rules (marketing spec §5, §8, §9), kept apart from React so they are
+ * tested on their own: what each page checks before any call, the score's rating, the scan
+ * progress pace, and how figures are written. The server applies the same checks
+ * (`insights/service/speedtests.py`: `check_request`, `strip_generic`, `core.text.valid_host`)
+ * and its messages are the same words.
+ */
+
+/** The three pages that run a speed test; each is also the lead's source. */
+export type SpeedSource = 'speed-test' | 'clinic-speed-test' | 'coach-speed-test'
+
+export const MSG_URL_REQUIRED = 'Please enter a website URL'
+export const MSG_EMAIL_REQUIRED = 'Please enter your email address'
+export const EXAMPLE_HOST = 'example.com'
+export const MSG_BAD_DOMAIN = `Please enter a valid domain (e.g., ${EXAMPLE_HOST})`
+/** A failure with no message of its own (a lost connection, an answer we cannot read). */
+export const MSG_GENERIC = 'Failed to test website speed.'
+
+const SCHEME = /^https?:\/\//i
+const WWW = /^www\./i
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/
+const TLD = /^(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59}[A-Za-z0-9])$/
+const DOMAIN_MAX = 253
+
+/** The clinic and coach pages' cleaning: the value trimmed, a leading http(s):// stripped. */
+export function stripScheme(raw: string): string {
+  return raw.trim().replace(SCHEME, '')
+}
+
+/** The generic page's cleaning: scheme and a leading www. stripped, one trailing slash removed. */
+export function stripGeneric(raw: string): string {
+  const value = stripScheme(raw).replace(WWW, '')
+  return value.endsWith('/') ? value.slice(0, -1) : value
+}
+
+/**
+ * A host name of at least two labels (letters, digits, inner hyphens; 63 at most each) whose
+ * last is a top-level part of at least 2 letters (or an `xn--` name); 253 characters at most.
+ */
+export function validHost(host: string): boolean {
+  const labels = host.split('.')
+  return (
+    host.length <= DOMAIN_MAX &&
+    labels.length >= 2 &&
+    labels.every((label) => LABEL.test(label)) &&
+    TLD.test(labels[labels.length - 1] ?? '')
+  )
+}
+
+/** What a page tests, as shown while it runs ("Testing example.com"). */
+export function displayDomain(source: SpeedSource, raw: string): string {
+  if (source === 'speed-test') return stripGeneric(raw).toLowerCase()
+  return stripScheme(raw).split(/[/?#]/, 1)[0] ?? ''
+}
+
+export type SpeedField = 'url' | 'email'
+
+export interface SpeedProblem {
+  message: string
+  field: SpeedField
+}
+
+/**
+ * The checks a page makes before any call, in the spec's order: URL present, e-mail present,
+ * then (generic page only) the domain's form. The clinic and coach pages only require both
+ * fields. Null when the request may be sent.
+ */
+export function checkSpeedTest(source: SpeedSource, url: string, email: string): SpeedProblem | null {
+  if (url.trim() === '') return { message: MSG_URL_REQUIRED, field: 'url' }
+  if (email.trim() === '') return { message: MSG_EMAIL_REQUIRED, field: 'email' }
+  if (source === 'speed-test' && !validHost(stripGeneric(url))) return { message: MSG_BAD_DOMAIN, field: 'url' }
+  return null
+}
+
+export type RatingLabel = 'Excellent' | 'Needs Improvement' | 'Poor'
+export type RatingTone = 'good' | 'fair' | 'poor'
+
+/** 90 and above Excellent (green), 70-89 Needs Improvement (yellow), below 70 Poor (red). */
+export function ratingFor(score: number): { label: RatingLabel; tone: RatingTone } {
+  if (score >= 90) return { label: 'Excellent', tone: 'good' }
+  if (score >= 70) return { label: 'Needs Improvement', tone: 'fair' }
+  return { label: 'Poor', tone: 'poor' }
+}
+
+/** A score below 90 shows the 'Too Slow' panel and 'Fix My Website Now'. */
+export function isTooSlow(score: number): boolean {
+  return score < 90
+}
+
+/** The spec's scan: about 25 seconds, updated every 50 ms. */
+export const SCAN_MS = 25_000
+export const TICK_MS = 50
+/** With reduced motion the bar moves in whole-second steps instead. */
+export const REDUCED_TICK_MS = 1_000
+/** Where the spec's straight pace stops; past it the bar only creeps towards (never to) 99. */
+const STEADY_UNTIL = 90
+const CREEP_MS = 30_000
+
+/**
+ * The bar's value (0-100) `elapsedMs` after the scan started: the spec's pace (100% at 25 s)
+ * up to 90%, then slower and slower, always below 99, so a test that takes longer never sits
+ * at 100% waiting. It only grows with time; the page sets 100 itself when the test is done.
+ */
+export function scanProgress(elapsedMs: number): number {
+  const t = Math.max(0, elapsedMs)
+  const steady = (t / SCAN_MS) * 100
+  if (steady <= STEADY_UNTIL) return steady
+  const past = t - (STEADY_UNTIL / 100) * SCAN_MS
+  return STEADY_UNTIL + 9 * (1 - Math.exp(-past / CREEP_MS))
+}
+
+/** 3180 -> "3.2 s" (one decimal, as the report e-mail writes it). */
+export function seconds(ms: number): string {
+  return `${(Math.round(ms / 100) / 10).toFixed(1)} s`
+}
+
+/** 1234 -> "1,234 ms". */
+export function milliseconds(ms: number): string {
+  return `${String(Math.round(ms)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} ms`
+}
+
+/** CLS as Lighthouse shows it: two decimals (0.1 -> "0.10"). */
+export function layoutShift(value: number): string {
+  return value.toFixed(2)
+}

@@ -1,0 +1,96 @@
+import { act, renderHook } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { mockFetch } from '@test/utils'
+import { SCAN_MS } from './speed-test'
+import { POLL_MS, useSpeedTest } from './use-speed-test'
+
+const ID = 'b'.repeat(32)
+const running = { id: ID, status: 'running', domain: 'example.com', strategy: 'mobile', created_at: '2026-11-24T20:00:00Z', result: null, error: null }
+const done = {
+  ...running,
+  status: 'done',
+  result: {
+    score: 93, rating: 'Excellent', speed_index_ms: 900, total_blocking_time_ms: 0, largest_contentful_paint_ms: null,
+    cumulative_layout_shift: null, first_contentful_paint_ms: null, field_data: [], opportunities: [], provider: 'lighthouse',
+  },
+}
+
+/** The server: the test stays running until `finished` is set. */
+function serve(state: { finished: boolean; polls: number }) {
+  return mockFetch((_method, url) => {
+    if (url === '/api/newsletter') return { status: 200, body: { message: 'ok' } }
+    if (url === '/api/speed-tests') return { status: 202, body: { ...running, status: 'queued' } }
+    if (url === `/api/speed-tests/${ID}`) {
+      state.polls += 1
+      return { status: 200, body: state.finished ? done : running }
+    }
+    return { status: 404 }
+  })
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] })
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+describe('useSpeedTest: the progress bar', () => {
+  it('keeps the spec pace, never sits at 100 or goes back while the job runs, and ends at 100 with the result', async () => {
+    const server = { finished: false, polls: 0 }
+    serve(server)
+    const { result } = renderHook(() => useSpeedTest('speed-test'))
+    await act(async () => {
+      void result.current.submit({ url: 'example.com', email: 'ann@example.com' })
+      await vi.advanceTimersByTimeAsync(0)
+    })
+    expect(result.current.state.phase).toBe('scanning')
+
+    const seen: number[] = []
+    for (let t = 0; t < 60_000; t += 500) {
+      await act(() => vi.advanceTimersByTimeAsync(500))
+      seen.push(result.current.state.progress)
+    }
+    expect(seen.every((value, i) => i === 0 || value >= seen[i - 1]!)).toBe(true)
+    expect(seen[Math.round((SCAN_MS / 2) / 500) - 1]).toBeGreaterThan(45) // about half way at 12.5 s
+    expect(Math.max(...seen)).toBeLessThan(99)
+    expect(result.current.state.phase).toBe('scanning')
+    // About one poll a second.
+    expect(server.polls).toBeGreaterThanOrEqual(55)
+    expect(server.polls).toBeLessThanOrEqual(60_000 / POLL_MS)
+
+    server.finished = true
+    await act(() => vi.advanceTimersByTimeAsync(POLL_MS + 10))
+    expect(result.current.state.phase).toBe('done')
+    expect(result.current.state.progress).toBe(100)
+    expect(result.current.state.test?.result?.score).toBe(93)
+  })
+
+  it('moves in whole-second steps with reduced motion', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }))
+    serve({ finished: false, polls: 0 })
+    const { result } = renderHook(() => useSpeedTest('coach-speed-test'))
+    await act(async () => {
+      void result.current.submit({ url: 'example.com', email: 'ann@example.com' })
+      await vi.advanceTimersByTimeAsync(0)
+    })
+    await act(() => vi.advanceTimersByTimeAsync(900))
+    expect(result.current.state.progress).toBe(0)
+    await act(() => vi.advanceTimersByTimeAsync(200))
+    expect(result.current.state.progress).toBeCloseTo(4.4, 0)
+  })
+
+  it('stops polling once the page is left', async () => {
+    const server = { finished: false, polls: 0 }
+    serve(server)
+    const { result, unmount } = renderHook(() => useSpeedTest('speed-test'))
+    await act(async () => {
+      void result.current.submit({ url: 'example.com', email: 'ann@example.com' })
+      await vi.advanceTimersByTimeAsync(3_500)
+    })
+    const before = server.polls
+    unmount()
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(server.polls).toBe(before)
+  })
+})
