@@ -376,3 +376,22 @@ def test_a_budget_never_gives_more_than_its_limits(
     while budget.kinds():
         assert budget.take(budget.kinds()[0])
     assert budget.total() == 0
+
+
+@pytest.mark.parametrize("provider", ["psi", "lighthouse"])
+def test_speed_tests_run_many_at_once_with_a_short_lease_and_lighthouse_one_per_core(
+    tmp_path: Any, provider: str
+) -> None:
+    import os
+
+    from agency.app import create_app
+    from tests.conftest import make_settings
+
+    settings = make_settings(tmp_path, "sqlite://:memory:", speedtest_provider=provider)
+    runner: jobs.JobRunner = create_app(settings).extensions["agency.jobs"]
+    options = runner.options["insights.speed_test"]
+    assert options.lease is not None and options.lease <= timedelta(minutes=2) < jobs.LEASE
+    if provider == "psi":
+        assert (options.limit or 0) >= 32 and options.per_host is None
+    else:
+        assert options.per_host == os.cpu_count()

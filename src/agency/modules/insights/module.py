@@ -15,4 +15,5 @@ MODULE = Module(
     settings_job_handlers=lambda settings: {speedtests.JOB_KIND: speedtests.job_handler(settings)},
     user_data=UserData(export=leads.export_user, erase=leads.erase_user),
     retention=leads.prune_leads,
+    job_options=speedtests.job_options,
 )
