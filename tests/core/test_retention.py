@@ -128,6 +128,7 @@ EXPECTED = {
     "auth.password_resets": 2,
     "billing.webhook_events": 1,
     "insights.leads": 1,
+    "insights.speed_test_emails": 0,  # tests/insights/test_speedtests.py fills and checks it
 }
 
 

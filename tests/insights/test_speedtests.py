@@ -22,7 +22,7 @@ from agency.core import addresses, jobs, mail
 from agency.core.errors import ValidationFailed
 from agency.modules.insights import api as insights_api
 from agency.modules.insights.models import Lead, SpeedTest
-from agency.modules.insights.service import speed_providers, speedtests
+from agency.modules.insights.service import speed_providers, speedtests, user_data
 from agency.modules.insights.service.speed_providers import (
     MSG_GENERIC,
     MSG_INVALID_RESPONSE,
@@ -30,7 +30,7 @@ from agency.modules.insights.service.speed_providers import (
     MSG_RUN_FAILED,
     MSG_UNREACHABLE,
 )
-from tests.auth.helpers import HEADERS
+from tests.auth.helpers import HEADERS, PASSWORD, sign_up
 from tests.conftest import make_settings, run_agency
 from tests.fakes.kit import run_fake_kit
 from tests.fakes.pagespeed import FakePageSpeed, run_fake_pagespeed, score_for, success_body
@@ -491,6 +491,33 @@ async def test_a_test_left_unfinished_reads_failed_and_a_crashed_run_runs_again(
     )
 
 
+async def test_the_server_runs_the_test_in_the_background_and_the_page_polls_it(
+    tmp_path: Path, database_url: str, psi: FakePageSpeed
+) -> None:
+    """As in production: the server's own job runner (woken by the POST) runs the test while
+    the page polls; the report e-mail follows."""
+    psi.delay = 0.3
+    settings = settings_for(tmp_path, database_url, psi, run_jobs=True)
+    async with create_app(settings).test_app() as site:
+        status, queued = await start(site, "score-72.example")
+        assert status == 202 and queued["status"] == "queued"
+        seen = []
+        for _ in range(200):
+            _, data, _ = await call(site, "get", f"/api/speed-tests/{queued['id']}")
+            if not seen or seen[-1] != data["status"]:
+                seen.append(data["status"])
+            if data["status"] in ("done", "failed"):
+                break
+            await asyncio.sleep(0.05)
+        assert seen[-1] == "done" and "running" in seen, seen
+        assert data["result"]["score"] == 72 and data["result"]["rating"] == "Needs Improvement"
+        for _ in range(100):
+            if await mail.OutboundMail.filter(to=EMAIL).exists():
+                break
+            await asyncio.sleep(0.05)
+        assert await mail.OutboundMail.filter(to=EMAIL).count() == 1
+
+
 async def test_two_runners_at_once_run_a_test_once(site: Any, psi: FakePageSpeed) -> None:
     psi.delay = 0.3
     _, queued = await start(site, "fast.example")
@@ -651,6 +678,44 @@ async def test_a_kit_failure_is_502_with_the_spec_wrapping_and_the_lead_kept(
     assert status == 502
     assert data["error"]["message"].startswith("Error subscribing to ConvertKit: ")
     assert len(data["error"]["message"]) > len("Error subscribing to ConvertKit: ")
+
+
+# ---------------------------------------------------------------------------------------------
+# The visitor's data: export, erasure, retention
+
+
+async def test_an_account_exports_and_erases_its_speed_tests(site: Any) -> None:
+    client = site.test_client()
+    assert (await sign_up(client, email=EMAIL))[0] == 201
+    _, queued = await start(site, "fast.example")
+    await finish(site, queued["id"])
+    response = await client.get("/api/account/export", headers=HEADERS)
+    exported = (await response.get_json())["insights"]
+    [test] = exported["speed_tests"]
+    assert (test["id"], test["domain"], test["email"]) == (queued["id"], "fast.example", EMAIL)
+    assert [lead["email"] for lead in exported["leads"]] == [EMAIL]
+    response = await client.post(
+        "/api/account/delete", json={"current_password": PASSWORD}, headers=HEADERS
+    )
+    assert response.status_code == 204
+    row = await SpeedTest.get(public_id=queued["id"])
+    assert row.email is None and row.score is not None  # the history stays, without the e-mail
+    assert await Lead.all().count() == 0
+
+
+async def test_the_e_mail_on_a_speed_test_goes_after_the_leads_time(site: Any) -> None:
+    settings = site.app.extensions["agency.settings"]
+    _, old = await start(site, "fast.example")
+    _, young = await start(site, "mid.example", email="young@shop.example")
+    now = datetime.now(UTC)
+    past = now - timedelta(days=settings.retention_leads_days, minutes=1)
+    await SpeedTest.filter(public_id=old["id"]).update(created_at=past)
+    await Lead.filter(email=EMAIL).update(created_at=past)
+    removed = await user_data.prune(settings, now)
+    assert removed == {"insights.leads": 1, "insights.speed_test_emails": 1}
+    emails = {t.public_id: t.email for t in await SpeedTest.all()}
+    assert emails == {old["id"]: None, young["id"]: "young@shop.example"}
+    assert (await user_data.prune(settings, now))["insights.speed_test_emails"] == 0
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from agency.core.modules import Module
 from agency.core.userdata import UserData
 from agency.modules.insights import cli, models, routes
-from agency.modules.insights.service import leads, speedtests
+from agency.modules.insights.service import speedtests, user_data
 
 MODULE = Module(
     name="insights",
@@ -13,7 +13,7 @@ MODULE = Module(
     cli_name="leads",
     commands=(cli.speedtest,),
     settings_job_handlers=lambda settings: {speedtests.JOB_KIND: speedtests.job_handler(settings)},
-    user_data=UserData(export=leads.export_user, erase=leads.erase_user),
-    retention=leads.prune_leads,
+    user_data=UserData(export=user_data.export_user, erase=user_data.erase_user),
+    retention=user_data.prune,
     job_options=speedtests.job_options,
 )
