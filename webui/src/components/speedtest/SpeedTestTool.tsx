@@ -24,9 +24,9 @@ export interface SpeedTestToolProps {
 }
 
 /** What the live status region says (the bar itself is not announced at every step). */
-function statusText({ phase, domain, test, confirmation }: SpeedTestState): string {
+function statusText({ phase, domain, test }: SpeedTestState): string {
   if (phase === 'subscribing') return 'Sending…'
-  if (phase === 'scanning') return `${confirmation ?? ''} Testing ${domain}. This takes about 25 seconds.`
+  if (phase === 'scanning') return `Testing ${domain}. This takes about 25 seconds.`
   if (phase === 'done' && test?.result) {
     return `Test complete. ${test.domain} scored ${test.result.score} out of 100: ${ratingFor(test.result.score).label}.`
   }
@@ -113,18 +113,19 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
               </Button>
               <p className="speedtest-form__note">Free, no credit card. 1,423 websites tested this month.</p>
             </form>
-            {state.confirmation && (
-              <p className="speedtest-card__confirmation">
-                <CheckIcon size={20} />
-                <span>{state.confirmation}</span>
-              </p>
-            )}
+            {/* One live region, always there: the confirmation and what happens next are announced. */}
+            <div role="status" className="speedtest-card__live">
+              {state.confirmation && (
+                <p className="speedtest-card__confirmation">
+                  <CheckIcon size={20} />
+                  <span>{state.confirmation}</span>
+                </p>
+              )}
+              <span className="visually-hidden">{statusText(state)}</span>
+            </div>
             {(state.phase === 'scanning' || state.phase === 'done') && (
               <ScanProgress domain={state.domain} value={state.progress} done={state.phase === 'done'} />
             )}
-            <p className="visually-hidden" role="status">
-              {statusText(state)}
-            </p>
           </Card>
           <div className="speedtest-hero__more">
             <CheckList items={points} className="check-list speedtest-hero__points" />
