@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from 'react'
 import { cx } from '../../lib/cx'
+import { scrollToId } from '../../lib/scroll'
 import { isTooSlow, layoutShift, milliseconds, ratingFor, seconds } from '../../lib/speed-test'
 import type { SpeedTestOut } from '../../lib/use-speed-test'
 import { Container } from '../ui/Section'
@@ -43,6 +44,8 @@ function fieldValue(name: string, percentile: number): string {
   return name === 'LCP' ? seconds(percentile) : milliseconds(percentile)
 }
 
+const RESULT_ID = 'speed-results'
+
 export interface SpeedResultProps {
   test: SpeedTestOut & { result: Result }
 }
@@ -58,7 +61,10 @@ export function SpeedResult({ test }: SpeedResultProps) {
   const ref = useRef<HTMLElement>(null)
   const { result, domain } = test
   useEffect(() => {
-    ref.current?.focus()
+    // Focus (announced by screen readers) without the browser's own jump, which centres a
+    // panel taller than the screen; then the panel's top is scrolled under the header.
+    ref.current?.focus({ preventScroll: true })
+    scrollToId(RESULT_ID)
   }, [test.id])
 
   const more: [string, string, string][] = []
@@ -70,7 +76,7 @@ export function SpeedResult({ test }: SpeedResultProps) {
     more.push(['Cumulative Layout Shift', layoutShift(result.cumulative_layout_shift), 'How much the page jumps while it loads (0 is best).'])
 
   return (
-    <section ref={ref} className="section speedtest-result" tabIndex={-1} aria-labelledby={`${id}-title`}>
+    <section ref={ref} id={RESULT_ID} className="section speedtest-result" tabIndex={-1} aria-labelledby={`${id}-title`}>
       <Container size="md">
         <h2 id={`${id}-title`} className="speedtest-result__title">
           Speed results for {domain}
