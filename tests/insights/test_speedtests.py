@@ -72,7 +72,7 @@ def settings_for(tmp_path: Path, database_url: str, psi: FakePageSpeed, **extra:
         "pagespeed_api_base": psi.base_url,
         "pagespeed_timeout": 1.0,
         "speedtest_unsafe_allow_private_targets": True,
-        "base_url": "https://agency.example",
+        "base_url": "http://agency.example",
         "trusted_proxies": 1,
     }
     values.update(extra)
@@ -326,7 +326,7 @@ async def test_a_test_runs_to_done_with_the_figures_and_the_report(
         assert "Largest contentful paint" in text and "Chrome users" in text
         for opportunity in result["opportunities"]:
             assert opportunity["title"] in text
-        assert "https://agency.example/start" in text
+        assert "http://agency.example/start" in text
     assert "Fix My Website Now" in (report.html or "")
 
 
@@ -516,6 +516,27 @@ async def test_the_server_runs_the_test_in_the_background_and_the_page_polls_it(
                 break
             await asyncio.sleep(0.05)
         assert await mail.OutboundMail.filter(to=EMAIL).count() == 1
+
+
+async def test_a_runner_that_stops_mid_test_puts_it_back_for_the_next(
+    site: Any, psi: FakePageSpeed
+) -> None:
+    psi.delay = 2.0
+    _, queued = await start(site, "fast.example")
+    settings = site.app.extensions["agency.settings"]
+    run = asyncio.create_task(speedtests.run_speed_test(settings, queued["id"]))
+    for _ in range(100):
+        if psi.requests:
+            break
+        await asyncio.sleep(0.02)
+    assert (await SpeedTest.get(public_id=queued["id"])).status == "running"
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    assert (await SpeedTest.get(public_id=queued["id"])).status == "queued"
+    psi.delay = 0
+    await speedtests.run_speed_test(settings, queued["id"])
+    assert (await SpeedTest.get(public_id=queued["id"])).status == "done"
 
 
 async def test_two_runners_at_once_run_a_test_once(site: Any, psi: FakePageSpeed) -> None:
