@@ -53,6 +53,8 @@ MAX_BACKOFF = timedelta(hours=1)
 # How often a runner looks whether a schedule is due, and how often a scheduled run is tried.
 SCHEDULE_CHECK_SECONDS = 15.0
 SCHEDULED_ATTEMPTS = 3
+# After a wake-up, how long the runner waits for more before it claims (see `_loop`).
+WAKE_SETTLE_SECONDS = 0.025
 
 # Whether the job being run is on its last attempt (set in each job's task by the runner).
 _final_attempt: contextvars.ContextVar[bool] = contextvars.ContextVar(
@@ -530,3 +532,7 @@ class JobRunner:
                     log.warning("job runner: the database is out of reach (%s); retrying", error)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
+                # Woken (a job queued or finished): let a burst of such wake-ups settle, so
+                # that 200 requests queuing tests, or 64 tests finishing together, make a few
+                # claims of many jobs rather than one claim (a write transaction) per job.
+                await asyncio.sleep(WAKE_SETTLE_SECONDS)
