@@ -30,15 +30,14 @@ import copy
 import json
 import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from quart import Response, request
 
-from tests.fakes.serving import FakeServer
+from tests.fakes.serving import FakeServer, serving
 
 FIXTURES = Path(__file__).parent / "fixtures" / "kit"
 DEFAULT_API_KEY = "kit_test_key"
@@ -241,21 +240,15 @@ def _json(body: Any, status: int) -> Response:
     return Response(json.dumps(body), status=status, content_type="application/json")
 
 
-@contextmanager
 def run_fake_kit(
     port: int | None = None,
     *,
     api_key: str = DEFAULT_API_KEY,
     form_id: str = DEFAULT_FORM_ID,
     delay: float = 0,
-) -> Iterator[FakeKit]:
+) -> AbstractContextManager[FakeKit]:
     """Serve a fresh FakeKit on 127.0.0.1 in a background thread."""
-    fake = FakeKit(api_key=api_key, form_id=form_id, delay=delay)
-    fake.start(port)
-    try:
-        yield fake
-    finally:
-        fake.stop()
+    return serving(FakeKit(api_key=api_key, form_id=form_id, delay=delay), port)
 
 
 def main(argv: list[str] | None = None) -> None:

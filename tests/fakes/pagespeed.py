@@ -45,8 +45,7 @@ import hashlib
 import json
 import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -54,7 +53,7 @@ from urllib.parse import urlsplit
 
 from quart import Response, request
 
-from tests.fakes.serving import FakeServer
+from tests.fakes.serving import FakeServer, serving
 
 FIXTURES = Path(__file__).parent / "fixtures" / "pagespeed"
 PATH = "/pagespeedonline/v5/runPagespeed"
@@ -322,21 +321,15 @@ def _json(body: Any, status: int) -> Response:
     return Response(json.dumps(body), status=status, content_type="application/json; charset=UTF-8")
 
 
-@contextmanager
 def run_fake_pagespeed(
     port: int | None = None,
     *,
     api_key: str | None = None,
     delay: float = 0.0,
     hang_delay: float = 5.0,
-) -> Iterator[FakePageSpeed]:
+) -> AbstractContextManager[FakePageSpeed]:
     """Serve a fresh FakePageSpeed on 127.0.0.1 in a background thread."""
-    fake = FakePageSpeed(api_key=api_key, delay=delay, hang_delay=hang_delay)
-    fake.start(port)
-    try:
-        yield fake
-    finally:
-        fake.stop()
+    return serving(FakePageSpeed(api_key=api_key, delay=delay, hang_delay=hang_delay), port)
 
 
 def main(argv: list[str] | None = None) -> None:

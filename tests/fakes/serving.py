@@ -1,7 +1,7 @@
-"""Serve a small Quart fake (PageSpeed, Kit) on 127.0.0.1 from a background thread, with
-hypercorn, like the fake Stripe: `start()` binds a free port (or the one given) and returns once
-the server answers; `stop()` shuts it down. `serve_forever()` runs one in the foreground for
-`python -m tests.fakes.<name>`."""
+"""Serve a Quart fake (Stripe, PageSpeed, Kit) on 127.0.0.1 from a background thread, with
+hypercorn: `start()` binds a free port (or the one given) and returns once the server answers;
+`stop()` shuts it down; `serving(fake)` does both around a `with` block. `serve_forever()` runs
+one in the foreground for `python -m tests.fakes.<name>`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import asyncio
 import contextlib
 import socket
 import threading
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from quart import Quart
 
@@ -92,3 +94,17 @@ class FakeServer:
         print(f"{self.name} on {self.base_url}", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(self.serve(sock))
+
+
+Fake = TypeVar("Fake", bound=FakeServer)
+
+
+@contextmanager
+def serving(fake: Fake, port: int | None = None) -> Iterator[Fake]:
+    """Serve `fake` on 127.0.0.1 (a free port, or the one given) in a background thread for the
+    `with` block."""
+    fake.start(port)
+    try:
+        yield fake
+    finally:
+        fake.stop()
