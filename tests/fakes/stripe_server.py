@@ -51,11 +51,10 @@ import json
 import logging
 import random
 import secrets
-import socket
 import string
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -63,8 +62,10 @@ from urllib.parse import parse_qsl
 
 import httpx
 import stripe
-from quart import Quart, Response, redirect, request
+from quart import Response, redirect, request
 from stripe._api_version import _ApiVersion
+
+from tests.fakes.serving import FakeServer, serving
 
 API_VERSION = _ApiVersion.CURRENT
 DEFAULT_API_KEY = "sk_test_fake"
@@ -420,8 +421,10 @@ RESOURCE_NAMES = {
 # The fake
 
 
-class FakeStripe:
+class FakeStripe(FakeServer):
     """State, HTTP app, webhook sender. Use :func:`run_fake_stripe` to serve it on a port."""
+
+    name = "fake-stripe"
 
     def __init__(
         self,
@@ -431,18 +434,16 @@ class FakeStripe:
         webhook_secret: str | None = None,
         base_url: str = "http://127.0.0.1:12111",
     ) -> None:
+        super().__init__()
         self.api_key = api_key
         self.base_url = base_url
         self._initial_webhook = (
             Webhook(webhook_url, webhook_secret) if webhook_url and webhook_secret else None
         )
         self._lock = threading.RLock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._stop: asyncio.Event | None = None
         self._http: httpx.AsyncClient | None = None
         self._reset_state()
-        self.app = self._build_app()
+        self._build_app()
 
     # ---------------------------------------------------------------- state
 
@@ -1945,8 +1946,9 @@ class FakeStripe:
 
     # ---------------------------------------------------------------- HTTP
 
-    def _build_app(self) -> Quart:
-        app = Quart("fake_stripe")
+    def _build_app(self) -> None:
+        """The API, pay and portal pages on `self.app`."""
+        app = self.app
         app.config["PROVIDE_AUTOMATIC_OPTIONS"] = False
 
         @app.before_serving
@@ -2554,8 +2556,6 @@ class FakeStripe:
         async def not_allowed(_exc: Exception) -> Any:
             return _unrecognized()
 
-        return app
-
     def _authenticate(self) -> str:
         header = request.headers.get("Authorization", "")
         key = ""
@@ -2683,60 +2683,6 @@ class FakeStripe:
         )
         return _page("Billing", body)
 
-    # ---------------------------------------------------------------- serving
-
-    async def serve(self, sock: socket.socket, started: threading.Event | None = None) -> None:
-        """Serve on an already bound socket until :meth:`stop` (runs in the current loop)."""
-        from hypercorn.asyncio import serve
-        from hypercorn.config import Config
-
-        self._loop = asyncio.get_running_loop()
-        self._stop = asyncio.Event()
-        config = Config()
-        config.bind = [f"fd://{sock.detach()}"]
-        config.accesslog = None
-        config.loglevel = "WARNING"
-        config.graceful_timeout = 0.5
-        if started is not None:
-            self.app.before_serving(_async_set(started))
-        await serve(self.app, config, shutdown_trigger=self._stop.wait)  # type: ignore[arg-type]
-
-    def start(self, port: int | None = None) -> None:
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", port or 0))
-        sock.listen(128)
-        self.base_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        started = threading.Event()
-        failure: list[BaseException] = []
-
-        def run() -> None:
-            try:
-                asyncio.run(self.serve(sock, started))
-            except BaseException as exc:  # pragma: no cover - reported to the starter
-                failure.append(exc)
-                started.set()
-
-        self._thread = threading.Thread(target=run, name="fake-stripe", daemon=True)
-        self._thread.start()
-        if not started.wait(10) or failure:
-            raise RuntimeError(f"fake Stripe did not start: {failure}")
-
-    def stop(self) -> None:
-        if self._loop is not None and self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        if self._thread is not None:
-            self._thread.join(5)
-        self._loop = None
-        self._thread = None
-
-
-def _async_set(event: threading.Event) -> Callable[[], Awaitable[None]]:
-    async def mark() -> None:
-        event.set()
-
-    return mark
-
 
 def _ok(status: int | None) -> bool:
     return status is not None and 200 <= status < 300
@@ -2822,21 +2768,16 @@ border-radius:4px;font-size:1rem}}
 </style></head><body><h1>{html.escape(title)}</h1>{body}</body></html>"""
 
 
-@contextlib.contextmanager
 def run_fake_stripe(
     port: int | None = None,
     api_key: str = DEFAULT_API_KEY,
     *,
     webhook_url: str | None = None,
     webhook_secret: str | None = None,
-) -> Iterator[FakeStripe]:
+) -> contextlib.AbstractContextManager[FakeStripe]:
     """Serve a fresh :class:`FakeStripe` on 127.0.0.1 in a background thread."""
     fake = FakeStripe(api_key=api_key, webhook_url=webhook_url, webhook_secret=webhook_secret)
-    fake.start(port)
-    try:
-        yield fake
-    finally:
-        fake.stop()
+    return serving(fake, port)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -2853,10 +2794,7 @@ def main(argv: list[str] | None = None) -> None:
         webhook_secret=args.webhook_secret,
         base_url=f"http://127.0.0.1:{args.port}",
     )
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", args.port))
-    sock.listen(128)
+    sock = fake.bind(args.port)
     print(f"Fake Stripe on {fake.base_url} (api key {fake.api_key})", flush=True)
     if fake.webhook:
         print(f"Webhooks -> {fake.webhook.url}", flush=True)
