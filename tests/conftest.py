@@ -15,6 +15,7 @@ import subprocess
 import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -125,6 +126,53 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def server_env(tmp_path: Path, database_url: str, **settings: str) -> dict[str, str]:
+    """The AGENCY_* variables of a real server process on `database_url`: a test secret key,
+    data in `tmp_path`, no web build, warnings only, then `settings` (`TRUSTED_PROXIES="1"`)."""
+    return {
+        "AGENCY_DATABASE_URL": database_url,
+        "AGENCY_SECRET_KEY": "s" * 40,
+        "AGENCY_DATA_DIR": str(tmp_path / "data"),
+        "AGENCY_LOG_LEVEL": "warning",
+        "AGENCY_WEB_DIR": str(tmp_path / "no-web"),
+        **{f"AGENCY_{key}": value for key, value in settings.items()},
+    }
+
+
+@contextmanager
+def agency_servers(
+    tmp_path: Path, agency_env: dict[str, str], count: int = 1
+) -> Iterator[list[str]]:
+    """`count` real server processes (`python -m agency serve`) on free ports, run in
+    `tmp_path` with `agency_env` instead of our AGENCY_* variables; yields their URLs once each
+    answers /api/health, and ends them after."""
+    from tests.e2e.conftest import wait_until_up  # here: that module imports this one
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
+    env.update(agency_env)
+    processes: list[subprocess.Popen[bytes]] = []
+    urls: list[str] = []
+    try:
+        for _ in range(count):
+            port = free_port()
+            processes.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "agency", "serve", "--port", str(port)],
+                    cwd=tmp_path,
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+            urls.append(f"http://127.0.0.1:{port}")
+            wait_until_up(urls[-1], processes[-1])
+        yield urls
+    finally:
+        for process in processes:
+            process.terminate()
+            process.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")

@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -18,8 +16,7 @@ import asyncpg
 import httpx
 import pytest
 
-from tests.conftest import free_port, postgres_create, postgres_drop, run_agency
-from tests.e2e.conftest import wait_until_up
+from tests.conftest import agency_servers, postgres_create, postgres_drop, run_agency, server_env
 
 HEADERS = {"X-Agency-Request": "1"}
 
@@ -94,31 +91,9 @@ class Writer(threading.Thread):
 @pytest.fixture
 def server(database_url: str, tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
     """A real server process on the test's database; yields its URL and the agency env."""
-    agency_env = {
-        "AGENCY_DATABASE_URL": database_url,
-        "AGENCY_DATA_DIR": str(tmp_path / "data"),
-        "AGENCY_SECRET_KEY": "s" * 40,
-        "AGENCY_TRUSTED_PROXIES": "1",
-        "AGENCY_LOG_LEVEL": "warning",
-        "AGENCY_WEB_DIR": str(tmp_path / "no-web"),
-    }
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
-    env.update(agency_env)
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "agency", "serve", "--port", str(port)],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(url, process)
-        yield url, agency_env
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    env = server_env(tmp_path, database_url, TRUSTED_PROXIES="1")
+    with agency_servers(tmp_path, env) as [url]:
+        yield url, env
 
 
 def test_backup_while_the_server_writes_then_restore_into_an_empty_database(

@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,11 +22,11 @@ from tests.conftest import (
     MODEL_MODULES,
     POSTGRES,
     POSTGRES_ADMIN_URL,
-    free_port,
+    agency_servers,
     postgres_create,
     postgres_drop,
+    server_env,
 )
-from tests.e2e.conftest import wait_until_up
 from tests.fakes.tcp_proxy import TcpProxy
 
 HEADERS = {"X-Agency-Request": "1"}
@@ -79,29 +77,11 @@ def server_behind_proxy(tmp_path: Path) -> Iterator[tuple[str, TcpProxy]]:
     proxy = TcpProxy(upstream.hostname or "127.0.0.1", upstream.port or 5432)
     proxy.open()
     netloc = upstream.netloc.rsplit("@", 1)[0] + f"@127.0.0.1:{proxy.port}"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
-    env.update(
-        AGENCY_DATABASE_URL=f"postgres://{netloc}/{name}",
-        AGENCY_SECRET_KEY="s" * 40,
-        AGENCY_DATA_DIR=str(tmp_path / "data"),
-        AGENCY_LOG_LEVEL="warning",
-        AGENCY_WEB_DIR=str(tmp_path / "no-web"),
-        AGENCY_TRUSTED_PROXIES="1",
-    )
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "agency", "serve", "--port", str(port)],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    env = server_env(tmp_path, f"postgres://{netloc}/{name}", TRUSTED_PROXIES="1")
     try:
-        wait_until_up(f"http://127.0.0.1:{port}", process)
-        yield f"http://127.0.0.1:{port}", proxy
+        with agency_servers(tmp_path, env) as [url]:
+            yield url, proxy
     finally:
-        process.terminate()
-        process.wait(timeout=10)
         proxy.close()
         postgres_drop(name)
 

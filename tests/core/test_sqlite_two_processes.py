@@ -8,9 +8,6 @@ answered SQLITE_BUSY at once (busy_timeout does not apply to a lock upgrade): 50
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,8 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import MODEL_MODULES, free_port
-from tests.e2e.conftest import wait_until_up
+from tests.conftest import MODEL_MODULES, agency_servers, server_env
 
 USERS = 60
 HEADERS = {"X-Agency-Request": "1"}
@@ -31,37 +27,9 @@ def two_servers_on_one_file(tmp_path: Path) -> Iterator[list[str]]:
 
     url = f"sqlite://{tmp_path / 'shared.db'}"
     asyncio.run(db.upgrade(url, MODEL_MODULES))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
-    env.update(
-        AGENCY_DATABASE_URL=url,
-        AGENCY_SECRET_KEY="s" * 40,
-        AGENCY_DATA_DIR=str(tmp_path / "data"),
-        AGENCY_LOG_LEVEL="warning",
-        AGENCY_WEB_DIR=str(tmp_path / "no-web"),
-        AGENCY_TRUSTED_PROXIES="1",
-        AGENCY_ACCESS_LOG="false",
-    )
-    processes: list[subprocess.Popen[bytes]] = []
-    urls: list[str] = []
-    try:
-        for _ in range(2):
-            port = free_port()
-            processes.append(
-                subprocess.Popen(
-                    [sys.executable, "-m", "agency", "serve", "--port", str(port)],
-                    cwd=tmp_path,
-                    env=env,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-            )
-            urls.append(f"http://127.0.0.1:{port}")
-            wait_until_up(urls[-1], processes[-1])
+    env = server_env(tmp_path, url, TRUSTED_PROXIES="1", ACCESS_LOG="false")
+    with agency_servers(tmp_path, env, count=2) as urls:
         yield urls
-    finally:
-        for process in processes:
-            process.terminate()
-            process.wait(timeout=10)
 
 
 async def _one_user(base: str, n: int, start: asyncio.Event) -> list[tuple[str, int]]:
