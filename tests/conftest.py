@@ -25,7 +25,7 @@ from argon2 import PasswordHasher, profiles
 from hypothesis import HealthCheck, settings
 
 from agency.app import create_app
-from agency.core import db
+from agency.core import db, ratelimit
 from agency.core.settings import Settings
 from agency.modules.auth.service import passwords as auth_passwords
 from agency.registry import MODULES
@@ -264,3 +264,16 @@ async def orm(database_url: str) -> AsyncIterator[str]:
         yield database_url
     finally:
         await db.close_db()
+
+
+@pytest.fixture
+def no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No rate limit answers 429: for tests sending many requests from one client address."""
+
+    async def allow(*_args: Any, **_kwargs: Any) -> int:
+        return 0
+
+    for name in ("enforce", "check", "hit", "give_back"):
+        if hasattr(ratelimit, name):
+            monkeypatch.setattr(ratelimit, name, allow)
+    yield

@@ -31,7 +31,7 @@ from schemathesis.python import asgi
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from agency.app import create_app
-from agency.core import addresses, db, ratelimit
+from agency.core import addresses, db
 from agency.core.security import CSRF_HEADER
 from agency.modules.auth.service import admin as auth_admin
 from agency.modules.billing.clients import StripeGateway
@@ -47,19 +47,6 @@ CSRF = {CSRF_HEADER: "1"}
 WEBHOOK_SECRET = "whsec_fuzz"
 # Signing out would end the identity's session for the rest of the run; it takes no input.
 SIGNED_IN_SKIP = {"POST /api/auth/logout"}
-
-
-@pytest.fixture
-def no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Thousands of requests from one address: the limits would answer 429 to most of them."""
-
-    async def allow(*_args: Any, **_kwargs: Any) -> int:
-        return 0
-
-    for name in ("enforce", "check", "hit", "give_back"):
-        if hasattr(ratelimit, name):
-            monkeypatch.setattr(ratelimit, name, allow)
-    yield
 
 
 @pytest.fixture

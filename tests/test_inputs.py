@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from agency.app import create_app
-from agency.core import ratelimit
 from agency.modules.auth.service import admin as auth_admin
 from agency.modules.billing.service import prices as billing_prices
 from agency.modules.catalogue import service as catalogue
@@ -20,19 +19,6 @@ from tests.conftest import make_settings
 from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
 
 JSON_HEADERS = {**HEADERS, "Content-Type": "application/json"}
-
-
-@pytest.fixture
-def no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Many requests from one test client address: no limit may answer 429 instead."""
-
-    async def allow(*_args: Any, **_kwargs: Any) -> int:
-        return 0
-
-    for name in ("enforce", "check", "hit", "give_back"):
-        if hasattr(ratelimit, name):
-            monkeypatch.setattr(ratelimit, name, allow)
-    yield
 
 
 async def body_endpoints(client: Any) -> list[tuple[str, str]]:
