@@ -10,12 +10,9 @@ from typing import Any
 
 import pytest
 
-from agency.app import create_app
 from agency.modules.auth.service import admin as auth_admin
-from agency.modules.billing.service import prices as billing_prices
-from agency.modules.catalogue import service as catalogue
 from tests.auth.helpers import HEADERS, PASSWORD, call, sign_up
-from tests.conftest import make_settings
+from tests.billing.conftest import started_shop
 from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
 
 JSON_HEADERS = {**HEADERS, "Content-Type": "application/json"}
@@ -101,19 +98,9 @@ def stripe_fake() -> Iterator[FakeStripe]:
 
 @pytest.fixture
 async def shop(tmp_path: Path, database_url: str, stripe_fake: FakeStripe) -> AsyncIterator[Any]:
-    """The app with the catalogue seeded and synced to the fake Stripe, so a checkout goes all
-    the way to storing its session."""
-    settings = make_settings(
-        tmp_path,
-        database_url,
-        stripe_secret_key=stripe_fake.api_key,
-        stripe_api_base=stripe_fake.base_url,
-        agency_email="team@agency.test",
-    )
-    app = create_app(settings)
-    async with app.test_app() as test_app:
-        await catalogue.seed(catalogue.load_file())
-        await billing_prices.sync_prices(app.extensions["billing.gateway"], dry_run=False)
+    async with started_shop(
+        tmp_path, database_url, stripe_fake, agency_email="team@agency.test"
+    ) as test_app:
         yield test_app
 
 

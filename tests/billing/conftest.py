@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,21 +35,37 @@ def fake(stripe_fake: FakeStripe) -> FakeStripe:
     return stripe_fake
 
 
-@pytest.fixture
-async def shop(tmp_path: Path, database_url: str, fake: FakeStripe) -> AsyncIterator[Any]:
-    """A started app with the catalogue seeded and synced to the fake Stripe."""
-    settings = make_settings(
-        tmp_path,
-        database_url,
-        stripe_secret_key=fake.api_key,
-        stripe_api_base=fake.base_url,
-        stripe_webhook_secret=WEBHOOK_SECRET,
-        base_url="http://shop.test",
+@asynccontextmanager
+async def started_shop(
+    tmp_path: Path, database_url: str, fake: FakeStripe, **settings: Any
+) -> AsyncIterator[Any]:
+    """A started app on the fake Stripe with the catalogue seeded and synced to it, so a checkout
+    goes all the way to storing its session; `settings` on top of the test ones."""
+    app = create_app(
+        make_settings(
+            tmp_path,
+            database_url,
+            stripe_secret_key=fake.api_key,
+            stripe_api_base=fake.base_url,
+            **settings,
+        )
     )
-    app = create_app(settings)
     async with app.test_app() as test_app:
         await catalogue.seed(catalogue.load_file())
         await billing_prices.sync_prices(app.extensions["billing.gateway"], dry_run=False)
+        yield test_app
+
+
+@pytest.fixture
+async def shop(tmp_path: Path, database_url: str, fake: FakeStripe) -> AsyncIterator[Any]:
+    """A started app with the catalogue seeded and synced to the fake Stripe."""
+    async with started_shop(
+        tmp_path,
+        database_url,
+        fake,
+        stripe_webhook_secret=WEBHOOK_SECRET,
+        base_url="http://shop.test",
+    ) as test_app:
         yield test_app
 
 
