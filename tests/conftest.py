@@ -8,6 +8,7 @@ SQLite file, or emptied PostgreSQL tables).
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import shutil
 import socket
@@ -17,6 +18,7 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import asyncpg
@@ -120,6 +122,15 @@ def run_agency(
         text=True,
         timeout=60,
     )
+
+
+def load_script(path: Path) -> ModuleType:
+    """A file outside the packages (`scripts/*.py`) imported afresh, named after the file."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def free_port() -> int:

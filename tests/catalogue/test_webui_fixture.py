@@ -6,25 +6,17 @@ committed fixture is regenerated, so the Vitest suite cannot test against a stal
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
+
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "dump_test_catalogue.py"
 
 
-def load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("dump_test_catalogue", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 async def test_committed_test_catalogue_is_what_the_api_serves() -> None:
-    script = load_script()
+    script = load_script(SCRIPT)
     fresh: str = script.render(await script.served_catalogue())
     committed = script.DEFAULT_OUTPUT.read_text(encoding="utf-8")
     run = f"run .venv/bin/python {script.COMMAND}"
@@ -34,7 +26,7 @@ async def test_committed_test_catalogue_is_what_the_api_serves() -> None:
 
 
 async def test_price_ids_are_fake_and_follow_the_plan_keys() -> None:
-    body = await load_script().served_catalogue()
+    body = await load_script(SCRIPT).served_catalogue()
     assert body["plans"], "the shipped catalogue sells something"
     for plan in body["plans"]:
         assert plan["price_id"] == "price_" + plan["key"].replace("-", "_")

@@ -4,10 +4,11 @@ machines whose store is not where the bundled OpenSSL looks (scripts/pyi_rth_ca_
 
 from __future__ import annotations
 
-import importlib.util
 import ssl
 from pathlib import Path
 from types import ModuleType
+
+from tests.conftest import load_script
 
 HOOK = Path(__file__).resolve().parents[2] / "scripts" / "pyi_rth_ca_certificates.py"
 BUNDLED = "/tmp/_MEI123/certifi/cacert.pem"
@@ -23,11 +24,7 @@ DEBIAN_BUILT = ssl.DefaultVerifyPaths(
 
 def hook() -> ModuleType:
     """The hook's module; outside a binary (no sys._MEIPASS) importing it changes nothing."""
-    spec = importlib.util.spec_from_file_location("pyi_rth_ca_certificates", HOOK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(HOOK)
 
 
 def choose(files: set[str], dirs: frozenset[str] = frozenset(), **environ: str) -> str | None:

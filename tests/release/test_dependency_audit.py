@@ -9,7 +9,6 @@ REQUESTS_CA_BUNDLE), so each way the advisory service can fail is played without
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import os
 import re
@@ -24,6 +23,8 @@ from types import ModuleType
 
 import pytest
 
+from tests.conftest import load_script
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "audit_deps.py"
 ADVISORY = {
     "id": "PYSEC-0000-1",
@@ -37,11 +38,7 @@ Answer = Callable[[str, str], tuple[int, dict[str, object]]]
 
 
 def audit_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("audit_deps", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT)
 
 
 def test_the_audited_set_is_the_production_closure() -> None:
