@@ -52,8 +52,8 @@ HEADERS = {"X-Agency-Request": "1", "Accept-Encoding": "br, gzip"}
 TARGETS = {"/": 0.100, "/api/catalogue": 0.200}
 RSS_LIMIT_MB = 300
 EXTRA_ENV: dict[str, str] = {}  # --server-env
+SQLITE_OPTIONS = [""]  # --sqlite-options
 FAKE_PID = [0]  # the fake PageSpeed's process id, then the prober's
-T0 = [0.0]  # when the visitors started (monotonic)
 
 
 def free_port() -> int:
@@ -108,7 +108,7 @@ def server(pagespeed: str, workdir: Path) -> Iterator[tuple[str, int]]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
     env.update(
-        AGENCY_DATABASE_URL=f"sqlite://{workdir / 'data' / 'agency.db'}",
+        AGENCY_DATABASE_URL=f"sqlite://{workdir / 'data' / 'agency.db'}{SQLITE_OPTIONS[0]}",
         AGENCY_SECRET_KEY="b" * 48,
         AGENCY_DATA_DIR=str(workdir / "data"),
         AGENCY_WEB_DIR=str(web),
@@ -197,6 +197,9 @@ def rss_mb(pids: list[int]) -> float:
 class Figures:
     probes: dict[str, list[float]] = field(default_factory=lambda: {p: [] for p in TARGETS})
     slow: list[tuple[float, str, float]] = field(default_factory=list)  # (at, path, seconds)
+    timed: dict[str, list[tuple[float, float]]] = field(
+        default_factory=lambda: {p: [] for p in TARGETS}
+    )
     probe_errors: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TARGETS, 0))
     rss: list[float] = field(default_factory=list)
     # (at, server CPU seconds, machine busy seconds, bench + fake CPU seconds), cumulative
@@ -284,7 +287,7 @@ async def sample_memory(root: int, stop: asyncio.Event, figures: Figures) -> Non
         figures.rss.append(rss_mb(server))
         figures.cpu.append(
             (
-                time.monotonic() - T0[0],
+                time.monotonic(),
                 cpu_seconds(server),
                 machine_busy_seconds(),
                 cpu_seconds([os.getpid(), *FAKE_PID]),
@@ -315,7 +318,7 @@ async def run(base: str, pid: int, args: argparse.Namespace) -> Figures:
         probing.start()
         side = [asyncio.create_task(sample_memory(pid, stop, figures))]
         await asyncio.sleep(0.5)
-        began = T0[0] = time.monotonic()
+        began = time.monotonic()
         start.set()
         outcomes = await asyncio.gather(*visitors)
         figures.all_done_after = time.monotonic() - began
@@ -324,6 +327,7 @@ async def run(base: str, pid: int, args: argparse.Namespace) -> Figures:
         await asyncio.gather(*side)
         samples = await asyncio.to_thread(probe_out.get, True, 60)
         probing.join(timeout=30)
+    figures.cpu = [(at - began, s, m, o) for at, s, m, o in figures.cpu if at >= began]
     for path, at, took in samples:
         if at < began:
             continue  # the prober's first requests, before the visitors came
@@ -331,6 +335,7 @@ async def run(base: str, pid: int, args: argparse.Namespace) -> Figures:
             figures.probe_errors[path] += 1
             continue
         figures.probes[path].append(took)
+        figures.timed[path].append((at - began, took))
         if took > TARGETS[path] / 2:
             figures.slow.append((at - began, path, took))
     for outcome in outcomes:
@@ -363,7 +368,7 @@ def report(figures: Figures, fake: dict[str, object], args: argparse.Namespace) 
     ms = 1000
     lines = [
         f"## {args.tests} speed tests at once, fake PageSpeed answering after {args.delay:g} s,"
-        " `agency serve --workers 1`, SQLite",
+        f" `agency serve --workers 1`, SQLite{args.sqlite_options}",
         "",
         "| Request (while the tests ran) | n | p50 ms | p99 ms | max ms | errors | target p99 |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
@@ -382,6 +387,23 @@ def report(figures: Figures, fake: dict[str, object], args: argparse.Namespace) 
         f"{pct(post, 0.99) * ms:.1f} | {max(post, default=0) * ms:.1f} | "
         f"{sum(n for s, n in figures.post_status.items() if s != 202)} | |"
     )
+    burst = [
+        f"`GET {path}` p99 {pct([t for at, t in figures.timed[path] if at < 2], 0.99) * ms:.0f}"
+        f" ms in the first 2 s (the {args.tests} POSTs), "
+        f"{pct([t for at, t in figures.timed[path] if at >= 2], 0.99) * ms:.0f} ms after"
+        for path in TARGETS
+    ]
+    if len(figures.cpu) > 1:
+        (t0, s0, m0, o0), (t1, s1, m1, o1) = figures.cpu[0], figures.cpu[-1]
+        span = max(t1 - t0, 1e-6)
+        load = (
+            f"- CPU over the run ({os.cpu_count()} cores: {os.cpu_count()}00 %): "
+            f"server {(s1 - s0) / span * 100:.0f} %, "
+            f"bench and fake {(o1 - o0) / span * 100:.0f} %, "
+            f"the rest of the machine {((m1 - m0) - (s1 - s0) - (o1 - o0)) / span * 100:.0f} %"
+        )
+    else:
+        load = "- CPU: not sampled"
     peak = max(figures.rss, default=0.0)
     lines += [
         "",
@@ -392,6 +414,8 @@ def report(figures: Figures, fake: dict[str, object], args: argparse.Namespace) 
         f"peak **{peak:.0f} MB** (target < {RSS_LIMIT_MB} MB: "
         f"{'ok' if peak < RSS_LIMIT_MB else 'MISSED'})",
         f"- status polls (1 per visitor per second): {figures.polls}, errors {figures.poll_errors}",
+        "- " + "; ".join(burst),
+        load,
     ]
     return "\n".join(lines) + "\n"
 
@@ -404,10 +428,16 @@ def main() -> None:
     parser.add_argument(
         "--server-env", action="append", default=[], help="KEY=VALUE for the server (repeat)"
     )
+    parser.add_argument(
+        "--sqlite-options",
+        default="",
+        help="query added to the SQLite URL, e.g. '?synchronous=NORMAL' (each is a PRAGMA)",
+    )
     parser.add_argument("--keep-log", type=Path, help="copy the server's log here")
     parser.add_argument("--verbose", action="store_true", help="list the slow probes by time")
     args = parser.parse_args()
     EXTRA_ENV.update(item.split("=", 1) for item in args.server_env)
+    SQLITE_OPTIONS[0] = args.sqlite_options
     with tempfile.TemporaryDirectory(prefix="agency-bench-speedtest-") as tmp:
         workdir = Path(tmp)
         with (

@@ -54,7 +54,7 @@ MAX_BACKOFF = timedelta(hours=1)
 SCHEDULE_CHECK_SECONDS = 15.0
 SCHEDULED_ATTEMPTS = 3
 # After a wake-up, how long the runner waits for more before it claims (see `_loop`).
-WAKE_SETTLE_SECONDS = 0.025
+WAKE_SETTLE_SECONDS = 0.1
 
 # Whether the job being run is on its last attempt (set in each job's task by the runner).
 _final_attempt: contextvars.ContextVar[bool] = contextvars.ContextVar(
