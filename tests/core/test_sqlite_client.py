@@ -27,6 +27,17 @@ async def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(tmp_path: Path) -> No
         assert (await conn.execute_query_dict("PRAGMA journal_mode"))[0]["journal_mode"] == "wal"
         timeout = await conn.execute_query_dict("PRAGMA busy_timeout")
         assert list(timeout[0].values()) == [db.SQLITE_BUSY_TIMEOUT_MS]
+        synchronous = await conn.execute_query_dict("PRAGMA synchronous")
+        assert list(synchronous[0].values()) == [1]  # NORMAL: no fsync per commit in WAL
+    finally:
+        await db.close_db()
+
+
+async def test_a_url_option_chooses_another_synchronous_mode(tmp_path: Path) -> None:
+    await db.init_db(f"sqlite://{tmp_path / 'full.db'}?synchronous=FULL", MODEL_MODULES)
+    try:
+        synchronous = await connections.get("default").execute_query_dict("PRAGMA synchronous")
+        assert list(synchronous[0].values()) == [2]
     finally:
         await db.close_db()
 
