@@ -3,10 +3,12 @@
 1. No configuration: started in an empty directory, it must create its database and answer `/`
    (the prerendered home page) and `/api/health` within the start limit.
 2. Every integration configured against the project's fakes, started here on loopback (the
-   stateful Stripe fake with its pay page and signed webhooks, and an aiosmtpd SMTP server):
-   `agency stripe sync` run from the binary, a sign-up, a checkout paid on the fake's pay page
-   whose webhooks the binary applies, a lead whose notification is mailed to the agency, and a
-   password reset whose e-mail arrives with a link that works.
+   stateful Stripe fake with its pay page and signed webhooks, an aiosmtpd SMTP server, the fake
+   PageSpeed Insights and the fake Kit): `agency stripe sync` run from the binary, a sign-up, a
+   checkout paid on the fake's pay page whose webhooks the binary applies, a lead whose
+   notification is mailed to the agency, a password reset whose e-mail arrives with a link that
+   works, a newsletter sign-up that reaches Kit, a speed test run by the binary's job runner
+   whose report is mailed, and `agency speedtest` run from the binary.
 
 Usage (from the repository root, with the venv's python: the fakes need the dev packages):
     .venv/bin/python scripts/smoke_binary.py dist/agency
@@ -41,6 +43,7 @@ WEBHOOK_SECRET = "whsec_smoke"
 AGENCY_EMAIL = "owner@agency.test"
 BUYER = {"email": "ada@smoke.test", "password": "correct horse", "first_name": "Ada"}
 NEW_PASSWORD = "battery staple"
+VISITOR = "visitor@smoke.test"
 T = TypeVar("T")
 
 
@@ -199,9 +202,14 @@ def running_smtp(port: int) -> Iterator[Any]:
 
 def run_configured(binary: Path) -> None:
     import httpx
+    from tests.fakes.kit import run_fake_kit
+    from tests.fakes.pagespeed import run_fake_pagespeed
     from tests.fakes.stripe_server import run_fake_stripe
 
-    print("== 2. every integration configured against the fakes (Stripe, SMTP)", flush=True)
+    print(
+        "== 2. every integration configured against the fakes (Stripe, SMTP, PageSpeed, Kit)",
+        flush=True,
+    )
     port, smtp_port = free_port(), free_port()
     base_url = f"http://127.0.0.1:{port}"
     with (
@@ -212,6 +220,8 @@ def run_configured(binary: Path) -> None:
             webhook_url=f"{base_url}/api/billing/webhook",
             webhook_secret=WEBHOOK_SECRET,
         ) as fake,
+        run_fake_pagespeed() as pagespeed,
+        run_fake_kit() as kit,
         httpx.Client(base_url=base_url, timeout=10) as client,
         httpx.Client(timeout=10) as browser,
     ):
@@ -224,12 +234,23 @@ def run_configured(binary: Path) -> None:
             smtp_port=str(smtp_port),
             smtp_security="none",
             agency_email=AGENCY_EMAIL,
+            speedtest_provider="psi",
+            pagespeed_api_base=pagespeed.base_url,
+            # The fake answers for `.example` names, which never resolve.
+            speedtest_unsafe_allow_private_targets="true",
+            kit_api_version="v3",
+            kit_api_base=kit.base_url,
+            kit_api_key=kit.api_key,
+            kit_form_id=kit.form_id,
         )
-        print(f"      fake Stripe {fake.base_url}, SMTP 127.0.0.1:{smtp_port}, binary {base_url}")
+        print(
+            f"      fake Stripe {fake.base_url}, SMTP 127.0.0.1:{smtp_port}, PageSpeed "
+            f"{pagespeed.base_url}, Kit {kit.base_url}, binary {base_url}"
+        )
         server = Binary(binary, Path(work_dir), env, port)
         inbox = smtp.inbox
         try:
-            with step("start with Stripe and SMTP configured until /api/health answers"):
+            with step("start with every integration configured until /api/health answers"):
                 elapsed, health = server.start()
                 if health.get("status") != "ok":
                     raise SmokeFailure(f"health is {health}")
@@ -363,6 +384,43 @@ def run_configured(binary: Path) -> None:
                     "/api/auth/login",
                     {"email": BUYER["email"], "password": NEW_PASSWORD},
                 )
+
+            with step("newsletter: POST /api/newsletter subscribes the e-mail with Kit"):
+                api(
+                    client,
+                    "POST",
+                    "/api/newsletter",
+                    {"email": VISITOR, "source": "speed-test"},
+                )
+                if not kit.on_form(VISITOR):
+                    raise SmokeFailure(f"{VISITOR} is not on the fake Kit's form")
+
+            with step("speed test: queued, run by the binary's job runner, report e-mailed"):
+                started = api(
+                    client,
+                    "POST",
+                    "/api/speed-tests",
+                    {"url": "score-42.example", "email": VISITOR, "source": "speed-test"},
+                    expect=202,
+                )
+
+                def finished() -> dict[str, Any] | None:
+                    test = api(client, "GET", f"/api/speed-tests/{started['id']}")
+                    return test if test["status"] in ("done", "failed") else None
+
+                test = wait_for("the speed test to finish", finished)
+                if test["status"] != "done" or test["result"]["score"] != 42:
+                    raise SmokeFailure(f"the speed test ended {test}")
+                wait_for(
+                    "the speed report e-mail",
+                    lambda: next((m for m in inbox.messages if m["To"] == VISITOR), None),
+                )
+            print(f"      score {test['result']['score']} ({test['result']['rating']})")
+
+            with step("`agency speedtest` from the binary reads the fake PageSpeed"):
+                output = server.run("speedtest", "score-77.example", "--json")
+                if json.loads(output).get("score") != 77:
+                    raise SmokeFailure(f"agency speedtest printed:\n{output}")
         except (SmokeFailure, httpx.HTTPError) as exc:
             raise SmokeFailure(f"{exc}\n{server.log_tail()}") from None
         finally:
