@@ -1,8 +1,8 @@
 """The page-speed providers: PageSpeed Insights against the fake PageSpeed server over real HTTP
 (every answer the fixtures record, and the fake's Google-like query checks), local Lighthouse
 against a stand-in `lighthouse` command (arguments, timeouts, errors, one run per core) and
-once for real in Chromium against a page this test serves, and the result parser under
-hypothesis."""
+for real in Chromium against a page this test serves (through the egress proxy) and against one
+that redirects to our network (refused), and the result parser under hypothesis."""
 
 from __future__ import annotations
 
@@ -524,7 +524,11 @@ async def test_real_lighthouse_in_chromium_against_our_page() -> None:
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     try:
         started = time.monotonic()
-        report = await LocalLighthouse(str(LIGHTHOUSE), CHROMIUM, timeout=60).run(url, "mobile")
+        # Through the egress proxy, told that loopback counts as public here.
+        provider = LocalLighthouse(
+            str(LIGHTHOUSE), CHROMIUM, timeout=60, allowed=lambda ip: ip.is_loopback
+        )
+        report = await provider.run(url, "mobile")
         seconds = time.monotonic() - started
     finally:
         server.shutdown()
@@ -536,6 +540,77 @@ async def test_real_lighthouse_in_chromium_against_our_page() -> None:
     assert report.speed_index_ms > 0 and report.first_contentful_paint_ms
     assert report.largest_contentful_paint_ms and report.cumulative_layout_shift is not None
     assert report.total_blocking_time_ms >= 0
+    assert seconds < 30
+
+
+class _Redirect(http.server.BaseHTTPRequestHandler):
+    """On 127.0.0.2 ("public" by the test's rule): redirects to `target` (on 127.0.0.1)."""
+
+    target = ""
+
+    def do_GET(self) -> None:
+        self.send_response(302)
+        self.send_header("Location", self.target)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+class _Private(_Page):
+    """On 127.0.0.1 (private): records every request it receives."""
+
+    seen: list[str] = []
+
+    def do_GET(self) -> None:
+        self.seen.append(self.path)
+        super().do_GET()
+
+
+def test_lighthouse_uses_the_egress_proxy_unless_private_targets_are_allowed() -> None:
+    guarded = LocalLighthouse("lighthouse").argv("https://a.test/", "mobile", "http://127.0.0.1:9")
+    flags = next(a for a in guarded if a.startswith("--chrome-flags="))
+    for flag in (
+        "--proxy-server=http://127.0.0.1:9",
+        "--proxy-bypass-list=<-loopback>",
+        "--disable-quic",
+    ):
+        assert flag in flags.split()
+    bare = LocalLighthouse("lighthouse").argv("https://a.test/", "mobile")
+    assert "--proxy-server" not in next(a for a in bare if a.startswith("--chrome-flags="))
+    unsafe = Settings(speedtest_unsafe_allow_private_targets=True)
+    assert provider_for(unsafe, "lighthouse") == LocalLighthouse(private_targets=True, timeout=60)
+    assert provider_for(Settings(), "lighthouse") == LocalLighthouse(timeout=60)
+
+
+async def test_real_lighthouse_never_follows_a_redirect_to_our_network() -> None:
+    assert LIGHTHOUSE.exists() and Path(CHROMIUM).exists()
+    private = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Private)
+    _Private.seen = []
+    public = http.server.ThreadingHTTPServer(("127.0.0.2", 0), _Redirect)
+    _Redirect.target = f"http://127.0.0.1:{private.server_address[1]}/secret"
+    servers = [private, public]
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.2:{public.server_address[1]}/"
+    provider = LocalLighthouse(
+        str(LIGHTHOUSE),
+        CHROMIUM,
+        timeout=60,
+        allowed=lambda ip: str(ip) == "127.0.0.2",  # 127.0.0.1 stays private
+    )
+    try:
+        started = time.monotonic()
+        with pytest.raises(SpeedTestFailed) as failed:
+            await provider.run(url, "mobile")
+        seconds = time.monotonic() - started
+    finally:
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+    assert _Private.seen == []
+    assert failed.value.message == MSG_UNREACHABLE
     assert seconds < 30
 
 

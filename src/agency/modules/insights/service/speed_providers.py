@@ -12,8 +12,10 @@ INTERFACE AGREED FOR ISSUE 14 (engineer P implements the providers; engineer S c
 - `LocalLighthouse`: the `lighthouse` command with a headless Chromium on this machine, its JSON
   report on stdout; at most one run per CPU core at a time in a process (the rest wait).
 
-Neither provider checks where the URL points: the caller refuses private and loopback targets
-before it gets here.
+The caller refuses private and loopback targets before it gets here. PSI's browser is
+Google's; the local one is ours, so `LocalLighthouse` also sends every connection of its
+Chromium (redirects, subresources) through an egress proxy that refuses them
+(`core/egress_proxy.py`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from typing import Any, Literal, Protocol
 
 import httpx
 
+from agency.core.addresses import Resolver, is_public_address
+from agency.core.egress_proxy import Allowed, EgressProxy
 from agency.core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -120,6 +124,16 @@ UNREACHABLE_CODES = frozenset(
         "CHROME_INTERSTITIAL_ERROR",
         "INSECURE_DOCUMENT_REQUEST",
     }
+)
+# A page that could not be loaded is fatal in the Lighthouse 12 CLI: no report, only
+# "Runtime error encountered: <message>" on stderr; these are the UNREACHABLE_CODES' messages
+# (lighthouse/core/lib/lh-error.js), and the codes themselves should a stack trace name them.
+UNREACHABLE_TEXTS = (
+    *sorted(UNREACHABLE_CODES),
+    "Lighthouse was unable to reliably load the page you requested.",
+    "DNS servers could not resolve the provided domain.",
+    "Chrome prevented page load with an interstitial.",
+    "The URL you have provided does not have a valid security certificate.",
 )
 # Field-data metrics we keep, by their PSI name: (our name, divisor of the percentile).
 FIELD_METRICS: dict[str, tuple[str, float]] = {
@@ -406,6 +420,15 @@ CHROME_FLAGS = " ".join(
         "--no-default-browser-check",
     ]
 )
+# With the egress proxy: Chromium resolves no host itself and sends everything to the proxy,
+# loopback included (it bypasses proxies for localhost unless told `<-loopback>`); no QUIC
+# (UDP, which an HTTP proxy does not carry) and no WebRTC UDP outside the proxy.
+PROXY_FLAGS = (
+    "--proxy-server={url}",
+    "--proxy-bypass-list=<-loopback>",
+    "--disable-quic",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+)
 STOP_GRACE = 5.0  # seconds Lighthouse gets to close its browser after SIGINT
 
 _slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
@@ -431,8 +454,16 @@ class LocalLighthouse:
     chrome_path: str = ""
     timeout: float = 60.0
     name: ProviderName = "lighthouse"
+    # Only for tests (AGENCY_SPEEDTEST_UNSAFE_ALLOW_PRIVATE_TARGETS): no egress proxy.
+    private_targets: bool = False
+    # The proxy's rule and resolver (tests inject theirs; None: public addresses, the system's).
+    allowed: Allowed | None = field(default=None, compare=False, repr=False)
+    resolver: Resolver | None = field(default=None, compare=False, repr=False)
 
-    def argv(self, url: str, strategy: Strategy) -> list[str]:
+    def argv(self, url: str, strategy: Strategy, proxy_url: str | None = None) -> list[str]:
+        flags = CHROME_FLAGS
+        if proxy_url is not None:
+            flags += " " + " ".join(PROXY_FLAGS).format(url=proxy_url)
         argv = [
             self.lighthouse_path,
             url,
@@ -440,7 +471,7 @@ class LocalLighthouse:
             "--output-path=stdout",
             "--quiet",
             "--only-categories=performance",
-            f"--chrome-flags={CHROME_FLAGS}",
+            f"--chrome-flags={flags}",
             "--no-enable-error-reporting",
             f"--max-wait-for-load={round(self.timeout * 1000 * 3 / 4)}",
         ]
@@ -450,20 +481,28 @@ class LocalLighthouse:
 
     async def run(self, url: str, strategy: Strategy) -> SpeedReport:
         async with lighthouse_slots():
-            stdout = await self._run(url, strategy)
+            if self.private_targets:
+                stdout = await self._run(url, strategy, None)
+            else:
+                # One proxy per run: it lives exactly as long as the browser it serves.
+                proxy = EgressProxy(
+                    allowed=self.allowed or is_public_address, resolver=self.resolver
+                )
+                async with proxy:
+                    stdout = await self._run(url, strategy, proxy.url)
         try:
             lhr = json.loads(stdout)
         except (ValueError, RecursionError):
             raise SpeedTestFailed(MSG_INVALID_RESPONSE) from None
         return parse_lighthouse_result(lhr, "lighthouse")
 
-    async def _run(self, url: str, strategy: Strategy) -> bytes:
+    async def _run(self, url: str, strategy: Strategy, proxy_url: str | None) -> bytes:
         env = dict(os.environ)
         if self.chrome_path:
             env["CHROME_PATH"] = self.chrome_path
         try:
             proc = await asyncio.create_subprocess_exec(
-                *self.argv(url, strategy),
+                *self.argv(url, strategy, proxy_url),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
@@ -496,6 +535,9 @@ class LocalLighthouse:
             except (ValueError, RecursionError):
                 lhr = None
             failure = _runtime_error(lhr) if isinstance(lhr, Mapping) else None
+            errors = stderr.decode("utf-8", "replace")
+            if failure is None and any(text in errors for text in UNREACHABLE_TEXTS):
+                failure = SpeedTestFailed(MSG_UNREACHABLE)
             log.warning(
                 "Lighthouse exited with %s for %s: %s",
                 proc.returncode,
@@ -534,6 +576,7 @@ def provider_for(settings: Settings, name: ProviderName | None = None) -> SpeedP
             lighthouse_path=settings.lighthouse_path,
             chrome_path=settings.lighthouse_chrome_path,
             timeout=settings.pagespeed_timeout,
+            private_targets=settings.speedtest_unsafe_allow_private_targets,
         )
     return PageSpeedInsights(
         api_base=settings.pagespeed_api_base,
