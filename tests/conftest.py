@@ -14,6 +14,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
@@ -137,6 +138,29 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def with_database(url: str, work: Any) -> Any:
+    """Run `work()` (a coroutine function) with the ORM open on `url`, from a sync test that
+    drives real server or worker processes."""
+
+    async def run() -> Any:
+        await db.init_db(url, MODEL_MODULES)
+        try:
+            return await work()
+        finally:
+            await db.close_db()
+
+    return asyncio.run(run())
+
+
+def wait_until(predicate: Any, timeout: float, what: str, poll: float = 0.1) -> None:
+    """Poll `predicate()` until it is true; fail naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(poll)
 
 
 def server_env(tmp_path: Path, database_url: str, **settings: str) -> dict[str, str]:

@@ -4,7 +4,6 @@ leaves nothing stuck: another runner re-runs the job once its lease runs out."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -13,12 +12,11 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from agency.core import db, jobs
-from tests.conftest import MODEL_MODULES
+from agency.core import jobs
+from tests.conftest import wait_until, with_database
 
 ROOT = Path(__file__).resolve().parents[2]
 JOBS = 400
@@ -41,25 +39,6 @@ def _lines(log: Path, word: str) -> list[list[str]]:
     return [line.split() for line in log.read_text().splitlines() if line.startswith(word + " ")]
 
 
-def _wait(predicate: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
-
-
-def _db(url: str, work: Any) -> Any:
-    async def run() -> Any:
-        await db.init_db(url, MODEL_MODULES)
-        try:
-            return await work()
-        finally:
-            await db.close_db()
-
-    return asyncio.run(run())
-
-
 @pytest.fixture
 def processes() -> Iterator[list[subprocess.Popen[bytes]]]:
     started: list[subprocess.Popen[bytes]] = []
@@ -76,7 +55,7 @@ def test_two_runner_processes_run_every_job_exactly_once(
     log = tmp_path / "runs.log"
     for _ in range(2):
         processes.append(_runner(database_url, log, "--concurrency", "8", "--until-empty"))
-    _wait(lambda: len(_lines(log, "ready")) == 2, 30, "both runners")
+    wait_until(lambda: len(_lines(log, "ready")) == 2, 30, "both runners")
 
     async def enqueue() -> None:
         now = jobs._now()
@@ -84,7 +63,7 @@ def test_two_runner_processes_run_every_job_exactly_once(
             [jobs.Job(kind="record", payload={"n": n}, run_at=now) for n in range(JOBS)]
         )
 
-    _db(database_url, enqueue)
+    with_database(database_url, enqueue)
     for process in processes:
         _, err = process.communicate(timeout=120)
         assert process.returncode == 0, err.decode()
@@ -99,7 +78,7 @@ def test_two_runner_processes_run_every_job_exactly_once(
         done = await jobs.Job.filter(status=jobs.DONE, attempts=1).count()
         return done, await jobs.Job.all().count()
 
-    assert _db(database_url, outcome) == (JOBS, JOBS)
+    assert with_database(database_url, outcome) == (JOBS, JOBS)
 
 
 def test_a_runner_killed_mid_job_leaves_it_to_another_after_its_lease(
@@ -111,10 +90,10 @@ def test_a_runner_killed_mid_job_leaves_it_to_another_after_its_lease(
     async def enqueue() -> int:
         return await jobs.enqueue("hold", {"n": 1}, max_attempts=3)
 
-    job_id = _db(database_url, enqueue)
+    job_id = with_database(database_url, enqueue)
     doomed = _runner(database_url, log, "--hold", "60", "--lease", str(lease))
     processes.append(doomed)
-    _wait(lambda: len(_lines(log, "start")) == 1, 30, "the first run")
+    wait_until(lambda: len(_lines(log, "start")) == 1, 30, "the first run")
     time.sleep(lease)  # a few heartbeats: the lease was renewed while it ran
     os.kill(doomed.pid, signal.SIGKILL)
     doomed.wait(timeout=10)
@@ -123,13 +102,13 @@ def test_a_runner_killed_mid_job_leaves_it_to_another_after_its_lease(
     async def row() -> jobs.Job:
         return await jobs.Job.get(id=job_id)
 
-    stuck = _db(database_url, row)
+    stuck = with_database(database_url, row)
     assert stuck.status == jobs.RUNNING and stuck.locked_by is not None
     assert f":{doomed.pid}:" in stuck.locked_by
 
     successor = _runner(database_url, log, "--hold", "0.2", "--lease", str(lease), "--until-empty")
     processes.append(successor)
-    _wait(lambda: len(_lines(log, "start")) == 2, 30, "the second run")
+    wait_until(lambda: len(_lines(log, "start")) == 2, 30, "the second run")
     waited = time.monotonic() - killed_at
     _, err = successor.communicate(timeout=60)
     assert successor.returncode == 0, err.decode()
@@ -138,10 +117,10 @@ def test_a_runner_killed_mid_job_leaves_it_to_another_after_its_lease(
     assert [pid for _, _, pid in starts] == [str(doomed.pid), str(successor.pid)]
     assert [pid for _, _, pid in done] == [str(successor.pid)]
     assert waited < lease + 5, waited  # the kind's short lease, not the default five minutes
-    finished = _db(database_url, row)
+    finished = with_database(database_url, row)
     assert (finished.status, finished.attempts, finished.locked_by) == (jobs.DONE, 2, None)
 
     async def running() -> int:
         return await jobs.Job.filter(status=jobs.RUNNING).count()
 
-    assert _db(database_url, running) == 0
+    assert with_database(database_url, running) == 0

@@ -9,38 +9,17 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 
 from agency.core import db, jobs, mail
 from agency.modules.insights.models import SpeedTest
-from tests.conftest import MODEL_MODULES, free_port
+from tests.conftest import MODEL_MODULES, free_port, wait_until, with_database
 from tests.e2e.conftest import wait_until_up
 from tests.fakes.pagespeed import run_fake_pagespeed
 
 PSI_TIMEOUT = 4  # seconds: the job's lease follows from it (plus the run's grace)
-
-
-def _db(url: str, work: Any) -> Any:
-    async def run() -> Any:
-        await db.init_db(url, MODEL_MODULES)
-        try:
-            return await work()
-        finally:
-            await db.close_db()
-
-    return asyncio.run(run())
-
-
-def _wait(predicate: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)
 
 
 def _start(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Popen[bytes]:
@@ -88,7 +67,7 @@ def test_a_server_killed_mid_speed_test_leaves_it_to_a_worker(tmp_path: Path) ->
             )
             assert answer.status_code == 202, answer.text
             public_id = answer.json()["id"]
-            _wait(lambda: fake.in_flight == 1, 20, "the server's call to PageSpeed")
+            wait_until(lambda: fake.in_flight == 1, 20, "the server's call to PageSpeed")
             os.killpg(server.pid, signal.SIGKILL)
             server.wait(timeout=10)
 
@@ -97,11 +76,13 @@ def test_a_server_killed_mid_speed_test_leaves_it_to_a_worker(tmp_path: Path) ->
                 job = await jobs.Job.get(kind="insights.speed_test")
                 return test.status, job.status, job.attempts
 
-            assert _db(url, states) == ("running", jobs.RUNNING, 1)  # stuck, for now
+            assert with_database(url, states) == ("running", jobs.RUNNING, 1)  # stuck, for now
 
             worker = _start(["worker"], env, tmp_path)
             processes.append(worker)
-            _wait(lambda: _db(url, states)[0] == "done", 90, "the worker to finish the test")
+            wait_until(
+                lambda: with_database(url, states)[0] == "done", 90, "the worker to finish the test"
+            )
             worker.send_signal(signal.SIGTERM)
             assert worker.wait(timeout=30) == 0
         finally:
@@ -118,7 +99,7 @@ def test_a_server_killed_mid_speed_test_leaves_it_to_a_worker(tmp_path: Path) ->
         score = (await SpeedTest.get(public_id=public_id)).score or -1
         return await states(), reports, running, score
 
-    (test_status, job_status, attempts), reports, running, score = _db(url, outcome)
+    (test_status, job_status, attempts), reports, running, score = with_database(url, outcome)
     assert (test_status, job_status, attempts) == ("done", jobs.DONE, 2)
     assert len(calls) == 2  # the killed server's call and the worker's
     assert reports == 1 and running == 0 and 0 <= score <= 100

@@ -4,7 +4,6 @@ queue for another worker and exits cleanly. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import socket
@@ -13,32 +12,12 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from agency import __version__
-from agency.core import db, jobs, mail
-from tests.conftest import MODEL_MODULES, run_agency
-
-
-def _db(url: str, work: Any) -> Any:
-    async def run() -> Any:
-        await db.init_db(url, MODEL_MODULES)
-        try:
-            return await work()
-        finally:
-            await db.close_db()
-
-    return asyncio.run(run())
-
-
-def _wait(predicate: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.1)
+from agency.core import jobs, mail
+from tests.conftest import run_agency, wait_until, with_database
 
 
 @pytest.fixture
@@ -81,7 +60,7 @@ def test_the_worker_runs_jobs_and_schedules_then_stops_on_sigterm_giving_jobs_ba
         delivery = await jobs.enqueue(mail.JOB_KIND, {"mail_id": message.id})
         return reset, delivery
 
-    reset, delivery = _db(database_url, enqueue)
+    reset, delivery = with_database(database_url, enqueue)
     env = _env(
         tmp_path,
         database_url,
@@ -105,9 +84,9 @@ def test_the_worker_runs_jobs_and_schedules_then_stops_on_sigterm_giving_jobs_ba
             rows = await jobs.Job.all()
             return {row.kind: row.status for row in rows}
 
-        _wait(
+        wait_until(
             lambda: (
-                _db(database_url, states)
+                with_database(database_url, states)
                 == {
                     "auth.password_reset": jobs.DONE,
                     mail.JOB_KIND: jobs.RUNNING,  # waits on the silent SMTP server
@@ -133,10 +112,10 @@ def test_the_worker_runs_jobs_and_schedules_then_stops_on_sigterm_giving_jobs_ba
     async def job(job_id: int) -> jobs.Job:
         return await jobs.Job.get(id=job_id)
 
-    given_back = _db(database_url, lambda: job(delivery))
+    given_back = with_database(database_url, lambda: job(delivery))
     assert (given_back.status, given_back.attempts, given_back.locked_by) == (
         jobs.QUEUED,
         0,
         None,
     )
-    assert _db(database_url, lambda: job(reset)).attempts == 1
+    assert with_database(database_url, lambda: job(reset)).attempts == 1
