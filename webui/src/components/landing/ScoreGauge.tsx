@@ -1,11 +1,5 @@
 import { cx } from '../../lib/cx'
-
-/** The spec's speed ratings: 90+ Excellent, 70-89 Needs Improvement, below 70 Poor. */
-export function speedRating(score: number): { label: string; tone: 'good' | 'fair' | 'poor' } {
-  if (score >= 90) return { label: 'Excellent', tone: 'good' }
-  if (score >= 70) return { label: 'Needs Improvement', tone: 'fair' }
-  return { label: 'Poor', tone: 'poor' }
-}
+import { ratingFor } from '../../lib/speed-test'
 
 export interface ScoreGaugeProps {
   /** Integer 0-100. The ring length comes from a CSS class (no inline style under the CSP). */
@@ -19,7 +13,7 @@ export interface ScoreGaugeProps {
  * technology; one sentence says the same in words.
  */
 export function ScoreGauge({ score, label }: ScoreGaugeProps) {
-  const rating = speedRating(score)
+  const rating = ratingFor(score)
   return (
     <div className={cx('score-gauge', `score-gauge--${rating.tone}`)}>
       <span className="visually-hidden">
