@@ -96,6 +96,10 @@ class Settings(BaseSettings):
     # UNSAFE, for tests only: let the speed test reach loopback and private addresses (and
     # skip the DNS check). Off, the server refuses any target on its own machine or network.
     speedtest_unsafe_allow_private_targets: bool = False
+    # UNSAFE, for tests only (accepted only with speedtest_unsafe_allow_private_targets): the
+    # analysis fetches these domains from another base URL, e.g. {"customer-site.com":
+    # "http://127.0.0.1:8123"}, so a test can use a domain that passes the pages' strict rule.
+    analysis_unsafe_fetch_overrides: dict[str, str] = Field(default_factory=dict)
 
     # Public site details shown on pages ({phone}, {email} and the scheduling URL of the specs).
     contact_phone: str = "+49 30 1234 5678"
@@ -145,6 +149,20 @@ class Settings(BaseSettings):
         return value
 
     @field_validator("kit_form_id")
+    @field_validator("analysis_unsafe_fetch_overrides")
+    @classmethod
+    def _check_fetch_overrides(cls, value: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        if value and not info.data.get("speedtest_unsafe_allow_private_targets"):
+            raise ValueError("needs speedtest_unsafe_allow_private_targets = true (tests only)")
+        checked: dict[str, str] = {}
+        for domain, base in value.items():
+            if not base.startswith(("http://", "https://")):
+                raise ValueError(
+                    f"{domain}: must be an http(s) address such as http://127.0.0.1:8123"
+                )
+            checked[domain.strip().lower()] = base.strip().rstrip("/")
+        return checked
+
     @classmethod
     def _check_form_id(cls, value: str) -> str:
         value = value.strip()
