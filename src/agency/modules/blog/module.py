@@ -1,5 +1,12 @@
 """What the blog module contributes to the program (see `agency.core.modules.Module`)."""
 
 from agency.core.modules import Module
+from agency.core.userdata import UserData
+from agency.modules.blog import models
+from agency.modules.blog.service import user_data
 
-MODULE = Module(name="blog")
+MODULE = Module(
+    name="blog",
+    models=models,
+    user_data=UserData(export=user_data.export_user, erase=user_data.erase_user),
+)
