@@ -101,6 +101,14 @@ class Settings(BaseSettings):
     # "http://127.0.0.1:8123"}, so a test can use a domain that passes the pages' strict rule.
     analysis_unsafe_fetch_overrides: dict[str, str] = Field(default_factory=dict)
 
+    # AI provider (core.ai): any OpenAI-compatible chat-completions endpoint, called by our
+    # server only. Without a key, features that need it say 'AI is not configured'.
+    ai_api_key: str = ""
+    ai_base_url: str = "https://api.openai.com/v1"
+    ai_model: str = "gpt-4o-mini"
+    ai_timeout: float = Field(default=60.0, gt=0, le=600)  # seconds, one request
+    ai_max_retries: int = Field(default=2, ge=0, le=5)  # retries of retryable failures
+
     # Public site details shown on pages ({phone}, {email} and the scheduling URL of the specs).
     contact_phone: str = "+49 30 1234 5678"
     contact_email: str = "hello@agency.local"
@@ -137,7 +145,7 @@ class Settings(BaseSettings):
             raise ValueError("must start with http:// or https://")
         return value.rstrip("/")
 
-    @field_validator("pagespeed_api_base", "kit_api_base")
+    @field_validator("pagespeed_api_base", "kit_api_base", "ai_base_url")
     @classmethod
     def _check_api_base(cls, value: str, info: ValidationInfo) -> str:
         value = value.strip().rstrip("/")
@@ -148,7 +156,14 @@ class Settings(BaseSettings):
             raise ValueError("must be an http(s) address such as https://api.example.com")
         return value
 
-    @field_validator("kit_form_id")
+    @field_validator("ai_api_key", "ai_model")
+    @classmethod
+    def _strip(cls, value: str, info: ValidationInfo) -> str:
+        value = value.strip()
+        if info.field_name == "ai_model" and not value:
+            raise ValueError("must name a model, e.g. gpt-4o-mini")
+        return value
+
     @field_validator("analysis_unsafe_fetch_overrides")
     @classmethod
     def _check_fetch_overrides(cls, value: dict[str, str], info: ValidationInfo) -> dict[str, str]:
@@ -163,6 +178,7 @@ class Settings(BaseSettings):
             checked[domain.strip().lower()] = base.strip().rstrip("/")
         return checked
 
+    @field_validator("kit_form_id")
     @classmethod
     def _check_form_id(cls, value: str) -> str:
         value = value.strip()
