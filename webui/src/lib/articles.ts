@@ -1,0 +1,337 @@
+/**
+ * The article manager's rules (marketing spec §2 'Article manager', §4, §5, §8; DECISIONS.md),
+ * kept apart from React so they are tested on their own: the search and status filter, which
+ * actions an article offers, the editor's checks and counts, the generation's progress pace,
+ * and the admin API calls (`/api/admin/articles…`, `/api/admin/article-ideas`,
+ * `/api/admin/article-drafts`, `/api/admin/generations/{id}`, `/api/admin/ai`). The server
+ * makes the same checks (module `seo`) and its messages are the same words.
+ */
+import { request, buildUrl } from './api-client'
+
+// ---- Shapes (the server's `blog.schemas` / `seo.schemas`) ------------------------------------
+
+export type ArticleStatus = 'draft' | 'published' | 'archived'
+
+/** An article as the article manager sees it (`ArticleOut`). */
+export interface Article {
+  id: number
+  title: string
+  slug: string
+  meta_description: string
+  keywords: string[]
+  content: string
+  status: ArticleStatus
+  created_by: number | null
+  created_at: string
+  updated_at: string
+  published_at: string | null
+}
+
+/** What Edit and New Article save (`ArticleIn`). */
+export interface ArticleInput {
+  title: string
+  slug: string
+  meta_description: string
+  keywords: string[]
+  content: string
+}
+
+/** A generated idea (spec §3): title, description, 3 keywords, a 3-point outline. */
+export interface Idea {
+  title: string
+  description: string
+  keywords: string[]
+  outline: string[]
+}
+
+export type GenerationKind = 'ideas' | 'article'
+export type GenerationStatus = 'queued' | 'running' | 'done' | 'failed'
+
+/** An AI generation job (`GenerationOut`): polled until done or failed. */
+export interface Generation {
+  id: string
+  kind: GenerationKind
+  status: GenerationStatus
+  topic: string | null
+  title: string | null
+  ideas: Idea[] | null
+  article_id: number | null
+  created_at: string
+  error: string | null
+}
+
+export interface AiStatus {
+  configured: boolean
+  model: string | null
+}
+
+// ---- Words (spec §5, §8) -------------------------------------------------------------------
+
+export const MSG_TOPIC_REQUIRED = 'Please enter a topic'
+export const MSG_TITLE_REQUIRED = 'Please enter a title'
+export const MSG_AI_NOT_CONFIGURED = 'AI is not configured'
+/** Said when a generation fails without a message of its own. */
+export const MSG_GENERATION_FAILED = 'The AI could not finish. Please try again.'
+export const EMPTY_TITLE = 'No articles found'
+export const EMPTY_FILTERED = 'Try adjusting your search'
+export const EMPTY_NONE = 'Start by generating some articles'
+
+/** The AI is asked for a meta description under 160 characters; the editor counts towards it. */
+export const META_DESCRIPTION_TARGET = 160
+/** The server's limits (`blog.schemas`). */
+export const TITLE_MAX = 200
+export const SLUG_MAX = 200
+export const META_DESCRIPTION_MAX = 300
+export const KEYWORD_MAX = 60
+export const KEYWORDS_MAX = 20
+export const CONTENT_MAX = 200_000
+export const TOPIC_MAX = 200
+
+// ---- The list ------------------------------------------------------------------------------
+
+export type StatusFilter = '' | ArticleStatus
+
+export const STATUS_FILTERS: readonly { value: StatusFilter; label: string }[] = [
+  { value: '', label: 'All Status' },
+  { value: 'draft', label: 'Drafts' },
+  { value: 'published', label: 'Published' },
+  { value: 'archived', label: 'Archived' },
+]
+
+/** A status filter from the address (`?status=`); anything unknown is "All Status". */
+export function statusFilter(raw: string | null): StatusFilter {
+  return raw === 'draft' || raw === 'published' || raw === 'archived' ? raw : ''
+}
+
+export const STATUS_LABELS: Record<ArticleStatus, string> = {
+  draft: 'Draft',
+  published: 'Published',
+  archived: 'Archived',
+}
+
+/**
+ * The articles whose title or slug contains `search` (case-insensitive, surrounding spaces
+ * ignored) and whose status is `status` (any when empty), in the order given.
+ */
+export function filterArticles<T extends Pick<Article, 'title' | 'slug' | 'status'>>(
+  articles: readonly T[],
+  search: string,
+  status: StatusFilter,
+): T[] {
+  const needle = search.trim().toLocaleLowerCase()
+  return articles.filter(
+    (a) =>
+      (status === '' || a.status === status) &&
+      (needle === '' || a.title.toLocaleLowerCase().includes(needle) || a.slug.toLocaleLowerCase().includes(needle)),
+  )
+}
+
+/** The empty state's second line: the filter hides articles, or there are none at all. */
+export function emptyText(total: number): string {
+  return total > 0 ? EMPTY_FILTERED : EMPTY_NONE
+}
+
+export type StatusAction = 'publish' | 'archive' | 'draft'
+
+/**
+ * What a row offers: Publish for drafts only; Archive unless archived; Back to draft for
+ * published and archived articles (DECISIONS.md).
+ */
+export function actionsFor(status: ArticleStatus): StatusAction[] {
+  const actions: StatusAction[] = []
+  if (status === 'draft') actions.push('publish')
+  if (status !== 'archived') actions.push('archive')
+  if (status !== 'draft') actions.push('draft')
+  return actions
+}
+
+export const ACTION_LABELS: Record<StatusAction, string> = {
+  publish: 'Publish',
+  archive: 'Archive',
+  draft: 'Back to draft',
+}
+
+/** The status an action leads to. */
+export const ACTION_RESULT: Record<StatusAction, ArticleStatus> = {
+  publish: 'published',
+  archive: 'archived',
+  draft: 'draft',
+}
+
+/** `articles` with `changed` in place of the article of the same id. */
+export function replaceArticle(articles: readonly Article[], changed: Article): Article[] {
+  return articles.map((a) => (a.id === changed.id ? changed : a))
+}
+
+const createdFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })
+
+/** "23 Nov 2026" in the reader's time zone; the raw text when it is not a date. */
+export function formatDate(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : createdFormat.format(date)
+}
+
+// ---- The editor ----------------------------------------------------------------------------
+
+/** The slug the server makes from a title (spec §5): lower-cased, runs of other characters one hyphen, no hyphen at either end. */
+export function slugify(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+}
+
+/** "tips, local SEO ,, tips" -> ["tips", "local SEO"]: split on commas, trimmed, blanks and repeats (any case) dropped. */
+export function parseKeywords(text: string): string[] {
+  const seen = new Set<string>()
+  const out: string[] = []
+  for (const part of text.split(',')) {
+    const word = part.trim().replace(/\s+/g, ' ')
+    const key = word.toLocaleLowerCase()
+    if (word === '' || seen.has(key)) continue
+    seen.add(key)
+    out.push(word)
+  }
+  return out
+}
+
+export function keywordsText(keywords: readonly string[]): string {
+  return keywords.join(', ')
+}
+
+/** The meta description's count under the editor's field: "42 characters left" or "3 characters over 160". */
+export function metaCount(text: string, target = META_DESCRIPTION_TARGET): { text: string; over: boolean } {
+  const left = target - [...text].length
+  if (left >= 0) return { text: `${left} ${left === 1 ? 'character' : 'characters'} left`, over: false }
+  const over = -left
+  return { text: `${over} ${over === 1 ? 'character' : 'characters'} over ${target}`, over: true }
+}
+
+/** The editor's text fields as typed. */
+export interface ArticleForm {
+  title: string
+  slug: string
+  metaDescription: string
+  keywords: string
+  content: string
+}
+
+export const EMPTY_FORM: ArticleForm = { title: '', slug: '', metaDescription: '', keywords: '', content: '' }
+
+export function formFor(article: Article): ArticleForm {
+  return {
+    title: article.title,
+    slug: article.slug,
+    metaDescription: article.meta_description,
+    keywords: keywordsText(article.keywords),
+    content: article.content,
+  }
+}
+
+export type FormField = keyof ArticleForm
+
+/** The editor's checks before saving, in field order; null when the article may be sent. */
+export function checkForm(form: ArticleForm): { field: FormField; message: string } | null {
+  const keywords = parseKeywords(form.keywords)
+  if (form.title.trim() === '') return { field: 'title', message: MSG_TITLE_REQUIRED }
+  if (form.title.trim().length > TITLE_MAX) return { field: 'title', message: `Please keep the title under ${TITLE_MAX + 1} characters` }
+  if (form.slug.trim().length > SLUG_MAX) return { field: 'slug', message: `Please keep the slug under ${SLUG_MAX + 1} characters` }
+  if (form.metaDescription.trim().length > META_DESCRIPTION_MAX) {
+    return { field: 'metaDescription', message: `Please keep the meta description under ${META_DESCRIPTION_MAX + 1} characters` }
+  }
+  if (keywords.length > KEYWORDS_MAX) return { field: 'keywords', message: `Please use at most ${KEYWORDS_MAX} keywords` }
+  if (keywords.some((k) => k.length > KEYWORD_MAX)) {
+    return { field: 'keywords', message: `Please keep each keyword under ${KEYWORD_MAX + 1} characters` }
+  }
+  if (form.content.length > CONTENT_MAX) return { field: 'content', message: 'The article is too long to save' }
+  return null
+}
+
+/** What the form sends (`ArticleIn`): trimmed, keywords as a list. */
+export function articleInput(form: ArticleForm): ArticleInput {
+  return {
+    title: form.title.trim(),
+    slug: form.slug.trim(),
+    meta_description: form.metaDescription.trim(),
+    keywords: parseKeywords(form.keywords),
+    content: form.content,
+  }
+}
+
+/** The server's field names mapped to the editor's (for a 400's `fields`). */
+export const FIELD_OF: Record<string, FormField> = {
+  title: 'title',
+  slug: 'slug',
+  meta_description: 'metaDescription',
+  keywords: 'keywords',
+  content: 'content',
+}
+
+// ---- Generation progress -------------------------------------------------------------------
+
+/** About how long a real model takes: ideas, then a whole article. */
+export const EXPECTED_MS: Record<GenerationKind, number> = { ideas: 20_000, article: 60_000 }
+
+/**
+ * The bar's value (0-100) `elapsedMs` into a generation expected to take `expectedMs`: a
+ * straight pace to 80%, then slower and slower, always below 95, so a slow model never sits
+ * at 100% waiting. It only grows with time; the page shows 100 when the answer is there.
+ */
+export function generationProgress(elapsedMs: number, expectedMs: number): number {
+  const t = Math.max(0, elapsedMs)
+  const steady = (t / expectedMs) * 100
+  if (steady <= 80) return steady
+  const past = t - 0.8 * expectedMs
+  return 80 + 15 * (1 - Math.exp(-past / expectedMs))
+}
+
+/** 65_000 -> "1:05", 9_000 -> "0:09". */
+export function elapsedText(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000))
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`
+}
+
+// ---- The admin API -------------------------------------------------------------------------
+
+export const ARTICLES_PATH = '/api/admin/articles'
+
+export async function listArticles(): Promise<Article[]> {
+  return ((await request('GET', ARTICLES_PATH)) as { articles: Article[] }).articles
+}
+
+export async function getArticle(id: number): Promise<Article> {
+  return (await request('GET', buildUrl(`${ARTICLES_PATH}/{article_id}`, { params: { article_id: id } }))) as Article
+}
+
+export async function createArticle(input: ArticleInput): Promise<Article> {
+  return (await request('POST', ARTICLES_PATH, input)) as Article
+}
+
+export async function updateArticle(id: number, input: ArticleInput): Promise<Article> {
+  return (await request('PUT', buildUrl(`${ARTICLES_PATH}/{article_id}`, { params: { article_id: id } }), input)) as Article
+}
+
+export async function changeStatus(id: number, action: StatusAction): Promise<Article> {
+  return (await request('POST', buildUrl(`${ARTICLES_PATH}/{article_id}/${action}`, { params: { article_id: id } }))) as Article
+}
+
+/** The body as it will be saved and shown: sanitised by the server. */
+export async function previewHtml(content: string): Promise<string> {
+  return ((await request('POST', `${ARTICLES_PATH}/preview`, { content })) as { html: string }).html
+}
+
+export async function aiStatus(): Promise<AiStatus> {
+  return (await request('GET', '/api/admin/ai')) as AiStatus
+}
+
+export async function startIdeas(topic: string): Promise<Generation> {
+  return (await request('POST', '/api/admin/article-ideas', { topic })) as Generation
+}
+
+export async function startArticle(idea: Idea): Promise<Generation> {
+  return (await request('POST', '/api/admin/article-drafts', idea)) as Generation
+}
+
+export async function getGeneration(id: string): Promise<Generation> {
+  return (await request('GET', buildUrl('/api/admin/generations/{generation_id}', { params: { generation_id: id } }))) as Generation
+}
