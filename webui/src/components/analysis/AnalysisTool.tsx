@@ -1,0 +1,214 @@
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { VARIANT_OF, type AnalysisSource } from '../../lib/analysis'
+import { useHydrated } from '../../lib/forms'
+import { scrollToId } from '../../lib/scroll'
+import { isTooSlow } from '../../lib/speed-test'
+import { useAnalysis, type AnalysisState } from '../../lib/use-analysis'
+import { CheckIcon } from '../icons/CheckIcon'
+import { Badge } from '../ui/Badge'
+import { Button, ButtonLink } from '../ui/Button'
+import { Card } from '../ui/Card'
+import { ErrorBox } from '../ui/ErrorBox'
+import { Field } from '../ui/Field'
+import { Container } from '../ui/Section'
+import { cx } from '../../lib/cx'
+
+// The results are never in the first render: their code loads when the first answer is there.
+const AnalysisResults = lazy(() => import('./AnalysisResults'))
+
+export interface MobileBarText {
+  /** Beside the submit button before the results ('Free analysis. No credit card needed.'). */
+  note: string
+  /** Beside 'Fix My Website Now' after results below 90 ('2 rebuild spots left today – ...'). */
+  spots: string
+}
+
+export interface AnalysisToolProps {
+  source: AnalysisSource
+  badge: string
+  title: string
+  lead: string
+  urlLabel: string
+  emailLabel: string
+  button: string
+  note: string
+  urlPlaceholder?: string
+  /** The fixed bar on phones (lead, technical and agency pages). */
+  mobileBar?: MobileBarText
+  /** Shown beside the form on wide screens and after it on phones (the lead page's pre-scan). */
+  aside?: ReactNode
+}
+
+/** What the live status region says (the bar itself is not announced at every step). */
+function statusText({ phase, domain, analysis }: AnalysisState): string {
+  if (phase === 'loading') return `Analyzing ${domain}...`
+  if (phase === 'done' && analysis) return `Analysis of ${analysis.domain} complete.`
+  return ''
+}
+
+/**
+ * An analysis page's hero: its pitch, the form (website and e-mail), the red box above it, the
+ * loading block (progress, 'Analyzing {domain}...', the e-mail note), then the results and, on
+ * phones, the fixed bar with the submit button or, after a slow result, 'Fix My Website Now'.
+ */
+export function AnalysisTool(props: AnalysisToolProps) {
+  const { source, badge, title, lead, urlLabel, emailLabel, button, note, urlPlaceholder = 'yourwebsite.com', mobileBar, aside } = props
+  const variant = VARIANT_OF[source]
+  const id = useId()
+  const hydrated = useHydrated()
+  const { state, submit } = useAnalysis(source)
+  const [url, setUrl] = useState('')
+  const [email, setEmail] = useState('')
+  const urlRef = useRef<HTMLInputElement>(null)
+  const emailRef = useRef<HTMLInputElement>(null)
+  const busy = state.phase === 'loading'
+  const formId = `${id}-form`
+  const cardId = 'analysis-form'
+  const errorId = `${id}-error`
+  const loadingId = 'analysis-loading'
+
+  // A check of the page's own puts the cursor in the field it is about; other failures bring
+  // the form back into view on the lead, technical and agency pages (spec §2).
+  useEffect(() => {
+    if (state.errorField === 'url') urlRef.current?.focus()
+    else if (state.errorField === 'email') emailRef.current?.focus()
+    else if (state.error && variant !== 'general') scrollToId(cardId)
+  }, [state.error, state.errorField, state.attempt, variant])
+
+  // Loading: the loading block comes into view.
+  useEffect(() => {
+    if (busy) scrollToId(loadingId)
+  }, [busy, state.attempt])
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (!busy) void submit({ url, email })
+  }
+
+  const invalid = (field: 'url' | 'email') =>
+    state.error !== null && state.errorField === field ? { invalid: true, describedBy: errorId } : {}
+
+  const analysis = state.phase === 'done' ? state.analysis : null
+  const speed = analysis?.speed_test?.result?.score ?? null
+  const slow = speed !== null && isTooSlow(speed)
+  const filled = url.trim() !== '' && email.trim() !== ''
+
+  return (
+    <>
+      <section className={cx('hero analysis-hero', `analysis-hero--${variant}`)}>
+        <Container className="analysis-hero__grid">
+          <div className="analysis-hero__copy">
+            <Badge tone="purple" className="hero__badge">
+              {badge}
+            </Badge>
+            <h1 className="hero__title analysis-hero__title">{title}</h1>
+            <p className="hero__lead">{lead}</p>
+          </div>
+          <Card id={cardId} className="analysis-card">
+            <h2 className="analysis-card__title">Get your free analysis</h2>
+            <form id={formId} className="analysis-form" onSubmit={onSubmit} noValidate aria-describedby={state.error ? errorId : undefined}>
+              {state.error && (
+                <ErrorBox key={state.attempt} id={errorId}>
+                  {state.error}
+                </ErrorBox>
+              )}
+              <Field
+                ref={urlRef}
+                name="url"
+                label={urlLabel}
+                inputMode="url"
+                autoComplete="url"
+                autoCapitalize="none"
+                spellCheck={false}
+                placeholder={urlPlaceholder}
+                hint="The domain only, without http:// (for example yourwebsite.com)."
+                required
+                value={url}
+                onChange={(e) => setUrl(e.target.value)}
+                {...invalid('url')}
+              />
+              <Field
+                ref={emailRef}
+                name="email"
+                type="email"
+                label={emailLabel}
+                autoComplete="email"
+                placeholder="you@yourbusiness.com"
+                hint="We send the detailed report to this address."
+                required
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                {...invalid('email')}
+              />
+              <Button
+                type="submit"
+                size="lg"
+                block
+                busy={busy}
+                disabled={!hydrated}
+                className={cx(mobileBar && 'analysis-form__submit--desktop')}
+              >
+                {button}
+              </Button>
+              <p className="analysis-form__note">{note}</p>
+            </form>
+            {/* One live region, always there: the e-mail note and the state are announced. */}
+            <div role="status" className="analysis-card__live">
+              {state.notice && (
+                <p className="analysis-card__notice">
+                  <CheckIcon size={20} />
+                  <span>{state.notice}</span>
+                </p>
+              )}
+              <span className="visually-hidden">{statusText(state)}</span>
+            </div>
+            {(busy || state.phase === 'done') && (
+              <div id={loadingId} className={cx('analysis-loading', !busy && 'analysis-loading--done')}>
+                <div className="analysis-loading__head">
+                  <span>{busy ? `Analyzing ${state.domain}...` : `Analyzed ${state.domain}`}</span>
+                  <span className="analysis-loading__percent" aria-hidden="true">
+                    {Math.floor(state.progress)}%
+                  </span>
+                </div>
+                <progress
+                  className="scan__bar"
+                  max={100}
+                  value={state.progress}
+                  aria-label={`Analysis of ${state.domain}`}
+                  aria-valuetext={`${Math.floor(state.progress)}%`}
+                />
+                {busy && (
+                  <p className="analysis-loading__hint">
+                    We read your page, check what is on it and measure its speed on a phone. This takes up to a minute.
+                  </p>
+                )}
+              </div>
+            )}
+          </Card>
+          {aside && <div className="analysis-hero__aside">{aside}</div>}
+        </Container>
+      </section>
+      {analysis && (
+        <Suspense fallback={null}>
+          <AnalysisResults analysis={analysis} variant={variant} />
+        </Suspense>
+      )}
+      {mobileBar &&
+        (slow ? (
+          <div className="sticky-cta" role="region" aria-label="Quick action">
+            <p className="sticky-cta__note">{mobileBar.spots}</p>
+            <ButtonLink to="/start" className="sticky-cta__button" size="md">
+              Fix My Website Now
+            </ButtonLink>
+          </div>
+        ) : (
+          <div className="sticky-cta" role="region" aria-label="Quick action">
+            <p className="sticky-cta__note">{mobileBar.note}</p>
+            <Button type="submit" form={formId} className="sticky-cta__button" size="md" busy={busy} disabled={!hydrated || !filled}>
+              {button}
+            </Button>
+          </div>
+        ))}
+    </>
+  )
+}

@@ -1,0 +1,241 @@
+/**
+ * The analysis pages' flow (marketing spec §2, §4, §8): every submit clears the previous
+ * error, note and results; the page's own checks; `POST /api/analyses` (the server registers
+ * the e-mail first, then runs the audit and the speed test as a job) and its note; then
+ * `GET /api/analyses/{id}` about once a second until the analysis has ended and so has the
+ * speed test inside it. The progress bar follows the spec's pace (`analysisProgress`) and
+ * jumps to 100 % when the analysis job ends.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { ApiError, request, type ResponseBody } from './api-client'
+import {
+  MSG_GENERIC,
+  REDUCED_TICK_MS,
+  TICK_MS,
+  VARIANT_OF,
+  analysisProgress,
+  checkAnalysis,
+  stripAnalysis,
+  type AnalysisField,
+  type AnalysisSource,
+} from './analysis'
+
+type SpeedTestOut = ResponseBody<'/api/speed-tests/{test_id}', 'get'>
+// INTERIM: the server's AnalysisOut until its routes are in the generated schema.
+/** An analysis as `GET /api/analyses/{analysis_id}` answers it. */
+export interface AnalysisOut {
+  id: string
+  status: 'queued' | 'running' | 'done' | 'failed'
+  variant: 'general' | 'lead' | 'technical' | 'agency'
+  domain: string
+  email: string
+  notice: string
+  created_at: string
+  report: {
+    overview: string
+    sales_funnel: { stages: { name: string; description: string; improvements: string[] }[] }
+    customer_journey: { touchpoints: { stage: string; description: string; opportunities: string[] }[] }
+    ai_opportunities: { customer_support: string[]; seo: string[]; personalization: string[] }
+  } | null
+  scores: {
+    speed: number | null
+    strategy: number
+    funnel: number
+    ai_readiness: number
+    security: number
+    visitors_lost_percent: number | null
+    load_time_seconds: number | null
+    revenue_increase_percent: number | null
+    recurring_revenue: 'High' | 'Medium' | null
+  } | null
+  facts: {
+    final_url: string
+    http_status: number
+    title: string | null
+    meta_description: string | null
+    h1: string[]
+    headings: number
+    calls_to_action: string[]
+    forms: number
+    form_fields: number
+    phone: boolean
+    email: boolean
+    structured_data: string[]
+    open_graph: boolean
+    viewport: boolean
+    language: string | null
+    images: number
+    images_without_alt: number
+    scripts: number
+    script_kb: number
+    booking_widgets: string[]
+    chat_widgets: string[]
+    analytics: string[]
+    https: boolean
+  } | null
+  critical_issues: string[]
+  generated_by: 'ai' | 'rules' | null
+  generated_note: string | null
+  speed_test: SpeedTestOut | null
+  error: string | null
+}
+
+export type AnalysisPhase = 'idle' | 'loading' | 'done' | 'failed'
+
+export interface AnalysisState {
+  phase: AnalysisPhase
+  /** The red box's message, and the field it concerns (when one does). */
+  error: string | null
+  errorField: AnalysisField | null
+  /** 'You'll receive your detailed analysis report at {email}', once the e-mail is registered. */
+  notice: string | null
+  /** What is being analysed, as the visitor will recognise it. */
+  domain: string
+  /** 0-100; 100 once the analysis job has ended. */
+  progress: number
+  analysis: AnalysisOut | null
+  /** Which submit this is (1, 2, ...): a repeated message is announced again. */
+  attempt: number
+}
+
+const IDLE: AnalysisState = {
+  phase: 'idle',
+  error: null,
+  errorField: null,
+  notice: null,
+  domain: '',
+  progress: 0,
+  analysis: null,
+  attempt: 0,
+}
+
+/** How often a running analysis is asked about. */
+export const POLL_MS = 1_000
+/** Polls that may fail in a row (a dropped connection, a restarting server) before giving up. */
+const POLL_RETRIES = 5
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+function prefersReducedMotion(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches
+}
+
+/** The server's own message (validation, limits, the job's failure), else the generic one. */
+function failure(err: unknown): { message: string; field: AnalysisField | null } {
+  if (err instanceof ApiError && err.code !== 'network_error' && !err.code.startsWith('http_') && err.code !== 'invalid_response') {
+    const fields = Object.keys(err.fields ?? {})
+    const field = fields.includes('url') ? 'url' : fields.includes('email') ? 'email' : null
+    return { message: err.message, field }
+  }
+  return { message: MSG_GENERIC, field: null }
+}
+
+function retryable(err: unknown): boolean {
+  return !(err instanceof ApiError) || err.status === 0 || err.status >= 500 || err.status === 429
+}
+
+/** The analysis job has ended (its speed test may still run). */
+export function analysisEnded(analysis: AnalysisOut): boolean {
+  return analysis.status === 'done' || analysis.status === 'failed'
+}
+
+/** Nothing more will change: the analysis has ended, and so has its speed test. */
+export function settled(analysis: AnalysisOut): boolean {
+  if (analysis.status === 'failed') return true
+  if (analysis.status !== 'done') return false
+  const speed = analysis.speed_test
+  return speed === null || speed.status === 'done' || speed.status === 'failed'
+}
+
+export interface AnalysisInput {
+  url: string
+  email: string
+}
+
+export function useAnalysis(source: AnalysisSource) {
+  const [state, setState] = useState<AnalysisState>(IDLE)
+  // Each submit is a run; a late answer of an earlier run (or after unmount) changes nothing.
+  const run = useRef(0)
+  const startedAt = useRef(0)
+
+  useEffect(() => {
+    const current = run
+    return () => {
+      current.current = -1
+    }
+  }, [])
+
+  const loading = state.phase === 'loading'
+  useEffect(() => {
+    if (!loading) return
+    const every = prefersReducedMotion() ? REDUCED_TICK_MS : TICK_MS
+    const timer = setInterval(() => {
+      const value = analysisProgress(performance.now() - startedAt.current)
+      setState((s) => (s.phase === 'loading' && value > s.progress ? { ...s, progress: value } : s))
+    }, every)
+    return () => clearInterval(timer)
+  }, [loading])
+
+  const submit = useCallback(
+    async ({ url, email }: AnalysisInput) => {
+      const mine = ++run.current
+      const live = () => run.current === mine
+      const problem = checkAnalysis(VARIANT_OF[source], url, email)
+      if (problem) {
+        setState({ ...IDLE, attempt: mine, phase: 'failed', error: problem.message, errorField: problem.field })
+        return
+      }
+      const domain = stripAnalysis(url).toLowerCase()
+      startedAt.current = performance.now()
+      setState({ ...IDLE, attempt: mine, phase: 'loading', domain })
+
+      const show = (analysis: AnalysisOut) => {
+        if (analysis.status === 'failed') {
+          setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, error: analysis.error ?? MSG_GENERIC, errorField: null }))
+        } else if (analysis.status === 'done') {
+          setState((s) => ({ ...s, phase: 'done', progress: 100, analysis, domain: analysis.domain }))
+        } else {
+          setState((s) => ({ ...s, analysis }))
+        }
+      }
+      const fail = (err: unknown) => {
+        const { message, field } = failure(err)
+        setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, error: message, errorField: field }))
+      }
+
+      let analysis: AnalysisOut
+      try {
+        analysis = (await request('POST', '/api/analyses', { url: url.trim(), email: email.trim(), source })) as AnalysisOut
+      } catch (err) {
+        if (live()) fail(err)
+        return
+      }
+      if (!live()) return
+      setState((s) => ({ ...s, notice: analysis.notice, domain: analysis.domain }))
+      show(analysis)
+
+      let misses = 0
+      while (live() && !settled(analysis)) {
+        await sleep(POLL_MS)
+        if (!live()) return
+        try {
+          analysis = (await request('GET', `/api/analyses/${encodeURIComponent(analysis.id)}`)) as AnalysisOut
+          misses = 0
+        } catch (err) {
+          if (!live()) return
+          if (retryable(err) && ++misses < POLL_RETRIES) continue
+          // The report is already on the page: only its speed figures are missing.
+          if (analysisEnded(analysis)) return
+          fail(err)
+          return
+        }
+        if (live()) show(analysis)
+      }
+    },
+    [source],
+  )
+
+  return { state, submit }
+}
