@@ -33,6 +33,24 @@ export interface paths {
     /** The leads as a CSV download (admins only). */
     get: operations["get_get_leads_csv"];
   };
+  "/api/analyses": {
+    /**
+     * Start an AI website analysis from one of the four pages (`source`: ai-analysis,
+     * @description business-analysis, technical-analysis, agency-analysis; each page's checks and messages).
+     * The e-mail is stored as a lead first; a speed test of the domain starts beside it. Answers
+     * at once with the queued analysis; poll `GET /api/analyses/{id}` until it is done or failed.
+     * The report goes to the e-mail.
+     */
+    post: operations["post_post_analysis"];
+  };
+  "/api/analyses/{analysis_id}": {
+    /**
+     * An analysis's state and, once done, its report, derived scores, the facts found on the
+     * @description page and the critical issues; `speed_test` has its own status; `error` holds the message to
+     * show when the analysis failed.
+     */
+    get: operations["get_get_analysis"];
+  };
   "/api/auth/forgot-password": {
     /** E-mail a reset link; the answer is the same whether the e-mail has an account or not. */
     post: operations["post_post_forgot_password"];
@@ -138,6 +156,77 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /** AiOpportunitiesOut */
+    AiOpportunitiesOut: {
+      /** Customer Support */
+      customer_support: string[];
+      /** Personalization */
+      personalization: string[];
+      /** Seo */
+      seo: string[];
+    };
+    /**
+     * AnalysisReportOut
+     * @description Spec §3's analysis result (snake_case): missing parts default to the overview 'Website
+     * analysis overview not available' and empty lists.
+     */
+    AnalysisReportOut: {
+      ai_opportunities: components["schemas"]["AiOpportunitiesOut"];
+      customer_journey: components["schemas"]["CustomerJourneyOut"];
+      /** Overview */
+      overview: string;
+      sales_funnel: components["schemas"]["SalesFunnelOut"];
+    };
+    /**
+     * AnalysisScoresOut
+     * @description Spec §9's derived figures, computed on the server (one module). Each page labels them its
+     * own way: strategy is 'Architecture' on the technical page and 'Client Value' on the agency
+     * page; funnel is 'Performance' (technical) and 'Scalability' (agency); ai_readiness is
+     * 'Profitability' (agency). Figures that need the speed result are null until it is there.
+     */
+    AnalysisScoresOut: {
+      /** Ai Readiness */
+      ai_readiness: number;
+      /** Funnel */
+      funnel: number;
+      /**
+       * Load Time Seconds
+       * @description speedIndex / 1000, one decimal.
+       */
+      load_time_seconds: number | null;
+      /**
+       * Recurring Revenue
+       * @description Agency page: High when the speed score is below 70, else Medium.
+       */
+      recurring_revenue: ("High" | "Medium") | null;
+      /**
+       * Revenue Increase Percent
+       * @description Agency page: round((100-speed)*0.8).
+       */
+      revenue_increase_percent: number | null;
+      /**
+       * Security
+       * @description Technical page: 100 - 10 per opportunity.
+       */
+      security: number;
+      /**
+       * Speed
+       * @description The speed test's score, null when it has none.
+       */
+      speed: number | null;
+      /** Strategy */
+      strategy: number;
+      /**
+       * Visitors Lost Percent
+       * @description Lead page: round((100-speed)*0.53).
+       */
+      visitors_lost_percent: number | null;
+    };
+    /** CustomerJourneyOut */
+    CustomerJourneyOut: {
+      /** Touchpoints */
+      touchpoints: components["schemas"]["TouchpointOut"][];
+    };
     /** FamilyOut */
     FamilyOut: {
       /** Bullets */
@@ -177,6 +266,15 @@ export interface components {
        * @description p75 of real visitors: ms (LCP, INP) or a plain CLS.
        */
       percentile: number;
+    };
+    /** FunnelStageOut */
+    FunnelStageOut: {
+      /** Description */
+      description: string;
+      /** Improvements */
+      improvements: string[];
+      /** Name */
+      name: string;
     };
     /** LeadOut */
     LeadOut: {
@@ -234,6 +332,61 @@ export interface components {
       /** Status */
       status: string;
     };
+    /**
+     * PageFactsOut
+     * @description What the audit found on the page (the facts the report is grounded in).
+     */
+    PageFactsOut: {
+      /** Analytics */
+      analytics: string[];
+      /** Booking Widgets */
+      booking_widgets: string[];
+      /** Calls To Action */
+      calls_to_action: string[];
+      /** Chat Widgets */
+      chat_widgets: string[];
+      /** Email */
+      email: boolean;
+      /** Final Url */
+      final_url: string;
+      /** Form Fields */
+      form_fields: number;
+      /** Forms */
+      forms: number;
+      /** H1 */
+      h1: string[];
+      /** Headings */
+      headings: number;
+      /** Http Status */
+      http_status: number;
+      /** Https */
+      https: boolean;
+      /** Images */
+      images: number;
+      /** Images Without Alt */
+      images_without_alt: number;
+      /** Language */
+      language: string | null;
+      /** Meta Description */
+      meta_description: string | null;
+      /** Open Graph */
+      open_graph: boolean;
+      /** Phone */
+      phone: boolean;
+      /**
+       * Script Kb
+       * @description Inline scripts' size plus external ones when known.
+       */
+      script_kb: number;
+      /** Scripts */
+      scripts: number;
+      /** Structured Data */
+      structured_data: string[];
+      /** Title */
+      title: string | null;
+      /** Viewport */
+      viewport: boolean;
+    };
     /** PlanOut */
     PlanOut: {
       /** Badge */
@@ -281,6 +434,11 @@ export interface components {
       /** Save Percent */
       save_percent: number | null;
     };
+    /** SalesFunnelOut */
+    SalesFunnelOut: {
+      /** Stages */
+      stages: components["schemas"]["FunnelStageOut"][];
+    };
     /** SpeedResultOut */
     SpeedResultOut: {
       /** Cumulative Layout Shift */
@@ -310,6 +468,34 @@ export interface components {
       /** Total Blocking Time Ms */
       total_blocking_time_ms: number;
     };
+    /** SpeedTestOut */
+    SpeedTestOut: {
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Domain */
+      domain: string;
+      /**
+       * Error
+       * @description The message shown in the red box when it failed.
+       */
+      error: string | null;
+      /** Id */
+      id: string;
+      result: components["schemas"]["SpeedResultOut"] | null;
+      /**
+       * Status
+       * @enum {string}
+       */
+      status: "queued" | "running" | "done" | "failed";
+      /**
+       * Strategy
+       * @enum {string}
+       */
+      strategy: "mobile" | "desktop";
+    };
     /** SubscriptionOut */
     SubscriptionOut: {
       /** Cancel At Period End */
@@ -331,6 +517,15 @@ export interface components {
       price_id: string | null;
       /** Subscription Status */
       subscription_status: string;
+    };
+    /** TouchpointOut */
+    TouchpointOut: {
+      /** Description */
+      description: string;
+      /** Opportunities */
+      opportunities: string[];
+      /** Stage */
+      stage: string;
     };
     /** UserOut */
     UserOut: {
@@ -528,6 +723,176 @@ export interface operations {
       };
     };
     responses: {
+    };
+  };
+  /**
+   * Start an AI website analysis from one of the four pages (`source`: ai-analysis,
+   * @description business-analysis, technical-analysis, agency-analysis; each page's checks and messages).
+   * The e-mail is stored as a lead first; a speed test of the domain starts beside it. Answers
+   * at once with the queued analysis; poll `GET /api/analyses/{id}` until it is done or failed.
+   * The report goes to the e-mail.
+   */
+  post_post_analysis: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Email
+           * @default
+           */
+          email?: string;
+          /**
+           * Source
+           * @enum {string}
+           */
+          source: "ai-analysis" | "business-analysis" | "technical-analysis" | "agency-analysis";
+          /**
+           * Url
+           * @default
+           */
+          url?: string;
+        };
+      };
+    };
+    responses: {
+      202: {
+        content: {
+          "application/json": {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Critical Issues
+             * @description Findings grounded in the facts and the speed result, worst first (the 'Critical ... Found' boxes).
+             */
+            critical_issues: string[];
+            /** Domain */
+            domain: string;
+            /**
+             * Email
+             * @description Where the report goes ('You'll receive ... at {email}').
+             */
+            email: string;
+            /**
+             * Error
+             * @description The message shown in the red box when it failed.
+             */
+            error: string | null;
+            facts: components["schemas"]["PageFactsOut"] | null;
+            /**
+             * Generated By
+             * @description Who wrote the report: the configured AI model, or the rules (no AI key, or the provider failed).
+             */
+            generated_by: ("ai" | "rules") | null;
+            /**
+             * Generated Note
+             * @description Says which, in a sentence, for the page.
+             */
+            generated_note: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Notice
+             * @description 'You'll receive your detailed analysis report at {email}'
+             */
+            notice: string;
+            /** @description Set once the analysis is done. */
+            report: components["schemas"]["AnalysisReportOut"] | null;
+            /** @description Set once the analysis is done. */
+            scores: components["schemas"]["AnalysisScoresOut"] | null;
+            /** @description The speed test run beside the audit. */
+            speed_test: components["schemas"]["SpeedTestOut"] | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /**
+             * Variant
+             * @enum {string}
+             */
+            variant: "general" | "lead" | "technical" | "agency";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * An analysis's state and, once done, its report, derived scores, the facts found on the
+   * @description page and the critical issues; `speed_test` has its own status; `error` holds the message to
+   * show when the analysis failed.
+   */
+  get_get_analysis: {
+    parameters: {
+      path: {
+        analysis_id: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Critical Issues
+             * @description Findings grounded in the facts and the speed result, worst first (the 'Critical ... Found' boxes).
+             */
+            critical_issues: string[];
+            /** Domain */
+            domain: string;
+            /**
+             * Email
+             * @description Where the report goes ('You'll receive ... at {email}').
+             */
+            email: string;
+            /**
+             * Error
+             * @description The message shown in the red box when it failed.
+             */
+            error: string | null;
+            facts: components["schemas"]["PageFactsOut"] | null;
+            /**
+             * Generated By
+             * @description Who wrote the report: the configured AI model, or the rules (no AI key, or the provider failed).
+             */
+            generated_by: ("ai" | "rules") | null;
+            /**
+             * Generated Note
+             * @description Says which, in a sentence, for the page.
+             */
+            generated_note: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Notice
+             * @description 'You'll receive your detailed analysis report at {email}'
+             */
+            notice: string;
+            /** @description Set once the analysis is done. */
+            report: components["schemas"]["AnalysisReportOut"] | null;
+            /** @description Set once the analysis is done. */
+            scores: components["schemas"]["AnalysisScoresOut"] | null;
+            /** @description The speed test run beside the audit. */
+            speed_test: components["schemas"]["SpeedTestOut"] | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /**
+             * Variant
+             * @enum {string}
+             */
+            variant: "general" | "lead" | "technical" | "agency";
+          };
+        };
+      };
     };
   };
   /** E-mail a reset link; the answer is the same whether the e-mail has an account or not. */

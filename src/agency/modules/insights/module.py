@@ -3,7 +3,7 @@
 from agency.core.modules import Module
 from agency.core.userdata import UserData
 from agency.modules.insights import cli, models, routes
-from agency.modules.insights.service import speedtests, user_data
+from agency.modules.insights.service import analyses, speedtests, user_data
 
 MODULE = Module(
     name="insights",
@@ -12,8 +12,14 @@ MODULE = Module(
     cli=cli.app,
     cli_name="leads",
     commands=(cli.speedtest,),
-    settings_job_handlers=lambda settings: {speedtests.JOB_KIND: speedtests.job_handler(settings)},
+    settings_job_handlers=lambda settings: {
+        speedtests.JOB_KIND: speedtests.job_handler(settings),
+        analyses.JOB_KIND: analyses.job_handler(settings),
+    },
     user_data=UserData(export=user_data.export_user, erase=user_data.erase_user),
     retention=user_data.prune,
-    job_options=speedtests.job_options,
+    job_options=lambda settings: {
+        **speedtests.job_options(settings),
+        **analyses.job_options(settings),
+    },
 )

@@ -1,4 +1,5 @@
-"""Public lead forms, the speed test and its newsletter, and the leads list for admins."""
+"""Public lead forms, the speed test and its newsletter, the AI website analysis, and the leads
+list for admins."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from quart_schema import document_querystring, validate_request, validate_respon
 from agency.core.errors import ValidationFailed
 from agency.modules.auth import web as auth_web
 from agency.modules.insights.schemas import (
+    AnalysisIn,
+    AnalysisOut,
     LeadIn,
     LeadList,
     LeadReceipt,
@@ -19,8 +22,8 @@ from agency.modules.insights.schemas import (
     SpeedTestIn,
     SpeedTestOut,
 )
+from agency.modules.insights.service import analyses, speedtests
 from agency.modules.insights.service import leads as lead_service
-from agency.modules.insights.service import speedtests
 
 blueprint = Blueprint("insights", __name__)
 
@@ -87,6 +90,35 @@ async def get_speed_test(test_id: str) -> SpeedTestOut:
     """A speed test's state and, once done, its result; `error` holds the message to show
     when it failed."""
     return await speedtests.get_speed_test(test_id)
+
+
+@blueprint.post("/api/analyses")
+@validate_request(AnalysisIn)
+@validate_response(AnalysisOut, 202)
+async def post_analysis(data: AnalysisIn) -> tuple[AnalysisOut, int]:
+    """Start an AI website analysis from one of the four pages (`source`: ai-analysis,
+    business-analysis, technical-analysis, agency-analysis; each page's checks and messages).
+    The e-mail is stored as a lead first; a speed test of the domain starts beside it. Answers
+    at once with the queued analysis; poll `GET /api/analyses/{id}` until it is done or failed.
+    The report goes to the e-mail."""
+    analysis = await analyses.start_analysis(
+        url=data.url,
+        email=data.email,
+        source=data.source,
+        client_ip=auth_web.client_ip(),
+        settings=current_app.extensions["agency.settings"],
+    )
+    current_app.extensions["agency.jobs"].wake()
+    return analysis, 202
+
+
+@blueprint.get("/api/analyses/<analysis_id>")
+@validate_response(AnalysisOut, 200)
+async def get_analysis(analysis_id: str) -> AnalysisOut:
+    """An analysis's state and, once done, its report, derived scores, the facts found on the
+    page and the critical issues; `speed_test` has its own status; `error` holds the message to
+    show when the analysis failed."""
+    return await analyses.get_analysis(analysis_id)
 
 
 def _filters() -> tuple[str | None, datetime | None]:

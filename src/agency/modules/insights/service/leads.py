@@ -55,11 +55,17 @@ FORMS: dict[str, Form] = {
 }
 
 
-# Pages that keep an e-mail as a lead without being a lead form (the speed test's, issue 14).
+# Pages that keep an e-mail as a lead without being a lead form (the speed test's, issue 14,
+# and the analysis's, issue 15).
 PAGE_LABELS = {
     "speed-test": "Speed test",
     "clinic-speed-test": "Speed test (clinics)",
     "coach-speed-test": "Speed test (coaches)",
+    # The AI website analysis (issue 15).
+    "ai-analysis": "AI analysis",
+    "business-analysis": "AI analysis (business)",
+    "technical-analysis": "AI analysis (technical)",
+    "agency-analysis": "AI analysis (agencies)",
 }
 
 
