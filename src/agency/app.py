@@ -104,6 +104,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
         settings.web_dir or web_dir(),
         security_headers(https=settings.served_over_https, frame_origins=frame_origins),
         _chain([m.html_filter(settings, app.extensions) for m in modules if m.html_filter]),
+        server_pages=[pattern for m in modules for pattern in m.server_pages],
     )
     app.extensions["agency.site"] = files
     app.asgi_app = StaticSite(app.asgi_app, files, SERVER_PATHS)  # type: ignore[method-assign, assignment, arg-type]

@@ -90,6 +90,10 @@ class Module:
         it loads for its routes), returns a function that fills the built web UI's HTML pages at
         start-up; `create_app` chains the modules' filters in registry order.
     frame_origins: origins (`scheme://host[:port]`) the CSP lets pages frame.
+    server_pages: web UI route patterns ("/blog", "/blog/:slug") whose HTML the module's
+        blueprint answers per request instead of the static site: the static layer hands such a
+        request to Quart with its path normalised (`agency.core.site.path_key`), and the route
+        fills the built page, `SiteFiles.page_template(pattern)`, with the current data.
     retention: deletes what the module keeps only for a while (expired sessions, old webhook
         events); core runs every module's hook on a schedule and in `agency db prune`.
     periodic: work the module runs on a schedule (see `Periodic`).
@@ -110,5 +114,6 @@ class Module:
     check_settings: SettingsCheck | None = None
     html_filter: Callable[[Settings, dict[str, Any]], HtmlFilter] | None = None
     frame_origins: Callable[[Settings], tuple[str, ...]] | None = None
+    server_pages: tuple[str, ...] = ()
     retention: RetentionHook | None = None
     periodic: tuple[Periodic, ...] = ()

@@ -132,6 +132,9 @@ class Entry:
 
 _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 INDEX_FILE = "/index.html"
+# Built pages of parameterised routes (`/blog/:slug`), listed in routes.json's "templates":
+# never served as files, only filled by a server page's route.
+TEMPLATES_DIR = "_templates/"
 
 
 def path_key(path: str) -> str:
@@ -189,12 +192,17 @@ class SiteFiles:
         root: Path,
         common_headers: list[tuple[str, str]],
         html_filter: HtmlFilter | None = None,
+        server_pages: Iterable[str] = (),
     ) -> None:
         self.root = root
         common = [(k.lower().encode(), v.encode()) for k, v in common_headers]
         self.files: dict[str, Entry] = {}
         self.routes = RouteTable((), ())
         self.spa: Entry | None = None
+        # Route patterns a module's blueprint answers per request (Module.server_pages), and
+        # the built HTML of each (filtered), which those routes fill in.
+        self.server_pages = frozenset(server_pages)
+        self.templates: dict[str, str] = {}
         # Public pages for /sitemap.xml (from the build's route table).
         self.sitemap_paths: list[str] = []
         if not (root / "index.html").is_file():
@@ -209,6 +217,8 @@ class SiteFiles:
             if not path.is_file() or path.suffix in (".br", ".gz") or path.name == "routes.json":
                 continue
             relative = path.relative_to(root).as_posix()
+            if relative.startswith(TEMPLATES_DIR):
+                continue  # loaded below, by pattern
             if relative.startswith("assets/"):
                 cache = IMMUTABLE
             elif path.suffix == ".html":
@@ -230,11 +240,36 @@ class SiteFiles:
                 self.files[directory] = entry
                 if directory != "/":
                     self.files[directory.rstrip("/")] = entry
+        for pattern, relative in dict(manifest.get("templates", {})).items():
+            if (root / relative).is_file():
+                text = (root / relative).read_text(encoding="utf-8")
+                self.templates[pattern] = html_filter(relative, text) if html_filter else text
+        for pattern in self.server_pages:
+            built = self.files.get(pattern)
+            if pattern not in self.templates and built is not None:
+                self.templates[pattern] = built.variants["identity"].decode()
         missing = [p for p in manifest.get("prerendered", []) if p not in self.files]
         if missing:
             log.warning("prerendered pages missing from the build: %s", ", ".join(missing))
         self.routes = RouteTable(manifest.get("prerendered", []), manifest.get("spa", []))
         self.sitemap_paths = [str(p) for p in manifest.get("sitemap", [])]
+
+    def page_template(self, pattern: str) -> str | None:
+        """The built HTML of a server page's route (`/blog`, `/blog/:slug`), its tokens filled,
+        for the route to fill with data; None when the web UI is not built."""
+        return self.templates.get(pattern)
+
+    def server_path(self, path: str) -> str | None:
+        """The normalised path (see `path_key`, no `/index.html`) when `path` shows a server
+        page, else None."""
+        if not self.server_pages:
+            return None
+        route = self.routes.match(path)
+        if route is None or route.pattern not in self.server_pages:
+            return None
+        if path.endswith(INDEX_FILE):
+            path = path[: -len(INDEX_FILE)] or "/"
+        return path_key(path)
 
     def lookup(self, path: str) -> Entry | None:
         """The file at `path` (decoded), else the page its route shows (see RouteTable)."""
@@ -260,7 +295,16 @@ class StaticSite:
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        entry = None if path.startswith(self.passthrough) else self.site.lookup(path)
+        if path.startswith(self.passthrough):
+            await self.app(scope, receive, send)
+            return
+        server_path = self.site.server_path(path)
+        if server_path is not None:
+            # A module fills this page per request: Quart's route sees the normalised path.
+            scope = {**scope, "path": server_path, "raw_path": server_path.encode()}
+            await self.app(scope, receive, send)
+            return
+        entry = self.site.lookup(path)
         if entry is None:
             await self.app(scope, receive, send)
             return

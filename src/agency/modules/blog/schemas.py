@@ -86,3 +86,7 @@ class PreviewIn(BaseModel):
 
 class PreviewOut(BaseModel):
     html: str = Field(description="The body as it will be saved and shown: sanitised.")
+
+
+class BlogQuery(BaseModel):
+    page: int | None = Field(default=None, ge=1, description="The page, from 1 (default 1).")
