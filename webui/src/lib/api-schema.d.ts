@@ -102,6 +102,21 @@ export interface paths {
     /** Stripe's events, verified by signature; the only source of truth about payments. */
     post: operations["post_post_webhook"];
   };
+  "/api/blog/articles": {
+    /**
+     * Published articles, newest first by published date, 12 a page (`?page=`, from 1; past
+     * @description the last page the list is empty).
+     */
+    get: operations["get_get_articles"];
+  };
+  "/api/blog/articles/{slug}": {
+    /**
+     * A published article by its slug, its body sanitised HTML. A slug the article had before
+     * @description it was renamed answers 301 to the article's current address here; an unknown, draft or
+     * archived one 404.
+     */
+    get: operations["get_get_article"];
+  };
   "/api/catalogue": {
     /** Every active service family and plan with prices in cents (ETag-cached). */
     get: operations["get_get_catalogue"];
@@ -221,6 +236,26 @@ export interface components {
        * @description Lead page: round((100-speed)*0.53).
        */
       visitors_lost_percent: number | null;
+    };
+    /**
+     * ArticleSummaryOut
+     * @description An article in the public list (spec §7: id, title, slug, meta_description,
+     * published_at).
+     */
+    ArticleSummaryOut: {
+      /** Id */
+      id: number;
+      /** Meta Description */
+      meta_description: string;
+      /**
+       * Published At
+       * Format: date-time
+       */
+      published_at: string;
+      /** Slug */
+      slug: string;
+      /** Title */
+      title: string;
     };
     /** CustomerJourneyOut */
     CustomerJourneyOut: {
@@ -1174,6 +1209,80 @@ export interface operations {
             outcome: string;
             /** Received */
             received: boolean;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Published articles, newest first by published date, 12 a page (`?page=`, from 1; past
+   * @description the last page the list is empty).
+   */
+  get_get_articles: {
+    parameters: {
+      query?: {
+        /** @description The page, from 1 (default 1). */
+        page?: number | null;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Articles */
+            articles: components["schemas"]["ArticleSummaryOut"][];
+            /** Page */
+            page: number;
+            /**
+             * Pages
+             * @description How many pages the list has (at least one).
+             */
+            pages: number;
+            /** Total */
+            total: number;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A published article by its slug, its body sanitised HTML. A slug the article had before
+   * @description it was renamed answers 301 to the article's current address here; an unknown, draft or
+   * archived one 404.
+   */
+  get_get_article: {
+    parameters: {
+      path: {
+        slug: string;
+      };
+    };
+    responses: {
+      /** @description A published article's page: the body is sanitised HTML. */
+      200: {
+        content: {
+          "application/json": {
+            /** Content */
+            content: string;
+            /** Id */
+            id: number;
+            /** Keywords */
+            keywords: string[];
+            /** Meta Description */
+            meta_description: string;
+            /**
+             * Published At
+             * Format: date-time
+             */
+            published_at: string;
+            /** Slug */
+            slug: string;
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
           };
         };
       };
