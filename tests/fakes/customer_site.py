@@ -39,7 +39,7 @@ BARE_PATH = "/bare"
 HUGE_BYTES = 3_000_000
 
 # What the audit must find on `/` (PageFactsOut's names).
-RICH_FACTS = {
+RICH_FACTS: dict[str, object] = {
     "title": "Bright Smile Dental Clinic | Dentist in Berlin",
     "meta_description": "Family dentistry in Berlin Mitte. Book your check-up online today.",
     "h1": ["Your Dentist in Berlin Mitte"],
@@ -57,7 +57,7 @@ RICH_FACTS = {
     "chat_widgets": [],
     "analytics": ["Google Analytics 4"],
 }
-BARE_FACTS = {
+BARE_FACTS: dict[str, object] = {
     "title": "Welcome",
     "meta_description": None,
     "h1": [],

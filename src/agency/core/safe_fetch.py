@@ -27,6 +27,7 @@ import codecs
 import re
 from dataclasses import dataclass
 from typing import Final
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -137,6 +138,13 @@ def _parse(url: str) -> httpx.URL:
     try:
         parsed = httpx.URL(url)
     except (httpx.InvalidURL, ValueError, TypeError) as exc:
+        # httpx refuses some spellings of an address (`0177.0.0.1`): still an address.
+        try:
+            host = urlsplit(url).hostname or ""
+        except ValueError:
+            host = ""
+        if host and parse_ip_literal(host) is not None:
+            raise FetchRefused(MSG_REFUSED, f"unreadable address {url!r}") from exc
         raise FetchFailed(MSG_INVALID, f"cannot read {url!r}") from exc
     if not parsed.is_absolute_url:
         raise FetchFailed(MSG_INVALID, f"not absolute: {url!r}")
