@@ -98,11 +98,6 @@ export const STATUS_FILTERS: readonly { value: StatusFilter; label: string }[] =
   { value: 'archived', label: 'Archived' },
 ]
 
-/** A status filter from the address (`?status=`); anything unknown is "All Status". */
-export function statusFilter(raw: string | null): StatusFilter {
-  return raw === 'draft' || raw === 'published' || raw === 'archived' ? raw : ''
-}
-
 export const STATUS_LABELS: Record<ArticleStatus, string> = {
   draft: 'Draft',
   published: 'Published',
