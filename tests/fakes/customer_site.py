@@ -20,7 +20,7 @@ Every request is logged in `requests` (path and headers). From pytest::
         settings = Settings(speedtest_unsafe_allow_private_targets=True,
                             analysis_unsafe_fetch_overrides={"customer-site.com": site.base_url})
 
-From a shell: ``python -m tests.fakes.customer_site --port 12114``.
+From a shell: ``python -m tests.fakes.customer_site --port 12115``.
 """
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ def run_customer_site(port: int | None = None) -> AbstractContextManager[Custome
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--port", type=int, default=12114)
+    parser.add_argument("--port", type=int, default=12115)
     CustomerSite().serve_forever(parser.parse_args().port)
 
 

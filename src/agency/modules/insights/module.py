@@ -11,7 +11,7 @@ MODULE = Module(
     blueprint=routes.blueprint,
     cli=cli.app,
     cli_name="leads",
-    commands=(cli.speedtest,),
+    commands=(cli.speedtest, cli.analyze),
     settings_job_handlers=lambda settings: {
         speedtests.JOB_KIND: speedtests.job_handler(settings),
         analyses.JOB_KIND: analyses.job_handler(settings),
