@@ -57,7 +57,7 @@ class Migration(migrations.Migration):
                 "table": "seo_generation",
                 "app": "models",
                 "pk_attr": "id",
-                "table_description": "An AI generation job. `kind` ideas: `topic` in, `ideas` out; kind article: the idea",
+                "table_description": "An AI generation job: three ideas on a topic, or the article of one idea.",
             },
             bases=["Model"],
         ),

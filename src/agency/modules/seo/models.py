@@ -8,9 +8,11 @@ from tortoise.models import Model
 
 
 class Generation(Model):
-    """An AI generation job. `kind` ideas: `topic` in, `ideas` out; kind article: the idea
-    (`title`, `request`) in, the saved draft's `article_id` out. `error` is the message the
-    article manager shows in its red 'Error' box."""
+    """An AI generation job: three ideas on a topic, or the article of one idea.
+
+    Kind ideas takes `topic` and gives `ideas`; kind article takes the idea (`title`,
+    `request`) and gives the saved draft's `article_id`. `error` is the message the article
+    manager shows in its red 'Error' box."""
 
     id = fields.IntField(primary_key=True)
     public_id = fields.CharField(max_length=32, unique=True)  # uuid4 hex: unguessable

@@ -1,6 +1,19 @@
 """What the seo module contributes to the program (see `agency.core.modules.Module`)."""
 
 from agency.core.modules import Module
-from agency.modules.seo import models
+from agency.core.userdata import UserData
+from agency.modules.seo import cli, models, routes
+from agency.modules.seo.service import generations
 
-MODULE = Module(name="seo", models=models)
+MODULE = Module(
+    name="seo",
+    models=models,
+    blueprint=routes.blueprint,
+    cli=cli.app,
+    cli_name="articles",
+    settings_job_handlers=lambda settings: {
+        generations.JOB_KIND: generations.job_handler(settings)
+    },
+    job_options=generations.job_options,
+    user_data=UserData(export=generations.export_user, erase=generations.erase_user),
+)

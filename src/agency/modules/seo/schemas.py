@@ -7,7 +7,22 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agency.core.text import Line
+from agency.core.text import Line, Lines
+from agency.modules.blog.api import ArticleIn, ArticleOut
+
+__all__ = [
+    "AiStatusOut",
+    "ArticleIn",
+    "ArticleList",
+    "ArticleOut",
+    "ArticlesQuery",
+    "GenerateArticleIn",
+    "GenerationOut",
+    "IdeaOut",
+    "IdeasIn",
+    "PreviewIn",
+    "PreviewOut",
+]
 
 GenerationKind = Literal["ideas", "article"]
 GenerationStatus = Literal["queued", "running", "done", "failed"]
@@ -53,3 +68,34 @@ class GenerationOut(BaseModel):
     article_id: int | None = Field(description="kind article, once done: the saved draft.")
     created_at: datetime
     error: str | None = Field(description="The message shown in the red 'Error' box.")
+
+
+# The article manager's article shapes are the blog's (`blog.api`); listed here so the routes
+# take every shape from their own module's schemas.
+CONTENT_MAX = 200_000  # the blog's ArticleIn.content limit
+SEARCH_MAX = 200
+
+
+class ArticlesQuery(BaseModel):
+    """`GET /api/admin/articles` filters."""
+
+    status: Line | None = Field(
+        default=None, max_length=16, description="draft, published or archived; empty: all."
+    )
+    q: Line | None = Field(
+        default=None,
+        max_length=SEARCH_MAX,
+        description="Matches the title or the slug, case-insensitively.",
+    )
+
+
+class ArticleList(BaseModel):
+    articles: list[ArticleOut]
+
+
+class PreviewIn(BaseModel):
+    content: Lines = Field(default="", max_length=CONTENT_MAX)
+
+
+class PreviewOut(BaseModel):
+    html: str = Field(description="The body as it will be saved and shown: sanitised.")
