@@ -25,6 +25,63 @@ export interface paths {
     /** Change first name, last name and avatar image address. */
     patch: operations["patch_patch_profile"];
   };
+  "/api/admin/ai": {
+    /** Whether an AI provider is configured, and its model ('AI is not configured' else). */
+    get: operations["get_get_ai_status"];
+  };
+  "/api/admin/article-drafts": {
+    /**
+     * Start writing the full article of one idea; once done, `article_id` is the draft saved
+     * @description with the admin's user id. Same limits and answers as the ideas.
+     */
+    post: operations["post_post_article_draft"];
+  };
+  "/api/admin/article-ideas": {
+    /**
+     * Start generating three article ideas on a topic ('Please enter a topic' when empty;
+     * @description 503 'AI is not configured' without an AI key; 30 an hour per admin). Poll
+     * `GET /api/admin/generations/{id}` until done (the ideas) or failed (`error`).
+     */
+    post: operations["post_post_ideas"];
+  };
+  "/api/admin/articles": {
+    /**
+     * Every article, newest first by creation; `?status=` draft, published or archived,
+     * @description `?q=` matches the title or the slug, case-insensitively.
+     */
+    get: operations["get_get_articles"];
+    /**
+     * A new draft written by hand (empty slug: made from the title; a taken slug gets -2,
+     * @description -3, ...; the body is sanitised), saved with the admin's user id.
+     */
+    post: operations["post_post_article"];
+  };
+  "/api/admin/articles/preview": {
+    /** The body as it would be saved and shown (sanitised), for the editor's live preview. */
+    post: operations["post_post_preview"];
+  };
+  "/api/admin/articles/{article_id}": {
+    /** One article, whatever its status. */
+    get: operations["get_get_article"];
+    /** Edit an article (a published article's old slug keeps working as a redirect). */
+    put: operations["put_put_article"];
+  };
+  "/api/admin/articles/{article_id}/archive": {
+    /** Archive an article that is not archived yet; 409 otherwise. */
+    post: operations["post_archive_article"];
+  };
+  "/api/admin/articles/{article_id}/draft": {
+    /** Move a published or archived article back to draft; 409 otherwise. */
+    post: operations["post_draft_article"];
+  };
+  "/api/admin/articles/{article_id}/publish": {
+    /** Publish a draft or an archived article (published_at becomes now); 409 otherwise. */
+    post: operations["post_publish_article"];
+  };
+  "/api/admin/generations/{generation_id}": {
+    /** A generation's state: queued, running, done (ideas or article_id) or failed (error). */
+    get: operations["get_get_generation"];
+  };
   "/api/admin/leads": {
     /** Every lead, newest first; filter with ?source= and ?since= (admins only). */
     get: operations["get_get_leads"];
@@ -238,6 +295,43 @@ export interface components {
       visitors_lost_percent: number | null;
     };
     /**
+     * ArticleOut
+     * @description An article as the article manager sees it.
+     */
+    ArticleOut: {
+      /** Content */
+      content: string;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Created By */
+      created_by: number | null;
+      /** Id */
+      id: number;
+      /** Keywords */
+      keywords: string[];
+      /** Meta Description */
+      meta_description: string;
+      /** Published At */
+      published_at: string | null;
+      /** Slug */
+      slug: string;
+      /**
+       * Status
+       * @enum {string}
+       */
+      status: "draft" | "published" | "archived";
+      /** Title */
+      title: string;
+      /**
+       * Updated At
+       * Format: date-time
+       */
+      updated_at: string;
+    };
+    /**
      * ArticleSummaryOut
      * @description An article in the public list (spec §7: id, title, slug, meta_description,
      * published_at).
@@ -310,6 +404,20 @@ export interface components {
       improvements: string[];
       /** Name */
       name: string;
+    };
+    /**
+     * IdeaOut
+     * @description Spec §3's generated idea: a title, a description, 3 keywords, a 3-point outline.
+     */
+    IdeaOut: {
+      /** Description */
+      description: string;
+      /** Keywords */
+      keywords: string[];
+      /** Outline */
+      outline: string[];
+      /** Title */
+      title: string;
     };
     /** LeadOut */
     LeadOut: {
@@ -723,6 +831,606 @@ export interface operations {
         content: {
           "application/json": {
             user: components["schemas"]["UserOut"];
+          };
+        };
+      };
+    };
+  };
+  /** Whether an AI provider is configured, and its model ('AI is not configured' else). */
+  get_get_ai_status: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Configured
+             * @description False: the manager says 'AI is not configured'.
+             */
+            configured: boolean;
+            /** Model */
+            model: string | null;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Start writing the full article of one idea; once done, `article_id` is the draft saved
+   * @description with the admin's user id. Same limits and answers as the ideas.
+   */
+  post_post_article_draft: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Description
+           * @default
+           */
+          description?: string;
+          /** Keywords */
+          keywords?: string[];
+          /** Outline */
+          outline?: string[];
+          /**
+           * Title
+           * @default
+           */
+          title?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description An AI generation job's state: poll it until done or failed. */
+      202: {
+        content: {
+          "application/json": {
+            /**
+             * Article Id
+             * @description kind article, once done: the saved draft.
+             */
+            article_id: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Error
+             * @description The message shown in the red 'Error' box.
+             */
+            error: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Ideas
+             * @description kind ideas, once done: three ideas.
+             */
+            ideas: components["schemas"]["IdeaOut"][] | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "ideas" | "article";
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /** Title */
+            title: string | null;
+            /** Topic */
+            topic: string | null;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Start generating three article ideas on a topic ('Please enter a topic' when empty;
+   * @description 503 'AI is not configured' without an AI key; 30 an hour per admin). Poll
+   * `GET /api/admin/generations/{id}` until done (the ideas) or failed (`error`).
+   */
+  post_post_ideas: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Topic
+           * @default
+           */
+          topic?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description An AI generation job's state: poll it until done or failed. */
+      202: {
+        content: {
+          "application/json": {
+            /**
+             * Article Id
+             * @description kind article, once done: the saved draft.
+             */
+            article_id: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Error
+             * @description The message shown in the red 'Error' box.
+             */
+            error: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Ideas
+             * @description kind ideas, once done: three ideas.
+             */
+            ideas: components["schemas"]["IdeaOut"][] | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "ideas" | "article";
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /** Title */
+            title: string | null;
+            /** Topic */
+            topic: string | null;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Published articles, newest first by published date, 12 a page (`?page=`, from 1; past
+   * @description the last page the list is empty).
+   */
+  get_get_articles: {
+    parameters: {
+      query?: {
+        /** @description The page, from 1 (default 1). */
+        page?: number | null;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Articles */
+            articles: components["schemas"]["ArticleSummaryOut"][];
+            /** Page */
+            page: number;
+            /**
+             * Pages
+             * @description How many pages the list has (at least one).
+             */
+            pages: number;
+            /** Total */
+            total: number;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A new draft written by hand (empty slug: made from the title; a taken slug gets -2,
+   * @description -3, ...; the body is sanitised), saved with the admin's user id.
+   */
+  post_post_article: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Content
+           * @default
+           */
+          content?: string;
+          /** Keywords */
+          keywords?: string[];
+          /**
+           * Meta Description
+           * @default
+           */
+          meta_description?: string;
+          /**
+           * Slug
+           * @default
+           */
+          slug?: string;
+          /**
+           * Title
+           * @default
+           */
+          title?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description An article as the article manager sees it. */
+      201: {
+        content: {
+          "application/json": {
+            /** Content */
+            content: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: number | null;
+            /** Id */
+            id: number;
+            /** Keywords */
+            keywords: string[];
+            /** Meta Description */
+            meta_description: string;
+            /** Published At */
+            published_at: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  /** The body as it would be saved and shown (sanitised), for the editor's live preview. */
+  post_post_preview: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Content
+           * @default
+           */
+          content?: string;
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Html
+             * @description The body as it will be saved and shown: sanitised.
+             */
+            html: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A published article by its slug, its body sanitised HTML. A slug the article had before
+   * @description it was renamed answers 301 to the article's current address here; an unknown, draft or
+   * archived one 404.
+   */
+  get_get_article: {
+    parameters: {
+      path: {
+        slug: string;
+      };
+    };
+    responses: {
+      /** @description A published article's page: the body is sanitised HTML. */
+      200: {
+        content: {
+          "application/json": {
+            /** Content */
+            content: string;
+            /** Id */
+            id: number;
+            /** Keywords */
+            keywords: string[];
+            /** Meta Description */
+            meta_description: string;
+            /**
+             * Published At
+             * Format: date-time
+             */
+            published_at: string;
+            /** Slug */
+            slug: string;
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  /** Edit an article (a published article's old slug keeps working as a redirect). */
+  put_put_article: {
+    parameters: {
+      path: {
+        article_id: number;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Content
+           * @default
+           */
+          content?: string;
+          /** Keywords */
+          keywords?: string[];
+          /**
+           * Meta Description
+           * @default
+           */
+          meta_description?: string;
+          /**
+           * Slug
+           * @default
+           */
+          slug?: string;
+          /**
+           * Title
+           * @default
+           */
+          title?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description An article as the article manager sees it. */
+      200: {
+        content: {
+          "application/json": {
+            /** Content */
+            content: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: number | null;
+            /** Id */
+            id: number;
+            /** Keywords */
+            keywords: string[];
+            /** Meta Description */
+            meta_description: string;
+            /** Published At */
+            published_at: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  /** Archive an article that is not archived yet; 409 otherwise. */
+  post_archive_article: {
+    parameters: {
+      path: {
+        article_id: number;
+      };
+    };
+    responses: {
+      /** @description An article as the article manager sees it. */
+      200: {
+        content: {
+          "application/json": {
+            /** Content */
+            content: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: number | null;
+            /** Id */
+            id: number;
+            /** Keywords */
+            keywords: string[];
+            /** Meta Description */
+            meta_description: string;
+            /** Published At */
+            published_at: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  /** Move a published or archived article back to draft; 409 otherwise. */
+  post_draft_article: {
+    parameters: {
+      path: {
+        article_id: number;
+      };
+    };
+    responses: {
+      /** @description An article as the article manager sees it. */
+      200: {
+        content: {
+          "application/json": {
+            /** Content */
+            content: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: number | null;
+            /** Id */
+            id: number;
+            /** Keywords */
+            keywords: string[];
+            /** Meta Description */
+            meta_description: string;
+            /** Published At */
+            published_at: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  /** Publish a draft or an archived article (published_at becomes now); 409 otherwise. */
+  post_publish_article: {
+    parameters: {
+      path: {
+        article_id: number;
+      };
+    };
+    responses: {
+      /** @description An article as the article manager sees it. */
+      200: {
+        content: {
+          "application/json": {
+            /** Content */
+            content: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: number | null;
+            /** Id */
+            id: number;
+            /** Keywords */
+            keywords: string[];
+            /** Meta Description */
+            meta_description: string;
+            /** Published At */
+            published_at: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  /** A generation's state: queued, running, done (ideas or article_id) or failed (error). */
+  get_get_generation: {
+    parameters: {
+      path: {
+        generation_id: string;
+      };
+    };
+    responses: {
+      /** @description An AI generation job's state: poll it until done or failed. */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Article Id
+             * @description kind article, once done: the saved draft.
+             */
+            article_id: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Error
+             * @description The message shown in the red 'Error' box.
+             */
+            error: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Ideas
+             * @description kind ideas, once done: three ideas.
+             */
+            ideas: components["schemas"]["IdeaOut"][] | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "ideas" | "article";
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /** Title */
+            title: string | null;
+            /** Topic */
+            topic: string | null;
           };
         };
       };
@@ -1209,80 +1917,6 @@ export interface operations {
             outcome: string;
             /** Received */
             received: boolean;
-          };
-        };
-      };
-    };
-  };
-  /**
-   * Published articles, newest first by published date, 12 a page (`?page=`, from 1; past
-   * @description the last page the list is empty).
-   */
-  get_get_articles: {
-    parameters: {
-      query?: {
-        /** @description The page, from 1 (default 1). */
-        page?: number | null;
-      };
-    };
-    responses: {
-      200: {
-        content: {
-          "application/json": {
-            /** Articles */
-            articles: components["schemas"]["ArticleSummaryOut"][];
-            /** Page */
-            page: number;
-            /**
-             * Pages
-             * @description How many pages the list has (at least one).
-             */
-            pages: number;
-            /** Total */
-            total: number;
-          };
-        };
-      };
-    };
-  };
-  /**
-   * A published article by its slug, its body sanitised HTML. A slug the article had before
-   * @description it was renamed answers 301 to the article's current address here; an unknown, draft or
-   * archived one 404.
-   */
-  get_get_article: {
-    parameters: {
-      path: {
-        slug: string;
-      };
-    };
-    responses: {
-      /** @description A published article's page: the body is sanitised HTML. */
-      200: {
-        content: {
-          "application/json": {
-            /** Content */
-            content: string;
-            /** Id */
-            id: number;
-            /** Keywords */
-            keywords: string[];
-            /** Meta Description */
-            meta_description: string;
-            /**
-             * Published At
-             * Format: date-time
-             */
-            published_at: string;
-            /** Slug */
-            slug: string;
-            /** Title */
-            title: string;
-            /**
-             * Updated At
-             * Format: date-time
-             */
-            updated_at: string;
           };
         };
       };
