@@ -90,8 +90,12 @@ const templateTitle = /<title>[\s\S]*?<\/title>/
 
 const prerendered = routeManifest.filter((r) => r.prerender)
 const spa = routeManifest.filter((r) => !r.prerender)
+/** Client-only `:param` routes the server fills per request: rendered once, params as written. */
+const templated = routeManifest.filter((r) => r.template)
+/** dist-relative file of a template: '/blog/:slug' -> '_templates/blog/_slug.html'. */
+const templateFile = (routePath) => `_templates${routePath.replaceAll(':', '_')}.html`
 
-for (const route of prerendered) {
+for (const route of [...prerendered, ...templated]) {
   const started = performance.now()
   const rendered = await render(route.path)
   const { head, body } = splitHoisted(rendered)
@@ -104,7 +108,7 @@ for (const route of prerendered) {
   if (head.some((tag) => tag.startsWith('<title>'))) page = page.replace(templateTitle, '')
   page = withHead(page, head).replace('<!--app-html-->', body)
 
-  const file = outputFile(route.path)
+  const file = route.template ? path.join(dist, templateFile(route.path)) : outputFile(route.path)
   await fs.mkdir(path.dirname(file), { recursive: true })
   await fs.writeFile(file, page)
   console.log(`prerendered ${route.path.padEnd(32)} ${(page.length / 1024).toFixed(1).padStart(6)} kB  ${(performance.now() - started).toFixed(0)} ms`)
@@ -118,6 +122,7 @@ await fs.writeFile(
       prerendered: prerendered.map((r) => r.path),
       spa: spa.map((r) => r.path),
       sitemap: prerendered.filter((r) => r.indexable).map((r) => r.path),
+      templates: Object.fromEntries(templated.map((r) => [r.path, templateFile(r.path)])),
     },
     null,
     2,

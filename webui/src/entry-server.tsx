@@ -35,6 +35,8 @@ export interface RouteManifestEntry {
   source: string
   /** Listed in /sitemap.xml. */
   indexable: boolean
+  /** Rendered once as a template the server fills per request (dist/_templates/). */
+  template: boolean
 }
 
 /** Public, but not listed: log-in forms, and the footer's shortcuts into home page sections
@@ -47,6 +49,7 @@ export const routeManifest: RouteManifestEntry[] = routes.map((r) => ({
   prerender: r.prerender,
   source: r.source,
   indexable: r.prerender && !NOT_INDEXED.has(r.path),
+  template: r.template ?? false,
 }))
 
 export { findRoute }

@@ -25,6 +25,10 @@ export interface RouteDef {
   /** Element id scrolled to after the page is shown (e.g. /pricing -> #pricing on home). */
   scrollTo?: string
   ogType?: 'website' | 'article'
+  /** A client-only `:param` route the server fills per request (the server's
+   * `Module.server_pages`): the build renders it once, params as written, into
+   * dist/_templates/ for the server to fill. */
+  template?: boolean
 }
 
 export interface AppRoute extends RouteDef {
@@ -103,7 +107,7 @@ export const routeDefs: readonly RouteDef[] = [
   spa('/ai-start', 'purchase/AiStart'),
   spa('/success', 'purchase/Success'),
   spa('/reset-password', 'auth/ResetPassword'),
-  spa('/blog/:slug', 'blog/Article', { ogType: 'article' }),
+  spa('/blog/:slug', 'blog/Article', { ogType: 'article', template: true }),
 
   // --- Dashboard (client-only, signed-in users) ---------------------------------------
   dash('/dashboard', 'dashboard/DashboardHome'),

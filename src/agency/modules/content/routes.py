@@ -10,6 +10,7 @@ from quart_schema import hide, validate_response
 from agency.core.errors import NotFound
 from agency.core.modules import HtmlFilter
 from agency.core.settings import Settings
+from agency.modules.blog import api as blog_api
 from agency.modules.content import service
 from agency.modules.content.schemas import ContentPageOut
 
@@ -54,11 +55,16 @@ async def get_robots() -> Response:
 @blueprint.get("/sitemap.xml")
 @hide
 async def get_sitemap() -> Response:
-    """Every public page of the built site, by absolute address."""
+    """Every public page of the built site, then every published article with its last change,
+    by absolute address. Read from the database on every request (no cache to go stale: an
+    article shows the moment it is published, on every server process)."""
     base = current_app.extensions["agency.settings"].public_url
     paths = current_app.extensions["agency.site"].sitemap_paths
+    articles = [
+        (f"/blog/{slug}", changed) for slug, changed in await blog_api.published_for_sitemap()
+    ]
     return Response(
-        service.sitemap_xml(base, paths),
+        service.sitemap_xml(base, paths, articles),
         content_type="application/xml; charset=utf-8",
-        headers={"Cache-Control": "public, max-age=3600"},
+        headers={"Cache-Control": "no-cache"},
     )

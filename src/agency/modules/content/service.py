@@ -19,6 +19,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -265,9 +266,17 @@ def robots_txt(base_url: str) -> str:
     return ROBOTS.format(base=base_url)
 
 
-def sitemap_xml(base_url: str, paths: Iterable[str]) -> str:
-    """The sitemap of the given public paths, by absolute address."""
+def sitemap_xml(
+    base_url: str, paths: Iterable[str], dated: Iterable[tuple[str, datetime]] = ()
+) -> str:
+    """The sitemap of the given public paths, by absolute address, then the `dated` ones (the
+    blog's articles) with their last change as `<lastmod>`."""
     urls = "".join(f"<url><loc>{html.escape(base_url + path)}</loc></url>" for path in paths)
+    urls += "".join(
+        f"<url><loc>{html.escape(base_url + path)}</loc>"
+        f"<lastmod>{changed.astimezone(UTC).isoformat(timespec='seconds')}</lastmod></url>"
+        for path, changed in dated
+    )
     return (
         '<?xml version="1.0" encoding="UTF-8"?>'
         f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'

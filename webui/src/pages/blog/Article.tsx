@@ -1,23 +1,69 @@
-import { Link, useRouteParams } from '../../lib/router'
-import { PageIntro } from '../../components/layout/PageIntro'
+import { useEffect, useState } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { ArticleMissing, ArticleView, BlogRegion } from '../../components/blog/BlogRegion'
+import { Container } from '../../components/ui/Section'
+import { Spinner } from '../../components/ui/Spinner'
+import { api, ApiError } from '../../lib/api-client'
+import { embeddedBlogData, showArticleHead, type PublishedArticle } from '../../lib/blog'
+import { useRouteParams } from '../../lib/router'
+import { siteConfig } from '../../lib/site-config'
 
-/** Turns 'fast-websites-for-clinics' into 'Fast websites for clinics'. */
-function titleFromSlug(slug: string): string {
-  const words = slug.split('-').filter(Boolean).join(' ')
-  return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Article'
+type State = { slug: string; article: PublishedArticle | null }
+
+function initialState(slug: string): State | null {
+  const data = embeddedBlogData()
+  if (data?.kind === 'article') return { slug, article: data.article }
+  if (data?.kind === 'missing') return { slug, article: null }
+  return null
 }
 
+/** /blog/{slug}: a published article (title, date, body, keywords). The server puts it, with
+ * its head tags, into the first HTML response; client-side navigation loads it. */
 export default function ArticlePage() {
   const { slug = '' } = useRouteParams()
+  const navigate = useNavigate()
+  const [loaded, setLoaded] = useState<State | null>(() => initialState(slug))
+  const state = loaded?.slug === slug ? loaded : null
+
+  useEffect(() => {
+    if (state !== null) return undefined
+    let live = true
+    api.get('/api/blog/articles/{slug}', { params: { slug } }).then(
+      (article) => {
+        if (!live) return
+        if (article.slug !== slug) {
+          // An old address of a renamed article: show it at its current one.
+          navigate(`/blog/${article.slug}`, { replace: true })
+          return
+        }
+        showArticleHead(article, 'agency', siteConfig().baseUrl)
+        setLoaded({ slug, article })
+      },
+      (error: unknown) => {
+        if (!(error instanceof ApiError && error.status === 404)) console.warn('Blog: the article could not be loaded', error)
+        if (live) setLoaded({ slug, article: null })
+      },
+    )
+    return () => {
+      live = false
+    }
+  }, [state, slug, navigate])
+
   return (
-    <PageIntro
-      heading={titleFromSlug(slug)}
-      eyebrow="Blog"
-      text="This page shows one published article from our blog."
-    >
-      <p>
-        <Link to="/blog">Back to all articles</Link>
-      </p>
-    </PageIntro>
+    <section className="section blog-article-section">
+      <Container size="md">
+        <BlogRegion>
+          {state === null ? (
+            <div className="blog-loading">
+              <Spinner label="Loading article" size="lg" />
+            </div>
+          ) : state.article ? (
+            <ArticleView article={state.article} />
+          ) : (
+            <ArticleMissing />
+          )}
+        </BlogRegion>
+      </Container>
+    </section>
   )
 }
