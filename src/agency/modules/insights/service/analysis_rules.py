@@ -679,15 +679,15 @@ def _technical(f: PageFactsOut, domain: str) -> AnalysisReportOut:
         f"{_https_text(f)}. The page runs {_count(f.scripts, 'script')} with {f.script_kb} KB "
         "of inline code; third-party services: "
         + (_names(third) if third else "none found")
-        + f". Its markup has {_count(f.headings, 'heading')}, "
-        + ("a viewport meta tag" if f.viewport else "no viewport meta tag")
-        + ", "
-        + (f"language {_quote(f.language, 35)}" if f.language else "no declared language")
-        + " and "
+        + f". Its markup has {_count(f.headings, 'heading')}; "
+        + ("a viewport meta tag is set." if f.viewport else "it has no viewport meta tag.")
+        + " "
+        + (f"Language: {_quote(f.language, 35)}." if f.language else "It declares no language.")
+        + " "
         + (
-            f"structured data of type {_names(f.structured_data[:5])}."
+            f"Structured data: {_names(f.structured_data[:5])}."
             if f.structured_data
-            else "no structured data."
+            else "It has no structured data."
         )
     )
 
