@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from email.utils import format_datetime
 from xml.sax.saxutils import escape
 
@@ -86,6 +86,10 @@ async def published_for_sitemap() -> list[tuple[str, datetime]]:
     return [(a.slug, max(a.updated_at, a.published_at or a.updated_at)) for a in rows]
 
 
+def _rfc822(moment: datetime) -> str:
+    return format_datetime(moment.astimezone(UTC), usegmt=True)
+
+
 async def rss_xml(base_url: str) -> str:
     """RSS 2.0 of the latest `FEED_SIZE` published articles (title, link, guid, pubDate in
     RFC 822, description)."""
@@ -101,12 +105,12 @@ async def rss_xml(base_url: str) -> str:
             f"<title>{escape(article.title)}</title>"
             f"<link>{link}</link>"
             f'<guid isPermaLink="false">{escape(base_url)}/blog#article-{article.id}</guid>'
-            f"<pubDate>{format_datetime(article.published_at, usegmt=True)}</pubDate>"
+            f"<pubDate>{_rfc822(article.published_at)}</pubDate>"
             f"<description>{escape(article.meta_description)}</description>"
             "</item>"
         )
     last = (
-        f"<lastBuildDate>{format_datetime(rows[0].published_at, usegmt=True)}</lastBuildDate>"
+        f"<lastBuildDate>{_rfc822(rows[0].published_at)}</lastBuildDate>"
         if rows and rows[0].published_at is not None
         else ""
     )
