@@ -112,7 +112,7 @@ def test_hand_written_article_is_published_on_the_blog_then_archived(
 
     page.get_by_role("button", name="New Article").click()
     expect(page).to_have_url(base + "/dashboard/seo?new=")
-    expect(page.get_by_role("heading", name="New Article", level=2)).to_be_focused()
+    expect(page.get_by_role("heading", name="New Article", level=1)).to_be_focused()
     page.get_by_role("button", name="Save draft").click()
     expect(page.get_by_role("alert")).to_contain_text("Please enter a title")
 
@@ -193,7 +193,7 @@ def test_search_filter_edit_and_back_to_draft(
     expect(row(page, "Search Me Beta")).to_be_visible()
 
     row(page, "Search Me Beta").get_by_role("button", name="Edit").click()
-    expect(page.get_by_role("heading", name="Edit article", level=2)).to_be_visible()
+    expect(page.get_by_role("heading", name="Edit article", level=1)).to_be_visible()
     page.get_by_label("Title").fill("Search Me Gamma")
     page.get_by_label("Slug").fill("search-me-gamma")
     page.get_by_role("button", name="Save changes").click()
@@ -344,7 +344,7 @@ def test_the_manager_fits_a_phone(
 
         # The editor too, keyboard first: the heading has the focus.
         line.first.get_by_role("button", name="Edit").click()
-        expect(phone.get_by_role("heading", name="Edit article", level=2)).to_be_focused()
+        expect(phone.get_by_role("heading", name="Edit article", level=1)).to_be_focused()
         width = phone.evaluate("() => document.documentElement.scrollWidth")
         assert width <= PHONE["width"], width
         phone.screenshot(path=str(SCREENSHOTS / "article-editor-phone.png"), full_page=True)

@@ -6,64 +6,23 @@
  * `/api/admin/article-drafts`, `/api/admin/generations/{id}`, `/api/admin/ai`). The server
  * makes the same checks (module `seo`) and its messages are the same words.
  */
-import { request, buildUrl } from './api-client'
+import { api, buildUrl, request, type RequestBody, type ResponseBody } from './api-client'
+import type { components } from './api-schema'
 
-// ---- Shapes (the server's `blog.schemas` / `seo.schemas`) ------------------------------------
-
-export type ArticleStatus = 'draft' | 'published' | 'archived'
+// ---- Shapes (generated from the server's `blog.schemas` / `seo.schemas`) --------------------
 
 /** An article as the article manager sees it (`ArticleOut`). */
-export interface Article {
-  id: number
-  title: string
-  slug: string
-  meta_description: string
-  keywords: string[]
-  content: string
-  status: ArticleStatus
-  created_by: number | null
-  created_at: string
-  updated_at: string
-  published_at: string | null
-}
-
+export type Article = components['schemas']['ArticleOut']
+export type ArticleStatus = Article['status']
 /** What Edit and New Article save (`ArticleIn`). */
-export interface ArticleInput {
-  title: string
-  slug: string
-  meta_description: string
-  keywords: string[]
-  content: string
-}
-
-/** A generated idea (spec §3): title, description, 3 keywords, a 3-point outline. */
-export interface Idea {
-  title: string
-  description: string
-  keywords: string[]
-  outline: string[]
-}
-
-export type GenerationKind = 'ideas' | 'article'
-export type GenerationStatus = 'queued' | 'running' | 'done' | 'failed'
-
+export type ArticleInput = RequestBody<'/api/admin/articles', 'post'>
 /** An AI generation job (`GenerationOut`): polled until done or failed. */
-export interface Generation {
-  id: string
-  kind: GenerationKind
-  status: GenerationStatus
-  topic: string | null
-  title: string | null
-  ideas: Idea[] | null
-  article_id: number | null
-  created_at: string
-  error: string | null
-}
-
-export interface AiStatus {
-  configured: boolean
-  model: string | null
-}
+export type Generation = ResponseBody<'/api/admin/generations/{generation_id}', 'get'>
+export type GenerationKind = Generation['kind']
+export type GenerationStatus = Generation['status']
+/** A generated idea (spec §3): title, description, 3 keywords, a 3-point outline. */
+export type Idea = NonNullable<Generation['ideas']>[number]
+export type AiStatus = ResponseBody<'/api/admin/ai', 'get'>
 
 // ---- Words (spec §5, §8) -------------------------------------------------------------------
 
@@ -288,45 +247,53 @@ export function elapsedText(ms: number): string {
 
 // ---- The admin API -------------------------------------------------------------------------
 
-export const ARTICLES_PATH = '/api/admin/articles'
-
+// The two reads go through the untyped `request`: the server's OpenAPI document gives
+// `GET /api/admin/articles` and `GET /api/blog/articles` one operationId (and the same for the
+// single article), so the generated types mix them up. The shapes are `ArticleList`/`ArticleOut`.
 export async function listArticles(): Promise<Article[]> {
-  return ((await request('GET', ARTICLES_PATH)) as { articles: Article[] }).articles
+  return ((await request('GET', '/api/admin/articles')) as { articles: Article[] }).articles
 }
 
 export async function getArticle(id: number): Promise<Article> {
-  return (await request('GET', buildUrl(`${ARTICLES_PATH}/{article_id}`, { params: { article_id: id } }))) as Article
+  return (await request('GET', buildUrl('/api/admin/articles/{article_id}', { params: { article_id: id } }))) as Article
 }
 
-export async function createArticle(input: ArticleInput): Promise<Article> {
-  return (await request('POST', ARTICLES_PATH, input)) as Article
+export function createArticle(input: ArticleInput): Promise<Article> {
+  return api.post('/api/admin/articles', input)
 }
 
-export async function updateArticle(id: number, input: ArticleInput): Promise<Article> {
-  return (await request('PUT', buildUrl(`${ARTICLES_PATH}/{article_id}`, { params: { article_id: id } }), input)) as Article
+export function updateArticle(id: number, input: ArticleInput): Promise<Article> {
+  return api.put('/api/admin/articles/{article_id}', input, { params: { article_id: id } })
 }
 
-export async function changeStatus(id: number, action: StatusAction): Promise<Article> {
-  return (await request('POST', buildUrl(`${ARTICLES_PATH}/{article_id}/${action}`, { params: { article_id: id } }))) as Article
+const STATUS_PATHS = {
+  publish: '/api/admin/articles/{article_id}/publish',
+  archive: '/api/admin/articles/{article_id}/archive',
+  draft: '/api/admin/articles/{article_id}/draft',
+} as const
+
+export function changeStatus(id: number, action: StatusAction): Promise<Article> {
+  return api.post(STATUS_PATHS[action], undefined, { params: { article_id: id } })
 }
 
 /** The body as it will be saved and shown: sanitised by the server. */
 export async function previewHtml(content: string): Promise<string> {
-  return ((await request('POST', `${ARTICLES_PATH}/preview`, { content })) as { html: string }).html
+  return (await api.post('/api/admin/articles/preview', { content })).html
 }
 
-export async function aiStatus(): Promise<AiStatus> {
-  return (await request('GET', '/api/admin/ai')) as AiStatus
+export function aiStatus(): Promise<AiStatus> {
+  return api.get('/api/admin/ai')
 }
 
-export async function startIdeas(topic: string): Promise<Generation> {
-  return (await request('POST', '/api/admin/article-ideas', { topic })) as Generation
+export function startIdeas(topic: string): Promise<Generation> {
+  return api.post('/api/admin/article-ideas', { topic })
 }
 
-export async function startArticle(idea: Idea): Promise<Generation> {
-  return (await request('POST', '/api/admin/article-drafts', idea)) as Generation
+export function startArticle(idea: Idea): Promise<Generation> {
+  const { title, description, keywords, outline } = idea
+  return api.post('/api/admin/article-drafts', { title, description, keywords, outline })
 }
 
-export async function getGeneration(id: string): Promise<Generation> {
-  return (await request('GET', buildUrl('/api/admin/generations/{generation_id}', { params: { generation_id: id } }))) as Generation
+export function getGeneration(id: string): Promise<Generation> {
+  return api.get('/api/admin/generations/{generation_id}', { params: { generation_id: id } })
 }

@@ -130,9 +130,9 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
   return (
     <section className="seo-editor" aria-labelledby={`${contentId}-heading`}>
       <header className="seo-editor__header">
-        <h2 id={`${contentId}-heading`} ref={heading} tabIndex={-1} className="seo-editor__title">
+        <h1 id={`${contentId}-heading`} ref={heading} tabIndex={-1} className="dash-page__title seo-editor__title">
           {article ? 'Edit article' : 'New Article'}
-        </h2>
+        </h1>
         {article && <StatusBadge status={article.status} />}
       </header>
       <form className="seo-editor__form" onSubmit={(e) => void submit(e)} noValidate>

@@ -290,7 +290,7 @@ describe('/dashboard/seo', () => {
     expect(screen.queryByRole('button', { name: 'Generate Ideas' })).not.toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'New Article' }))
-    const heading = await screen.findByRole('heading', { level: 2, name: 'New Article' })
+    const heading = await screen.findByRole('heading', { level: 1, name: 'New Article' })
     expect(heading).toHaveFocus()
     await user.click(screen.getByRole('button', { name: 'Save draft' }))
     expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a title')
@@ -320,7 +320,7 @@ describe('/dashboard/seo', () => {
     const user = userEvent.setup()
     const table = await openPage()
     await user.click(within(rowOf(table, 'Why Speed Matters')).getByRole('button', { name: /^Edit/ }))
-    expect(await screen.findByRole('heading', { level: 2, name: 'Edit article' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Edit article' })).toBeInTheDocument()
     const title = screen.getByRole('textbox', { name: /^Title/ })
     expect(title).toHaveValue('Why Speed Matters')
     expect(screen.getByRole('textbox', { name: 'Keywords' })).toHaveValue('seo')
