@@ -584,7 +584,7 @@ def report_context(
         "stages": [s.model_dump() for s in report.sales_funnel.stages],
         "journey_name": journey_name,
         "touchpoints": [t.model_dump() for t in report.customer_journey.touchpoints],
-        "columns": [{"name": name, "items": items} for name, items in columns if items],
+        "columns": [{"name": name, "entries": items} for name, items in columns if items],
         "generated_note": analysis.generated_note or "",
         "start_url": f"{settings.public_url}/start",
     }
