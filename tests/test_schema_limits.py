@@ -26,7 +26,7 @@ from agency.modules.billing.models import (
     WebhookEvent,
 )
 from agency.modules.catalogue.models import Family, Plan
-from agency.modules.insights.models import Lead, SpeedTest
+from agency.modules.insights.models import Analysis, Lead, SpeedTest
 from agency.modules.sites.models import Website
 from agency.registry import MODULES
 from tests.conftest import make_settings
@@ -115,6 +115,7 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
     ("LeadIn", "domain"): [(Lead, "domain")],
     ("NewsletterIn", "email"): [(Lead, "email")],
     ("SpeedTestIn", "email"): [(SpeedTest, "email"), (Lead, "email")],
+    ("AnalysisIn", "email"): [(Analysis, "email"), (Lead, "email")],
     ("PlanIn", "key"): [(Plan, "key")],
     ("PlanIn", "family"): [(Plan, "family")],
     ("PlanIn", "name"): [(Plan, "name")],
@@ -170,6 +171,16 @@ NOT_FROM_REQUESTS = {
     (SpeedTest, "status"),
     (SpeedTest, "source"),
     (Website, "status"),
+    # The analysis (issue 15): the domain the strict rule reads out of AnalysisIn.url (a label
+    # and a top-level part of at most 63 characters each) and the URL built from it.
+    (Analysis, "public_id"),
+    (Analysis, "variant"),
+    (Analysis, "source"),
+    (Analysis, "domain"),
+    (Analysis, "url"),
+    (Analysis, "status"),
+    (Analysis, "generated_by"),
+    (Analysis, "speed_test_public_id"),
 }
 
 
