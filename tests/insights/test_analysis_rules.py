@@ -361,6 +361,8 @@ def test_critical_issues_are_grounded_and_bounded(
         ("Install Google Analytics to track visitors.", ["analytics"]),
         ("Your page is missing a meta description.", ["meta description"]),
         ("Meta description is missing.", ["meta description"]),
+        ("Write a meta description, the page lacks one.", ["meta description"]),
+        ("Structured data: the page has none.", ["structured data"]),
         ("The site does not use HTTPS.", ["https"]),
         ("Add an SSL certificate.", ["https"]),
         ("Add a viewport meta tag for mobile.", ["viewport"]),

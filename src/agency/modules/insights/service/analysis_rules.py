@@ -134,15 +134,17 @@ _ADD = (
 )
 _FILLER_STOP = r"(?:to|your|existing|into|in|on|for|of|with|from|and|through|the existing)"
 _ABSENT_AFTER = (
-    r"(?:is|are)\s+(?:missing|absent|not (?:found|set|present|installed|configured|used)|"
-    r"lacking|empty)"
+    r"(?:(?:is|are)\s+(?:missing|absent|not (?:found|set|present|installed|configured|used)|"
+    r"lacking|empty)|(?:lacks?|is missing|are missing|has none|have none|has no|have no|"
+    r"doesn't have|does not have|don't have|do not have|needs?)\s+(?:one|it|them|any)|"
+    r"(?:has|have) none)"
 )
 
 
 def _patterns(words: str) -> re.Pattern[str]:
     before = rf"\b{_NEGATION}\b[^.!?;:]{{0,25}}?\b{words}\b"
     add = rf"\b{_ADD}\b(?:\s+(?!{_FILLER_STOP}\b)[\w'-]+){{0,3}}?\s+{words}\b"
-    after = rf"\b{words}\b[^.!?;:]{{0,25}}?\b{_ABSENT_AFTER}\b"
+    after = rf"\b{words}\b[^.!?;]{{0,25}}?\b{_ABSENT_AFTER}\b"
     return re.compile(f"{before}|{add}|{after}", re.IGNORECASE)
 
 
