@@ -27,6 +27,7 @@ from agency.modules.billing.models import (
 )
 from agency.modules.catalogue.models import Family, Plan
 from agency.modules.insights.models import Analysis, Lead, SpeedTest
+from agency.modules.seo.models import Generation
 from agency.modules.sites.models import Website
 from agency.registry import MODULES
 from tests.conftest import make_settings
@@ -125,6 +126,8 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
     ("FamilyIn", "title"): [(Family, "title")],
     ("FamilyIn", "cta"): [(Family, "cta")],
     ("FamilyIn", "default_plan"): [(Family, "default_plan")],
+    ("IdeasIn", "topic"): [(Generation, "topic")],
+    ("GenerateArticleIn", "title"): [(Generation, "title")],
 }
 # Strings no request writes as sent: hashes, ids, Stripe's values, our own words.
 NOT_FROM_REQUESTS = {
@@ -181,6 +184,11 @@ NOT_FROM_REQUESTS = {
     (Analysis, "status"),
     (Analysis, "generated_by"),
     (Analysis, "speed_test_public_id"),
+    # The article manager's AI generations (issue 16).
+    (Generation, "public_id"),
+    (Generation, "kind"),
+    (Generation, "status"),
+    (Generation, "model"),
 }
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -27,6 +27,10 @@ __all__ = [
 GenerationKind = Literal["ideas", "article"]
 GenerationStatus = Literal["queued", "running", "done", "failed"]
 TOPIC_MAX = 200
+KEYWORD_MAX = 60  # the blog's limit for one keyword
+POINT_MAX = 200
+Keyword = Annotated[Line, Field(max_length=KEYWORD_MAX)]
+OutlinePoint = Annotated[Line, Field(max_length=POINT_MAX)]
 
 
 class AiStatusOut(BaseModel):
@@ -52,8 +56,8 @@ class GenerateArticleIn(BaseModel):
 
     title: Line = Field(default="", max_length=200)
     description: Line = Field(default="", max_length=600)
-    keywords: list[Line] = Field(default_factory=list, max_length=20)
-    outline: list[Line] = Field(default_factory=list, max_length=20)
+    keywords: list[Keyword] = Field(default_factory=list, max_length=20)
+    outline: list[OutlinePoint] = Field(default_factory=list, max_length=20)
 
 
 class GenerationOut(BaseModel):
