@@ -137,6 +137,8 @@ class Settings(BaseSettings):
     retention_webhook_events_days: int = Field(default=180, ge=0, le=36500)
     # Leads (enquiries from the forms), from when they were sent: 730 days = 24 months.
     retention_leads_days: int = Field(default=730, ge=1, le=36500)
+    # Notifications already read, from when they were written (unread ones are kept).
+    retention_notifications_days: int = Field(default=180, ge=0, le=36500)
 
     @field_validator("base_url")
     @classmethod
