@@ -129,6 +129,7 @@ EXPECTED = {
     "billing.webhook_events": 1,
     "insights.leads": 1,
     "insights.speed_test_emails": 0,  # tests/insights/test_speedtests.py fills and checks it
+    "insights.analyses": 0,  # tests/insights/test_analyses.py fills and checks it
 }
 
 

@@ -27,9 +27,9 @@ from agency.core import addresses, mail
 from agency.core.errors import ValidationFailed
 from agency.core.settings import SettingsError, load_settings
 from agency.modules.insights.models import Analysis, Lead, SpeedTest
-from agency.modules.insights.service import analyses, speedtests
+from agency.modules.insights.service import analyses, speedtests, user_data
 from agency.modules.insights.service.leads import MSG_EMAIL_INVALID
-from tests.auth.helpers import HEADERS
+from tests.auth.helpers import HEADERS, PASSWORD, sign_up
 from tests.conftest import make_settings, run_agency
 from tests.fakes.customer_site import RICH_FACTS, CustomerSite, run_customer_site
 from tests.fakes.openai_server import run_fake_openai
@@ -505,6 +505,33 @@ async def test_the_speed_test_is_reused_for_a_domain_tested_recently(app: Any) -
     _, second = await start(app, DOMAIN, ip="4.4.4.4")
     assert second["speed_test"]["status"] == "done"
     assert await SpeedTest.filter(domain=DOMAIN).count() == 2
+
+
+async def test_an_account_exports_and_erases_its_analyses(app: Any) -> None:
+    client = app.test_client()
+    assert (await sign_up(client, email=EMAIL))[0] == 201
+    _, queued = await start(app, BARE)
+    await finish(app, queued["id"])
+    response = await client.get("/api/account/export", headers=HEADERS)
+    [exported] = (await response.get_json())["insights"]["analyses"]
+    assert (exported["id"], exported["domain"], exported["email"]) == (queued["id"], BARE, EMAIL)
+    response = await client.post(
+        "/api/account/delete", json={"current_password": PASSWORD}, headers=HEADERS
+    )
+    assert response.status_code == 204
+    assert await Analysis.all().count() == 0
+
+
+async def test_analyses_go_after_the_leads_time(app: Any) -> None:
+    settings = app.app.extensions["agency.settings"]
+    _, old = await start(app, BARE)
+    _, young = await start(app, DOMAIN, email="young@shop.example")
+    now = datetime.now(UTC)
+    past = now - timedelta(days=settings.retention_leads_days, minutes=1)
+    await Analysis.filter(public_id=old["id"]).update(created_at=past)
+    removed = await user_data.prune(settings, now)
+    assert removed["insights.analyses"] == 1
+    assert [row.public_id for row in await Analysis.all()] == [young["id"]]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -733,7 +733,11 @@ async def test_the_e_mail_on_a_speed_test_goes_after_the_leads_time(site: Any) -
     await SpeedTest.filter(public_id=old["id"]).update(created_at=past)
     await Lead.filter(email=EMAIL).update(created_at=past)
     removed = await user_data.prune(settings, now)
-    assert removed == {"insights.leads": 1, "insights.speed_test_emails": 1}
+    assert removed == {
+        "insights.leads": 1,
+        "insights.speed_test_emails": 1,
+        "insights.analyses": 0,
+    }
     emails = {t.public_id: t.email for t in await SpeedTest.all()}
     assert emails == {old["id"]: None, young["id"]: "young@shop.example"}
     assert (await user_data.prune(settings, now))["insights.speed_test_emails"] == 0
