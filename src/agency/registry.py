@@ -11,7 +11,18 @@ from agency.modules.blog.module import MODULE as BLOG
 from agency.modules.catalogue.module import MODULE as CATALOGUE
 from agency.modules.content.module import MODULE as CONTENT
 from agency.modules.insights.module import MODULE as INSIGHTS
+from agency.modules.notifications.module import MODULE as NOTIFICATIONS
 from agency.modules.seo.module import MODULE as SEO
 from agency.modules.sites.module import MODULE as SITES
 
-MODULES: tuple[Module, ...] = (AUTH, CATALOGUE, SITES, BILLING, INSIGHTS, BLOG, SEO, CONTENT)
+MODULES: tuple[Module, ...] = (
+    AUTH,
+    CATALOGUE,
+    NOTIFICATIONS,
+    SITES,
+    BILLING,
+    INSIGHTS,
+    BLOG,
+    SEO,
+    CONTENT,
+)

@@ -1,0 +1,33 @@
+"""The signed-in user's notifications."""
+
+from __future__ import annotations
+
+from quart import Blueprint
+from quart_schema import validate_request, validate_response
+
+from agency.modules.auth.web import login_required, require_account
+from agency.modules.notifications import service
+from agency.modules.notifications.schemas import NotificationList, ReadIn, ReadOut
+
+blueprint = Blueprint("notifications", __name__)
+
+
+@blueprint.get("/api/notifications")
+@login_required
+@validate_response(NotificationList, 200)
+async def get_notifications() -> NotificationList:
+    """The signed-in user's notifications, newest first (at most 50), and how many are
+    unread."""
+    account = await require_account()
+    return await service.list_notifications(account.id)
+
+
+@blueprint.post("/api/notifications/read")
+@login_required
+@validate_request(ReadIn)
+@validate_response(ReadOut, 200)
+async def post_notifications_read(data: ReadIn) -> ReadOut:
+    """Mark the signed-in user's notifications read: those of `ids`, or all without `ids`.
+    Ids that are not the user's are ignored. Answers how many stay unread."""
+    account = await require_account()
+    return ReadOut(unread=await service.mark_read(account.id, data.ids))

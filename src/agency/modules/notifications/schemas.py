@@ -1,0 +1,37 @@
+"""Notification shapes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+# A row id: positive and within a 32-bit integer column (a larger number is no row of ours).
+NotificationId = Annotated[int, Field(ge=1, le=2_147_483_647)]
+READ_IDS_MAX = 500
+
+
+class NotificationOut(BaseModel):
+    id: int
+    kind: str
+    title: str
+    body: str
+    link: str | None
+    created_at: datetime
+    read: bool
+
+
+class NotificationList(BaseModel):
+    notifications: list[NotificationOut]
+    unread: int
+
+
+class ReadIn(BaseModel):
+    """Mark these of the user's notifications read; without `ids`, all of them."""
+
+    ids: list[NotificationId] | None = Field(default=None, max_length=READ_IDS_MAX)
+
+
+class ReadOut(BaseModel):
+    unread: int
