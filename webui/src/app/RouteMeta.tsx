@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { useLocation } from 'react-router-dom'
+import { pageOwnsHead } from '../lib/page-head'
 import { siteConfig } from '../lib/site-config'
 import type { RouteText } from './route-text'
 import { fullTitle, SITE_NAME, type AppRoute } from './routes'
@@ -95,7 +96,8 @@ function ClientHead({ route }: { route: AppRoute }) {
     let current = true
     void import('./route-text').then(({ ROUTE_TEXT: texts }) => {
       const text = texts[route.path]
-      if (current && text) applyHead(headFor(route, pathname, text))
+      // A page that sets its own head from its data (an article) keeps it.
+      if (current && text && !pageOwnsHead(pathname)) applyHead(headFor(route, pathname, text))
     })
     return () => {
       current = false

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react'
-import { useNavigate } from 'react-router-dom'
+import { useLocation, useNavigate } from 'react-router-dom'
 import { ArticleMissing, ArticleView, BlogRegion } from '../../components/blog/BlogRegion'
 import { Container } from '../../components/ui/Section'
 import { Spinner } from '../../components/ui/Spinner'
 import { api, ApiError } from '../../lib/api-client'
 import { embeddedBlogData, showArticleHead, type PublishedArticle } from '../../lib/blog'
+import { claimHead } from '../../lib/page-head'
 import { useRouteParams } from '../../lib/router'
 import { siteConfig } from '../../lib/site-config'
 
@@ -22,6 +23,9 @@ function initialState(slug: string): State | null {
 export default function ArticlePage() {
   const { slug = '' } = useRouteParams()
   const navigate = useNavigate()
+  const { pathname } = useLocation()
+  // The article's own title and description, not the route's (set once it is loaded).
+  claimHead(pathname)
   const [loaded, setLoaded] = useState<State | null>(() => initialState(slug))
   const state = loaded?.slug === slug ? loaded : null
 
@@ -41,7 +45,9 @@ export default function ArticlePage() {
       },
       (error: unknown) => {
         if (!(error instanceof ApiError && error.status === 404)) console.warn('Blog: the article could not be loaded', error)
-        if (live) setLoaded({ slug, article: null })
+        if (!live) return
+        document.title = 'Article not found | agency'
+        setLoaded({ slug, article: null })
       },
     )
     return () => {
