@@ -100,6 +100,9 @@ class Settings(BaseSettings):
     # analysis fetches these domains from another base URL, e.g. {"customer-site.com":
     # "http://127.0.0.1:8123"}, so a test can use a domain that passes the pages' strict rule.
     analysis_unsafe_fetch_overrides: dict[str, str] = Field(default_factory=dict)
+    # Customers' live websites are speed-tested on a schedule, each this many hours after its
+    # last monitored test (168: weekly); the owner hears of a drop (module sites).
+    sites_monitor_interval_hours: int = Field(default=168, ge=1, le=24 * 366)
 
     # AI provider (core.ai): any OpenAI-compatible chat-completions endpoint, called by our
     # server only. Without a key, features that need it say 'AI is not configured'.
