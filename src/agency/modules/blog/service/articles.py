@@ -28,7 +28,7 @@ from agency.modules.blog.schemas import (
 from agency.modules.blog.service.sanitise import sanitise
 
 STATUSES: tuple[ArticleStatus, ...] = ("draft", "published", "archived")
-MSG_TITLE = "Please enter a title."
+MSG_TITLE = "Please enter a title"
 MSG_NOT_FOUND = "This article does not exist."
 MSG_STATUS = "The status must be draft, published or archived."
 MSG_KEYWORD_LONG = f"A keyword may have at most {KEYWORD_MAX} characters."
