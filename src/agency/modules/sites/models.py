@@ -1,11 +1,16 @@
-"""Customer websites."""
+"""Customer websites and their speed checks."""
 
 from __future__ import annotations
 
 from tortoise import fields
 from tortoise.models import Model
 
-LIVE, BUILDING = "live", "building"
+LIVE, BUILDING, PAUSED, CANCELLED = "live", "building", "paused", "cancelled"
+STATUSES = (BUILDING, LIVE, PAUSED, CANCELLED)
+
+# A speed check's kinds: the customer's 'Run speed test', or the schedule's.
+MANUAL, MONITOR = "manual", "monitor"
+RUNNING, DONE, FAILED = "running", "done", "failed"
 
 
 class Website(Model):
@@ -17,6 +22,33 @@ class Website(Model):
     status = fields.CharField(max_length=16, default=BUILDING)
     created_at = fields.DatetimeField(auto_now_add=True)
     deleted_at = fields.DatetimeField(null=True)
+    # The catalogue plan bought with it (billing passes it), for the delivery promise.
+    plan_key = fields.CharField(max_length=64, null=True)
+    status_changed_at = fields.DatetimeField(null=True)
+    # Set while a speed check of the site runs: one at a time (a compare-and-swap claims it).
+    checking_since = fields.DatetimeField(null=True)
+    # When the schedule last started a test of the site (live sites are monitored).
+    monitored_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "sites_website"
+
+
+class SpeedCheck(Model):
+    """One speed test of a website (the insights module runs it; `test_id` is its id)."""
+
+    id = fields.IntField(primary_key=True)
+    website: fields.ForeignKeyRelation[Website] = fields.ForeignKeyField(
+        "models.Website", related_name="checks", on_delete=fields.CASCADE
+    )
+    test_id = fields.CharField(max_length=32)
+    kind = fields.CharField(max_length=16, default=MANUAL)
+    status = fields.CharField(max_length=16, default=RUNNING)
+    score = fields.IntField(null=True)
+    previous_score = fields.IntField(null=True)  # the site's score when the check started
+    error = fields.TextField(null=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+    finished_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "sites_speed_check"
