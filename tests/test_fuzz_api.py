@@ -88,6 +88,10 @@ def fuzz_app(
             stripe_api_base=stripe_fake.base_url,
             stripe_webhook_secret=WEBHOOK_SECRET,
             agency_email="team@agency.test",
+            # The article manager's generations are queued, never run (no job runner here);
+            # without a key they answer 503 'AI is not configured', as they should.
+            ai_api_key="sk-fuzz",
+            ai_base_url="http://127.0.0.1:9/v1",
         )
     )
     yield app
