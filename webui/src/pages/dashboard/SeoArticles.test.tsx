@@ -139,7 +139,8 @@ function rowOf(table: HTMLElement, title: string): HTMLElement {
   return row
 }
 
-describe('/dashboard/seo', () => {
+// The first render loads the page's lazy chunk: slow on a busy machine.
+describe('/dashboard/seo', { timeout: 30_000 }, () => {
   it('has Refresh, New Article, the topic field and the table with its columns and actions', async () => {
     fakeServer()
     const table = await openPage()
@@ -262,11 +263,18 @@ describe('/dashboard/seo', () => {
     // The list is loaded again: the new draft is in it.
     expect(rowOf(await screen.findByRole('table'), 'Fast Sites for Clinics')).toHaveTextContent('Draft')
 
+    // Editing the draft and coming back keeps the ideas; the focus returns to the page heading.
+    await user.click(screen.getByRole('button', { name: 'Edit the draft' }))
+    expect(await screen.findByRole('textbox', { name: /^Title/ })).toHaveValue('Fast Sites for Clinics')
+    await user.click(screen.getByRole('button', { name: 'Cancel' }))
+    expect(await screen.findByRole('heading', { name: 'Ideas for “dental clinics”' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { level: 1, name: 'SEO Articles' })).toHaveFocus()
+
     await user.click(screen.getByRole('button', { name: 'Start Over' }))
     expect(screen.queryByRole('heading', { name: /Ideas for/ })).not.toBeInTheDocument()
     expect(screen.getByRole('textbox', { name: 'Topic' })).toHaveValue('')
     expect(screen.queryByText(/was saved as a draft/)).not.toBeInTheDocument()
-  }, 20_000)
+  })
 
   it('shows a failed generation in the red Error box', async () => {
     fakeServer({ ideas: 'failed' })
@@ -278,7 +286,7 @@ describe('/dashboard/seo', () => {
     expect(within(alert).getByText('Error')).toBeInTheDocument()
     expect(alert).toHaveTextContent('The AI provider refused the key (401).')
     expect(screen.getByRole('button', { name: 'Generate Ideas' })).toBeEnabled()
-  }, 20_000)
+  })
 
   it('says AI is not configured where it would generate, and New Article still writes one by hand', async () => {
     const { fetchMock } = fakeServer({ configured: false })

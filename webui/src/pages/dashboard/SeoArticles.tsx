@@ -1,6 +1,5 @@
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
-import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
 import { LoadState } from '../../components/dashboard/LoadState'
 import { PlusIcon } from '../../components/icons/PlusIcon'
 import { ArticleEditor } from '../../components/seo/ArticleEditor'
@@ -56,6 +55,15 @@ export default function SeoArticlesPage() {
   const [error, setError] = useState<{ message: string; attempt: number } | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
 
+  // Back from the editor, the focus returns to the page's heading.
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  const editing = target !== null
+  const wasEditing = useRef(editing)
+  useEffect(() => {
+    if (wasEditing.current && !editing) headingRef.current?.focus()
+    wasEditing.current = editing
+  }, [editing])
+
   const articles = list.data !== null && patched?.from === list.data ? patched.articles : list.data
   const { reload } = list
 
@@ -93,9 +101,11 @@ export default function SeoArticlesPage() {
     }
   }
 
-  if (target !== null) {
-    return (
-      <div className="dash-page seo-page">
+  // The list stays mounted (hidden) while the editor is open: a generation under way, its
+  // ideas, the search and the filter are all still there on the way back.
+  return (
+    <div className="dash-page seo-page">
+      {target !== null && (
         <ArticleEditor
           key={String(target)}
           articleId={target === 'new' ? null : target}
@@ -107,65 +117,67 @@ export default function SeoArticlesPage() {
             closeEditor()
           }}
         />
-      </div>
-    )
-  }
-
-  return (
-    <div className="dash-page seo-page">
-      <div className="seo-head">
-        <DashPageHeader heading="SEO Articles" text="Generate, edit, publish and archive blog articles." />
-        <div className="seo-head__actions">
-          <Button variant="outline" onClick={refresh} busy={list.loading}>
-            Refresh
-          </Button>
-          <Button onClick={() => openEditor('new')}>
-            <PlusIcon size={18} />
-            New Article
-          </Button>
+      )}
+      <div className="seo-list" hidden={target !== null}>
+        <div className="seo-head">
+          <header className="dash-page__header">
+            <h1 ref={headingRef} tabIndex={-1} className="dash-page__title seo-page__title">
+              SEO Articles
+            </h1>
+            <p className="dash-page__text">Generate, edit, publish and archive blog articles.</p>
+          </header>
+          <div className="seo-head__actions">
+            <Button variant="outline" onClick={refresh} busy={list.loading}>
+              Refresh
+            </Button>
+            <Button onClick={() => openEditor('new')}>
+              <PlusIcon size={18} />
+              New Article
+            </Button>
+          </div>
         </div>
+
+        <ArticleGenerator ai={ai} onSaved={onGenerated} onEdit={(id) => openEditor(id)} />
+
+        <section className="dash-section seo-articles" aria-labelledby="seo-articles-title">
+          <h2 id="seo-articles-title" className="seo-articles__title">
+            Articles
+          </h2>
+          <ArticleFilters search={search} status={status} onSearch={setSearch} onStatus={setStatus} />
+          {error && (
+            <ErrorBox key={error.attempt} title="Error" className="seo-articles__error">
+              {error.message}
+            </ErrorBox>
+          )}
+          {notice && <Notice className="seo-articles__notice">{notice}</Notice>}
+          <LoadState state={list} loading="Loading the articles" failed="We could not load the articles.">
+            {() => {
+              const all = articles ?? []
+              const shown = filterArticles(all, search, status)
+              return shown.length === 0 ? (
+                <Card className="dash-card empty-state">
+                  <p className="empty-state__title">{EMPTY_TITLE}</p>
+                  <p className="empty-state__text">{emptyText(all.length)}</p>
+                </Card>
+              ) : (
+                <>
+                  <p className="seo-articles__count" aria-live="polite">
+                    {shown.length === all.length
+                      ? `${all.length} ${all.length === 1 ? 'article' : 'articles'}`
+                      : `${shown.length} of ${all.length} articles`}
+                  </p>
+                  <ArticleTable
+                    articles={shown}
+                    pending={pending}
+                    onAction={(article, action) => void act(article, action)}
+                    onEdit={(article) => openEditor(article.id)}
+                  />
+                </>
+              )
+            }}
+          </LoadState>
+        </section>
       </div>
-
-      <ArticleGenerator ai={ai} onSaved={onGenerated} onEdit={(id) => openEditor(id)} />
-
-      <section className="dash-section seo-articles" aria-labelledby="seo-articles-title">
-        <h2 id="seo-articles-title" className="seo-articles__title">
-          Articles
-        </h2>
-        <ArticleFilters search={search} status={status} onSearch={setSearch} onStatus={setStatus} />
-        {error && (
-          <ErrorBox key={error.attempt} title="Error" className="seo-articles__error">
-            {error.message}
-          </ErrorBox>
-        )}
-        {notice && <Notice className="seo-articles__notice">{notice}</Notice>}
-        <LoadState state={list} loading="Loading the articles" failed="We could not load the articles.">
-          {() => {
-            const all = articles ?? []
-            const shown = filterArticles(all, search, status)
-            return shown.length === 0 ? (
-              <Card className="dash-card empty-state">
-                <p className="empty-state__title">{EMPTY_TITLE}</p>
-                <p className="empty-state__text">{emptyText(all.length)}</p>
-              </Card>
-            ) : (
-              <>
-                <p className="seo-articles__count" aria-live="polite">
-                  {shown.length === all.length
-                    ? `${all.length} ${all.length === 1 ? 'article' : 'articles'}`
-                    : `${shown.length} of ${all.length} articles`}
-                </p>
-                <ArticleTable
-                  articles={shown}
-                  pending={pending}
-                  onAction={(article, action) => void act(article, action)}
-                  onEdit={(article) => openEditor(article.id)}
-                />
-              </>
-            )
-          }}
-        </LoadState>
-      </section>
     </div>
   )
 }
