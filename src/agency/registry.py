@@ -14,6 +14,7 @@ from agency.modules.insights.module import MODULE as INSIGHTS
 from agency.modules.notifications.module import MODULE as NOTIFICATIONS
 from agency.modules.seo.module import MODULE as SEO
 from agency.modules.sites.module import MODULE as SITES
+from agency.modules.support.module import MODULE as SUPPORT
 
 MODULES: tuple[Module, ...] = (
     AUTH,
@@ -21,6 +22,7 @@ MODULES: tuple[Module, ...] = (
     NOTIFICATIONS,
     SITES,
     BILLING,
+    SUPPORT,
     INSIGHTS,
     BLOG,
     SEO,

@@ -1,0 +1,73 @@
+"""Support shapes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from agency.core.text import EMAIL_MAX, Line, Lines
+from agency.modules.support.models import MESSAGE_MAX, NAME_MAX, SUBJECT_MAX
+
+RowId = Annotated[int, Field(ge=1, le=2_147_483_647)]
+
+
+class SupportIn(BaseModel):
+    """A request. Visitors give their name and e-mail; a signed-in customer's come from their
+    account, and they may name one of their websites."""
+
+    name: Line = Field(default="", max_length=NAME_MAX)
+    email: Line = Field(default="", max_length=EMAIL_MAX)
+    subject: Line = Field(default="", max_length=SUBJECT_MAX)
+    message: Lines = Field(default="", max_length=MESSAGE_MAX)
+    website_id: RowId | None = None
+    # A honeypot: hidden from people, filled by bots; never stored.
+    company_website: Line = Field(default="", max_length=300)
+
+
+class SupportReceipt(BaseModel):
+    message: str
+
+
+class ReplyOut(BaseModel):
+    id: int
+    body: str
+    created_at: datetime
+
+
+class SupportRequestOut(BaseModel):
+    id: int
+    subject: str
+    message: str
+    status: str
+    website_id: int | None
+    website_domain: str | None
+    created_at: datetime
+    replies: list[ReplyOut]
+
+
+class SupportList(BaseModel):
+    requests: list[SupportRequestOut]
+
+
+class AdminSupportRequestOut(SupportRequestOut):
+    user_id: int | None
+    name: str
+    email: str
+
+
+class AdminSupportList(BaseModel):
+    requests: list[AdminSupportRequestOut]
+
+
+class AdminSupportQuery(BaseModel):
+    """The admin list's filter (documented; the route reads it itself)."""
+
+    status: Line | None = Field(
+        default=None, max_length=16, description="open, answered or resolved"
+    )
+
+
+class ReplyIn(BaseModel):
+    body: Lines = Field(default="", max_length=MESSAGE_MAX)

@@ -1,0 +1,235 @@
+"""Support use cases: a visitor or customer sends a request (stored, e-mailed to the agency); an
+admin lists them, replies by e-mail (the customer is also notified) and marks them resolved."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from agency.core import mail, ratelimit
+from agency.core.errors import NotFound, ValidationFailed
+from agency.core.ratelimit import Limit
+from agency.core.settings import Settings
+from agency.core.text import valid_email
+from agency.modules.auth import api as auth_api
+from agency.modules.notifications import api as notifications_api
+from agency.modules.sites import api as sites_api
+from agency.modules.support.models import (
+    ANSWERED,
+    RESOLVED,
+    STATUSES,
+    SupportReply,
+    SupportRequest,
+)
+from agency.modules.support.schemas import (
+    AdminSupportRequestOut,
+    ReplyOut,
+    SupportRequestOut,
+)
+
+log = logging.getLogger(__name__)
+
+MSG_NAME = "Please enter your name"
+MSG_EMAIL = "Please enter your email address"
+MSG_EMAIL_INVALID = "Please enter a valid email address"
+MSG_SUBJECT = "Please enter a subject"
+MSG_MESSAGE = "Please enter a message"
+MSG_WEBSITE = "Please choose one of your websites"
+MSG_REPLY = "Please write a reply"
+MSG_STATUS = "Status must be open, answered or resolved."
+MSG_NOT_FOUND = "Support request not found."
+THANKS = "Thank you! We received your request and will reply by email."
+
+REQUESTS_PER_ADDRESS = Limit("support-ip", limit=5, window=60 * 60)
+DASHBOARD_SUPPORT = "/dashboard/support"
+
+
+async def submit_request(
+    *,
+    account: auth_api.Account | None,
+    name: str,
+    email: str,
+    subject: str,
+    message: str,
+    website_id: int | None,
+    honeypot: str,
+    client_ip: str,
+    settings: Settings,
+) -> str:
+    """Store a request and e-mail the agency; returns the confirmation the sender sees.
+
+    A visitor gives a name and e-mail; a signed-in customer's come from the account, and
+    `website_id` must be one of their own websites. Every missing field is named at once."""
+    problems: dict[str, str] = {}
+    if account is None:
+        if not name.strip():
+            problems["name"] = MSG_NAME
+        if not email.strip():
+            problems["email"] = MSG_EMAIL
+        elif not valid_email(email.strip().lower()):
+            problems["email"] = MSG_EMAIL_INVALID
+        if website_id is not None:
+            problems["website_id"] = MSG_WEBSITE
+    if not subject.strip():
+        problems["subject"] = MSG_SUBJECT
+    if not message.strip():
+        problems["message"] = MSG_MESSAGE
+    domain: str | None = None
+    if account is not None and website_id is not None:
+        sites = {site.id: site.domain for site in await sites_api.list_websites(account.id)}
+        domain = sites.get(website_id)
+        if domain is None:
+            problems["website_id"] = MSG_WEBSITE
+    if problems:
+        raise ValidationFailed(next(iter(problems.values())), fields=problems)
+    if honeypot.strip():
+        log.info("support form honeypot filled; dropped")
+        return THANKS  # a bot is told it worked, and nothing is kept
+    await ratelimit.enforce(REQUESTS_PER_ADDRESS, client_ip)
+    if account is not None:
+        name, email = account.full_name or account.email, account.email
+    row = await SupportRequest.create(
+        user_id=account.id if account is not None else None,
+        name=" ".join(name.split()),
+        email=email.strip().lower(),
+        subject=" ".join(subject.split()),
+        message=message.strip(),
+        website_id=website_id if domain else None,
+        website_domain=domain,
+    )
+    if settings.agency_email:
+        await mail.send_mail(
+            settings.agency_email,
+            "support_request",
+            {
+                "id": row.id,
+                "name": row.name,
+                "email": row.email,
+                "customer": "yes" if row.user_id else "no (a visitor)",
+                "website": row.website_domain or "-",
+                "subject": row.subject,
+                "message": row.message,
+                "link": _link(settings, "/dashboard/admin/support"),
+            },
+        )
+    return THANKS
+
+
+def _link(settings: Settings, path: str) -> str:
+    return f"{settings.base_url}{path}" if settings.base_url else ""
+
+
+def _replies(row: SupportRequest) -> list[ReplyOut]:
+    replies = sorted(row.replies, key=lambda reply: (reply.created_at, reply.id))
+    return [ReplyOut(id=r.id, body=r.body, created_at=r.created_at) for r in replies]
+
+
+def _out(row: SupportRequest) -> SupportRequestOut:
+    return SupportRequestOut(
+        id=row.id,
+        subject=row.subject,
+        message=row.message,
+        status=row.status,
+        website_id=row.website_id,
+        website_domain=row.website_domain,
+        created_at=row.created_at,
+        replies=_replies(row),
+    )
+
+
+def _admin_out(row: SupportRequest) -> AdminSupportRequestOut:
+    return AdminSupportRequestOut(
+        **_out(row).model_dump(), user_id=row.user_id, name=row.name, email=row.email
+    )
+
+
+async def list_for_user(user_id: int) -> list[SupportRequestOut]:
+    """The user's requests, newest first, with the agency's replies (oldest first)."""
+    rows = (
+        await SupportRequest.filter(user_id=user_id)
+        .order_by("-created_at", "-id")
+        .prefetch_related("replies")
+    )
+    return [_out(row) for row in rows]
+
+
+async def list_all(status: str | None = None) -> list[AdminSupportRequestOut]:
+    """Every request, newest first; only those of one status when given (admins)."""
+    if status is not None and status not in STATUSES:
+        raise ValidationFailed(MSG_STATUS, fields={"status": MSG_STATUS})
+    query = SupportRequest.all()
+    if status:
+        query = query.filter(status=status)
+    rows = await query.order_by("-created_at", "-id").prefetch_related("replies")
+    return [_admin_out(row) for row in rows]
+
+
+async def _get(request_id: int) -> SupportRequest:
+    row = await SupportRequest.get_or_none(id=request_id)
+    if row is None:
+        raise NotFound(MSG_NOT_FOUND)
+    return row
+
+
+async def reply(
+    request_id: int, *, admin_id: int, body: str, settings: Settings
+) -> AdminSupportRequestOut:
+    """An admin's answer: stored, e-mailed to the requester, the request marked answered and
+    the customer (when it came from an account) notified."""
+    row = await _get(request_id)
+    if not body.strip():
+        raise ValidationFailed(MSG_REPLY, fields={"body": MSG_REPLY})
+    await SupportReply.create(request=row, body=body.strip(), admin_id=admin_id)
+    row.status = ANSWERED
+    await row.save(update_fields=["status", "updated_at"])
+    await mail.send_mail(
+        row.email,
+        "support_reply",
+        {
+            "name": row.name,
+            "subject": row.subject,
+            "reply": body.strip(),
+            "message": row.message,
+            "link": _link(settings, DASHBOARD_SUPPORT) if row.user_id else "",
+        },
+    )
+    if row.user_id:
+        await notifications_api.notify(
+            row.user_id,
+            kind=notifications_api.SUPPORT_ANSWERED,
+            title=f"We answered: {row.subject}",
+            body=body.strip(),
+            link=DASHBOARD_SUPPORT,
+        )
+    await row.fetch_related("replies")
+    return _admin_out(row)
+
+
+async def resolve(request_id: int) -> AdminSupportRequestOut:
+    """Mark a request resolved (again is harmless)."""
+    row = await _get(request_id)
+    if row.status != RESOLVED:
+        row.status = RESOLVED
+        await row.save(update_fields=["status", "updated_at"])
+    await row.fetch_related("replies")
+    return _admin_out(row)
+
+
+async def _rows_of(user_id: int) -> list[SupportRequest]:
+    account = await auth_api.get_account(user_id)
+    rows = await SupportRequest.filter(user_id=user_id).prefetch_related("replies")
+    if account is not None:  # what they sent as a visitor with the same address
+        rows += await SupportRequest.filter(user_id=None, email=account.email).prefetch_related(
+            "replies"
+        )
+    return sorted(rows, key=lambda row: (row.created_at, row.id), reverse=True)
+
+
+async def export_user(user_id: int) -> Any:
+    return [_out(row).model_dump(mode="json") for row in await _rows_of(user_id)]
+
+
+async def erase_user(user_id: int) -> None:
+    ids = [row.id for row in await _rows_of(user_id)]
+    if ids:
+        await SupportRequest.filter(id__in=ids).delete()
