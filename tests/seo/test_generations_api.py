@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -355,3 +356,29 @@ async def test_the_server_runs_the_generation_while_the_page_polls(
         assert seen[-1] == "done" and "running" in seen, (seen, data)
         _, article = await call(client, "get", f"/api/admin/articles/{data['article_id']}")
         assert article["status"] == "draft"
+
+
+async def test_finished_generations_go_after_their_time(
+    site: Any, admin: Any, fake_ai: FakeOpenAI
+) -> None:
+    fake_ai.handler = lambda messages, model: IDEAS
+    done = await generate(site, admin, "/api/admin/article-ideas", {"topic": "old"})
+    _, waiting = await call(admin, "post", "/api/admin/article-ideas", {"topic": "queued"})
+    settings = site.app.extensions["agency.settings"]
+    now = datetime.now(UTC)
+    assert await generations.prune(settings, now) == {"seo.generations": 0}
+    later = now + timedelta(days=settings.retention_ai_generations_days, minutes=1)
+    assert await generations.prune(settings, later) == {"seo.generations": 1}
+    remaining = await Generation.all().values_list("public_id", flat=True)
+    assert remaining == [waiting["id"]] and done["id"] not in remaining
+
+
+async def test_user_data_export_and_erase(site: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
+    await generate(site, admin, "/api/admin/article-ideas", {"topic": "mine"})
+    exported = await generations.export_user(admin.admin_id)
+    assert isinstance(exported, dict)
+    [item] = exported["generations"]
+    assert (item["kind"], item["topic"], item["status"]) == ("ideas", "mine", "done")
+    await generations.erase_user(admin.admin_id)
+    assert await generations.export_user(admin.admin_id) == {"generations": []}
+    assert await Generation.all().count() == 1  # kept, without its requester

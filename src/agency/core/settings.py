@@ -140,6 +140,8 @@ class Settings(BaseSettings):
     retention_webhook_events_days: int = Field(default=180, ge=0, le=36500)
     # Leads (enquiries from the forms), from when they were sent: 730 days = 24 months.
     retention_leads_days: int = Field(default=730, ge=1, le=36500)
+    # The article manager's AI generations (topic, ideas), after they finished; drafts stay.
+    retention_ai_generations_days: int = Field(default=30, ge=1, le=36500)
     # Notifications already read, from when they were written (unread ones are kept).
     retention_notifications_days: int = Field(default=180, ge=0, le=36500)
 

@@ -16,4 +16,5 @@ MODULE = Module(
     },
     job_options=generations.job_options,
     user_data=UserData(export=generations.export_user, erase=generations.erase_user),
+    retention=generations.prune,
 )

@@ -320,6 +320,14 @@ async def _finish_failed(row: Generation, message: str, started: datetime) -> No
     )
 
 
+async def prune(settings: Settings, now: datetime) -> dict[str, int]:
+    """Retention: finished generations (a topic, three ideas) go
+    `retention_ai_generations_days` after they finished; the drafts they wrote stay."""
+    cutoff = now - timedelta(days=settings.retention_ai_generations_days)
+    removed = await Generation.filter(status__in=(DONE, FAILED), finished_at__lt=cutoff).delete()
+    return {"seo.generations": removed}
+
+
 async def export_user(user_id: int) -> object:
     """What an admin asked the AI for (their data export)."""
     rows = await Generation.filter(created_by=user_id).order_by("id")
