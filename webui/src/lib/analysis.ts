@@ -20,7 +20,7 @@ export const VARIANT_OF: Readonly<Record<AnalysisSource, AnalysisVariant>> = {
 export const EXAMPLE_HOST = 'example.com'
 export const MSG_BAD_DOMAIN = `Please enter a valid domain (e.g., ${EXAMPLE_HOST})`
 /** A failure with no message of its own (a lost connection, an answer we cannot read). */
-export const MSG_GENERIC = 'Failed to analyze website.'
+export const MSG_GENERIC = 'Failed to analyze the website. Please try again.'
 
 /** Each page's two presence messages (spec §5). */
 export const MESSAGES: Readonly<Record<AnalysisVariant, { url: string; email: string }>> = {

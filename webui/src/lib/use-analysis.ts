@@ -7,7 +7,7 @@
  * jumps to 100 % when the analysis job ends.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { ApiError, request, type ResponseBody } from './api-client'
+import { ApiError, api, type ResponseBody } from './api-client'
 import {
   MSG_GENERIC,
   REDUCED_TICK_MS,
@@ -20,65 +20,8 @@ import {
   type AnalysisSource,
 } from './analysis'
 
-type SpeedTestOut = ResponseBody<'/api/speed-tests/{test_id}', 'get'>
-// INTERIM: the server's AnalysisOut until its routes are in the generated schema.
 /** An analysis as `GET /api/analyses/{analysis_id}` answers it. */
-export interface AnalysisOut {
-  id: string
-  status: 'queued' | 'running' | 'done' | 'failed'
-  variant: 'general' | 'lead' | 'technical' | 'agency'
-  domain: string
-  email: string
-  notice: string
-  created_at: string
-  report: {
-    overview: string
-    sales_funnel: { stages: { name: string; description: string; improvements: string[] }[] }
-    customer_journey: { touchpoints: { stage: string; description: string; opportunities: string[] }[] }
-    ai_opportunities: { customer_support: string[]; seo: string[]; personalization: string[] }
-  } | null
-  scores: {
-    speed: number | null
-    strategy: number
-    funnel: number
-    ai_readiness: number
-    security: number
-    visitors_lost_percent: number | null
-    load_time_seconds: number | null
-    revenue_increase_percent: number | null
-    recurring_revenue: 'High' | 'Medium' | null
-  } | null
-  facts: {
-    final_url: string
-    http_status: number
-    title: string | null
-    meta_description: string | null
-    h1: string[]
-    headings: number
-    calls_to_action: string[]
-    forms: number
-    form_fields: number
-    phone: boolean
-    email: boolean
-    structured_data: string[]
-    open_graph: boolean
-    viewport: boolean
-    language: string | null
-    images: number
-    images_without_alt: number
-    scripts: number
-    script_kb: number
-    booking_widgets: string[]
-    chat_widgets: string[]
-    analytics: string[]
-    https: boolean
-  } | null
-  critical_issues: string[]
-  generated_by: 'ai' | 'rules' | null
-  generated_note: string | null
-  speed_test: SpeedTestOut | null
-  error: string | null
-}
+export type AnalysisOut = ResponseBody<'/api/analyses/{analysis_id}', 'get'>
 
 export type AnalysisPhase = 'idle' | 'loading' | 'done' | 'failed'
 
@@ -207,7 +150,7 @@ export function useAnalysis(source: AnalysisSource) {
 
       let analysis: AnalysisOut
       try {
-        analysis = (await request('POST', '/api/analyses', { url: url.trim(), email: email.trim(), source })) as AnalysisOut
+        analysis = await api.post('/api/analyses', { url: url.trim(), email: email.trim(), source })
       } catch (err) {
         if (live()) fail(err)
         return
@@ -221,7 +164,7 @@ export function useAnalysis(source: AnalysisSource) {
         await sleep(POLL_MS)
         if (!live()) return
         try {
-          analysis = (await request('GET', `/api/analyses/${encodeURIComponent(analysis.id)}`)) as AnalysisOut
+          analysis = await api.get('/api/analyses/{analysis_id}', { params: { analysis_id: analysis.id } })
           misses = 0
         } catch (err) {
           if (!live()) return

@@ -152,29 +152,22 @@ function Block({ title, children, className }: { title: string; children: ReactN
   )
 }
 
-/** The 'Critical ... Found' box: the grounded findings, then the spec's figures for the page. */
+/** The 'Critical ... Found' box: the spec's figures for the page, then the grounded findings. */
 function CriticalBox({ title, analysis, variant }: { title: string; analysis: Done; variant: AnalysisVariant }) {
   const id = useId()
   const scores = analysis.scores
   const result = analysis.speed_test?.status === 'done' ? analysis.speed_test.result : null
-  const figures: string[] = []
-  if (variant === 'lead' && scores) {
-    if (scores.visitors_lost_percent !== null)
-      figures.push(`About ${scores.visitors_lost_percent}% of your visitors leave before your page has loaded.`)
-    if (scores.load_time_seconds !== null)
-      figures.push(
-        `Your page takes ${scores.load_time_seconds.toFixed(1)}s to show its content; the industry standard is under ${INDUSTRY_STANDARD_SECONDS} s.`,
-      )
+  const figures: [string, string][] = []
+  const load = scores?.load_time_seconds ?? null
+  if (variant === 'lead') {
+    if (scores?.visitors_lost_percent != null)
+      figures.push(['Visitors lost before the page loads', `${scores.visitors_lost_percent}%`])
+    if (load !== null) figures.push([`Load time (industry standard: under ${INDUSTRY_STANDARD_SECONDS} s)`, `${load.toFixed(1)} s`])
   }
   if (variant === 'technical') {
-    if (scores?.load_time_seconds != null)
-      figures.push(
-        `Content visible after ${scores.load_time_seconds.toFixed(1)}s; the recommended response is under ${RECOMMENDED_RESPONSE_SECONDS} s.`,
-      )
+    if (load !== null) figures.push([`Until content shows (recommended response: under ${RECOMMENDED_RESPONSE_SECONDS} s)`, `${load.toFixed(1)} s`])
     if (result)
-      figures.push(
-        `Total blocking time ${milliseconds(result.total_blocking_time_ms)}; blocking time is critical at ${BLOCKING_CRITICAL_MS} ms.`,
-      )
+      figures.push([`Total blocking time (critical at ${BLOCKING_CRITICAL_MS} ms)`, milliseconds(result.total_blocking_time_ms)])
   }
   if (analysis.critical_issues.length === 0 && figures.length === 0) return null
   return (
@@ -185,14 +178,17 @@ function CriticalBox({ title, analysis, variant }: { title: string; analysis: Do
         </span>
         {title}
       </h3>
-      {analysis.critical_issues.length > 0 && <List items={analysis.critical_issues} empty="" />}
       {figures.length > 0 && (
-        <ul className="critical-box__figures">
-          {figures.map((f) => (
-            <li key={f}>{f}</li>
+        <dl className="critical-box__figures">
+          {figures.map(([name, value]) => (
+            <div key={name} className="critical-figure">
+              <dt>{name}</dt>
+              <dd>{value}</dd>
+            </div>
           ))}
-        </ul>
+        </dl>
       )}
+      {analysis.critical_issues.length > 0 && <List items={analysis.critical_issues} empty="" />}
     </section>
   )
 }

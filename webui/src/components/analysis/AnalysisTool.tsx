@@ -195,14 +195,14 @@ export function AnalysisTool(props: AnalysisToolProps) {
       )}
       {mobileBar &&
         (slow ? (
-          <div className="sticky-cta" role="region" aria-label="Quick action">
+          <div className="sticky-cta analysis-bar" role="region" aria-label="Quick action">
             <p className="sticky-cta__note">{mobileBar.spots}</p>
             <ButtonLink to="/start" className="sticky-cta__button" size="md">
               Fix My Website Now
             </ButtonLink>
           </div>
         ) : (
-          <div className="sticky-cta" role="region" aria-label="Quick action">
+          <div className="sticky-cta analysis-bar" role="region" aria-label="Quick action">
             <p className="sticky-cta__note">{mobileBar.note}</p>
             <Button type="submit" form={formId} className="sticky-cta__button" size="md" busy={busy} disabled={!hydrated || !filled}>
               {button}
