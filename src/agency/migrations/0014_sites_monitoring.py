@@ -44,7 +44,7 @@ class Migration(migrations.Migration):
                 "table": "sites_speed_check",
                 "app": "models",
                 "pk_attr": "id",
-                "table_description": "One speed test of a website (the insights module runs it; `test_id` is its id).",
+                "table_description": "One speed test of a website, run by the insights module (`test_id` is its id).",
             },
             bases=["Model"],
         ),

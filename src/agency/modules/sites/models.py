@@ -35,7 +35,7 @@ class Website(Model):
 
 
 class SpeedCheck(Model):
-    """One speed test of a website (the insights module runs it; `test_id` is its id)."""
+    """One speed test of a website, run by the insights module (`test_id` is its id)."""
 
     id = fields.IntField(primary_key=True)
     website: fields.ForeignKeyRelation[Website] = fields.ForeignKeyField(
