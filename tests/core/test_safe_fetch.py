@@ -16,8 +16,12 @@ Two kinds of test, and no traffic off loopback:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
-from collections.abc import Iterator, Sequence
+import ssl
+import subprocess
+from collections.abc import AsyncIterator, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -179,6 +183,91 @@ def test_the_text_is_decoded_by_header_then_meta_then_utf8() -> None:
     assert decode(b'<meta charset="iso-8859-1"><p>\xe9', None).endswith("é")
     assert decode("é".encode(), None) == "é"
     assert decode(b"\xff", "no-such-charset") == "\ufffd"
+
+
+# ---------------------------------------------------------------------------------------------
+# TLS: connected to the checked address, the certificate checked for the name
+
+
+def make_certificate(directory: Path, name: str) -> tuple[Path, Path]:
+    """A self-signed certificate for `name` (openssl), and its key."""
+    cert, key = directory / f"{name}.crt", directory / f"{name}.key"
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            f"/CN={name}",
+            "-addext",
+            f"subjectAltName=DNS:{name}",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return cert, key
+
+
+@contextlib.asynccontextmanager
+async def tls_origin(cert: Path, key: Path) -> AsyncIterator[tuple[int, list[str | None]]]:
+    """An HTTPS server on 127.0.0.1 answering one small page; yields its port and the SNI
+    names clients sent."""
+    names: list[str | None] = []
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    context.sni_callback = lambda _sock, name, _ctx: names.append(name)  # type: ignore[assignment,func-returns-value]
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(Exception):
+            await reader.readuntil(b"\r\n\r\n")
+            body = b"<title>secure</title>"
+            writer.write(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: "
+                + str(len(body)).encode()
+                + b"\r\nConnection: close\r\n\r\n"
+                + body
+            )
+            await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(answer, "127.0.0.1", 0, ssl=context)
+    try:
+        yield server.sockets[0].getsockname()[1], names
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+async def test_tls_checks_the_name_while_connecting_to_the_checked_address(
+    tmp_path: Path,
+) -> None:
+    cert, key = make_certificate(tmp_path, NAME)
+    trust = ssl.create_default_context(cafile=str(cert))
+    resolver = StubResolver({NAME: [["127.0.0.1"]], "other-name.example": [["127.0.0.1"]]})
+    async with tls_origin(cert, key) as (port, names):
+        page = await fetch_page(
+            f"https://{NAME}:{port}/", resolver=resolver, allow_private=True, verify=trust
+        )
+        assert page.html == "<title>secure</title>"
+        assert names == [NAME]  # SNI carried the name, not 127.0.0.1
+        # The same server under another name: its certificate does not match, refused.
+        with pytest.raises(FetchFailed) as failed:
+            await fetch_page(
+                f"https://other-name.example:{port}/",
+                resolver=resolver,
+                allow_private=True,
+                verify=trust,
+            )
+        assert failed.value.message == MSG_UNREACHABLE
 
 
 # ---------------------------------------------------------------------------------------------

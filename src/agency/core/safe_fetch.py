@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import re
+import ssl
 from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
@@ -90,8 +91,8 @@ class PinnedTransport(httpx.AsyncHTTPTransport):
     """Connects to the address checked for the request's host (`pins`: host -> address),
     never to a new lookup; the Host header stays the name, TLS checks the name (SNI)."""
 
-    def __init__(self) -> None:
-        super().__init__(retries=0, http2=False, trust_env=False)
+    def __init__(self, verify: ssl.SSLContext | bool = True) -> None:
+        super().__init__(verify=verify, retries=0, http2=False, trust_env=False)
         self.pins: dict[str, str] = {}
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
@@ -191,8 +192,10 @@ async def fetch_page(
     timeout: float = 10.0,
     max_bytes: int = 2_000_000,
     max_redirects: int = 5,
+    verify: ssl.SSLContext | bool = True,
 ) -> FetchedPage:
-    """One HTML page from the public internet (see the module docstring)."""
+    """One HTML page from the public internet (see the module docstring). `verify`: the TLS
+    trust (the system's certificate authorities; tests pass their own)."""
     try:
         async with asyncio.timeout(timeout):
             return await _fetch(
@@ -202,6 +205,7 @@ async def fetch_page(
                 timeout=timeout,
                 max_bytes=max_bytes,
                 max_redirects=max_redirects,
+                verify=verify,
             )
     except TimeoutError as exc:
         raise FetchFailed(MSG_TIMEOUT, f"more than {timeout} s") from exc
@@ -215,8 +219,9 @@ async def _fetch(
     timeout: float,
     max_bytes: int,
     max_redirects: int,
+    verify: ssl.SSLContext | bool,
 ) -> FetchedPage:
-    transport = PinnedTransport()
+    transport = PinnedTransport(verify)
     redirects: list[str] = []
     async with httpx.AsyncClient(
         transport=transport, follow_redirects=False, timeout=timeout, trust_env=False
