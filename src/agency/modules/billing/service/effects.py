@@ -10,6 +10,7 @@ from agency.modules.billing.clients import StripeGateway, StripeObjectMissing
 from agency.modules.billing.models import CheckoutSession, Customer, Order
 from agency.modules.billing.service import subscriptions
 from agency.modules.catalogue import api as catalogue_api
+from agency.modules.notifications import api as notifications_api
 from agency.modules.sites import api as sites_api
 
 SUBSCRIPTION_EVENTS = {
@@ -42,8 +43,19 @@ class Effects:
         self.session_status: tuple[str, str] | None = None
         self.website: tuple[int, str] | None = None
         self.customer: tuple[int, str] | None = None
+        # The user whose renewal payment failed (invoice.payment_failed): notified.
+        self.payment_failed: int | None = None
 
     async def apply(self) -> None:
+        if self.payment_failed is not None:
+            await notifications_api.notify(
+                self.payment_failed,
+                kind=notifications_api.PAYMENT_FAILED,
+                title="Your payment failed",
+                body="We could not charge your card for your plan. "
+                "Please update your payment method in Billing.",
+                link="/dashboard/billing",
+            )
         if self.customer is not None:
             user_id, customer_id = self.customer
             if not await Customer.exists(user_id=user_id):
@@ -86,6 +98,8 @@ async def _prepare(gateway: StripeGateway, event: dict[str, Any]) -> Effects:
         subscription_id = _subscription_id_of_invoice(obj)
         if subscription_id:
             effects.subscription = await _known_subscription(gateway, subscription_id)
+            if kind == "invoice.payment_failed":
+                effects.payment_failed = int(effects.subscription["user_id"])
     elif kind == "checkout.session.expired":
         effects.session_status = (obj["id"], "expired")
     else:  # checkout.session.completed / async_payment_succeeded
