@@ -33,7 +33,8 @@ From pytest::
 
 From a shell (the benchmark): ``python -m tests.fakes.pagespeed --port 12112 --delay 20``;
 control endpoints ``GET /_fake/requests``, ``POST /_fake/reset``, ``POST /_fake/config``
-(JSON ``{"delay": s, "hang_delay": s}``).
+(JSON ``{"delay": s, "hang_delay": s, "scores": {"host": N}}``: `scores` makes a host answer with
+score N from then on, so a test can make a monitored site's score drop).
 """
 
 from __future__ import annotations
@@ -206,6 +207,7 @@ class FakePageSpeed(FakeServer):
         self.delay = delay
         self.hang_delay = hang_delay
         self.requests: list[PsiCall] = []
+        self.scores: dict[str, int] = {}  # host -> score, over the host's usual one
         self.in_flight = 0
         self.max_in_flight = 0
         self.app.add_url_rule(PATH, "run", self._run, methods=["GET"])
@@ -215,6 +217,7 @@ class FakePageSpeed(FakeServer):
 
     def reset(self) -> None:
         self.requests.clear()
+        self.scores.clear()
         self.max_in_flight = self.in_flight
 
     def hosts(self) -> list[str]:
@@ -282,7 +285,8 @@ class FakePageSpeed(FakeServer):
             await asyncio.sleep(self.hang_delay)
         lower = strategy.lower()
         field_data = host != "nofield.example"
-        body = success_body(url, lower, score_for(host, lower), field_data=field_data)
+        score = self.scores.get(host, score_for(host, lower))
+        body = success_body(url, lower, score, field_data=field_data)
         if host == "nocategory.example":
             body["lighthouseResult"]["categories"] = {}
         return _json(body, 200)
@@ -306,7 +310,14 @@ class FakePageSpeed(FakeServer):
         for key in ("delay", "hang_delay"):
             if isinstance(data.get(key), int | float):
                 setattr(self, key, float(data[key]))
-        return _json({"delay": self.delay, "hang_delay": self.hang_delay}, 200)
+        scores = data.get("scores")
+        if isinstance(scores, dict):
+            for host, score in scores.items():
+                if isinstance(score, int) and 0 <= score <= 100:
+                    self.scores[str(host).lower()] = score
+        return _json(
+            {"delay": self.delay, "hang_delay": self.hang_delay, "scores": self.scores}, 200
+        )
 
 
 def _host(url: str) -> str:

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agency.core.errors import ValidationFailed
-from agency.modules.sites import service
+from agency.modules.sites.service import websites as service
 from tests.auth.helpers import call, sign_up
 
 labels = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?", fullmatch=True)

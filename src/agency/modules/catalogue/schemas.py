@@ -96,6 +96,7 @@ class PlanInfo:
     stripe_price_id: str | None
     description: str
     takes_domain: bool
+    delivery: str | None = None
 
 
 class PlanOut(BaseModel):

@@ -96,6 +96,7 @@ def _info(plan: Plan, domain_families: set[str]) -> PlanInfo:
         stripe_price_id=plan.stripe_price_id,
         description=plan.description,
         takes_domain=plan.family in domain_families,
+        delivery=plan.delivery,
     )
 
 

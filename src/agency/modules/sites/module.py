@@ -1,12 +1,18 @@
 """What the sites module contributes to the program (see `agency.core.modules.Module`)."""
 
-from agency.core.modules import Module
+from agency.core.modules import Module, Periodic
 from agency.core.userdata import UserData
-from agency.modules.sites import models, routes, service
+from agency.modules.sites import cli, models, routes
+from agency.modules.sites.service import checks, websites
 
 MODULE = Module(
     name="sites",
     models=models,
     blueprint=routes.blueprint,
-    user_data=UserData(export=service.export_user, erase=service.erase_user),
+    cli=cli.app,
+    settings_job_handlers=lambda settings: {checks.FOLLOW_KIND: checks.follow_handler(settings)},
+    user_data=UserData(export=websites.export_user, erase=websites.erase_user),
+    periodic=(
+        Periodic(name=checks.MONITOR_KIND, interval=checks.MONITOR_TICK, run=checks.monitor),
+    ),
 )

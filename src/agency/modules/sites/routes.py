@@ -1,21 +1,120 @@
-"""The signed-in user's websites."""
+"""The signed-in user's websites (list, detail, removal, speed tests, analytics), and the
+agency's list of every website with its status changes (admins only)."""
 
 from __future__ import annotations
 
-from quart import Blueprint
-from quart_schema import validate_response
+from quart import Blueprint, current_app, request
+from quart_schema import document_querystring, validate_request, validate_response
 
-from agency.modules.auth.web import login_required, require_account
-from agency.modules.sites import service
-from agency.modules.sites.schemas import WebsiteList
+from agency.core.errors import ValidationFailed
+from agency.core.text import is_line
+from agency.modules.auth import web as auth_web
+from agency.modules.sites.schemas import (
+    AdminSitesQuery,
+    AdminWebsiteList,
+    AdminWebsiteOut,
+    AnalyticsOut,
+    SpeedCheckOut,
+    StatusIn,
+    WebsiteDetail,
+    WebsiteList,
+)
+from agency.modules.sites.service import websites
 
 blueprint = Blueprint("sites", __name__)
 
+MSG_SEARCH = "The search may have at most 100 characters, on one line."
+
 
 @blueprint.get("/api/sites")
-@login_required
+@auth_web.login_required
 @validate_response(WebsiteList, 200)
 async def get_websites() -> WebsiteList:
     """The signed-in user's websites, newest first."""
-    account = await require_account()
-    return WebsiteList(websites=await service.list_websites(account.id))
+    account = await auth_web.require_account()
+    return WebsiteList(websites=await websites.list_websites(account.id))
+
+
+@blueprint.get("/api/sites/analytics")
+@auth_web.login_required
+@validate_response(AnalyticsOut, 200)
+async def get_analytics() -> AnalyticsOut:
+    """Every website of the user with its latest speed figures and its score history."""
+    account = await auth_web.require_account()
+    return await websites.analytics(account.id)
+
+
+@blueprint.get("/api/sites/<int:site_id>")
+@auth_web.login_required
+@validate_response(WebsiteDetail, 200)
+async def get_website(site_id: int) -> WebsiteDetail:
+    """One of the user's websites: status and what happens next, the plan's delivery promise,
+    the latest speed result, the score history and the latest speed check (404 for a website
+    that is not theirs)."""
+    account = await auth_web.require_account()
+    return await websites.detail(account.id, site_id, current_app.extensions["agency.settings"])
+
+
+@blueprint.delete("/api/sites/<int:site_id>")
+@auth_web.login_required
+@validate_response(WebsiteList, 200)
+async def delete_website(site_id: int) -> WebsiteList:
+    """Remove a website from the user's list (soft delete: kept for the agency's books);
+    answers the websites left."""
+    account = await auth_web.require_account()
+    await websites.remove(account.id, site_id)
+    return WebsiteList(websites=await websites.list_websites(account.id))
+
+
+@blueprint.post("/api/sites/<int:site_id>/speed-tests")
+@auth_web.login_required
+@validate_response(SpeedCheckOut, 202)
+async def post_speed_test(site_id: int) -> tuple[SpeedCheckOut, int]:
+    """Start a speed test of the website (409 while one is running). Poll
+    `GET /api/sites/{id}/speed-tests/latest` until it is done or failed."""
+    account = await auth_web.require_account()
+    check = await websites.start_check(
+        account.id, site_id, current_app.extensions["agency.settings"]
+    )
+    if check.status in ("queued", "running"):
+        current_app.extensions["agency.jobs"].wake()
+    return check, 202
+
+
+@blueprint.get("/api/sites/<int:site_id>/speed-tests/latest")
+@auth_web.login_required
+@validate_response(SpeedCheckOut, 200)
+async def get_latest_speed_test(site_id: int) -> SpeedCheckOut:
+    """The website's latest speed test (404 when it has none)."""
+    account = await auth_web.require_account()
+    return await websites.latest_check(
+        account.id, site_id, current_app.extensions["agency.settings"]
+    )
+
+
+@blueprint.get("/api/admin/sites")
+@auth_web.admin_required
+@document_querystring(AdminSitesQuery)
+@validate_response(AdminWebsiteList, 200)
+async def get_admin_sites() -> AdminWebsiteList:
+    """Every website (not removed by its owner), newest first; `?status=` building, live,
+    paused or cancelled; `?q=` part of the domain or of the customer's e-mail or name."""
+    search = request.args.get("q") or None
+    if search is not None and not is_line(search, 100):
+        raise ValidationFailed(MSG_SEARCH, fields={"q": MSG_SEARCH})
+    status = request.args.get("status") or None
+    if status is not None and not is_line(status, 16):
+        status = "?"  # refused by the service with its message
+    return AdminWebsiteList(websites=await websites.admin_list(status, search))
+
+
+@blueprint.put("/api/admin/sites/<int:site_id>/status")
+@auth_web.admin_required
+@validate_request(StatusIn)
+@validate_response(AdminWebsiteOut, 200)
+async def put_site_status(site_id: int, data: StatusIn) -> AdminWebsiteOut:
+    """Move a website to building, live, paused or cancelled; going live e-mails and notifies
+    its owner."""
+    return await websites.set_status(
+        site_id, data.status, current_app.extensions["agency.settings"]
+    )

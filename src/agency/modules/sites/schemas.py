@@ -1,19 +1,94 @@
-"""Website shapes."""
+"""Website shapes: the customer's list and detail, the analytics page, the agency's list."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+from agency.core.text import Line
+from agency.modules.insights.api import SpeedResultOut
+
+CheckStatus = Literal["queued", "running", "done", "failed"]
+CheckKind = Literal["manual", "monitor"]
 
 
 class WebsiteOut(BaseModel):
     id: int
     domain: str
-    page_speed: int | None
-    status: str
+    page_speed: int | None = Field(description="The latest speed score (0-100), or null.")
+    status: str = Field(description="building, live, paused or cancelled.")
     created_at: datetime
 
 
 class WebsiteList(BaseModel):
     websites: list[WebsiteOut]
+
+
+class ScorePoint(BaseModel):
+    at: datetime
+    score: int = Field(ge=0, le=100)
+
+
+class SpeedCheckOut(BaseModel):
+    """A speed test of the website: queued or running until it ends done or failed."""
+
+    id: int
+    kind: CheckKind
+    status: CheckStatus
+    score: int | None
+    error: str | None = Field(description="The message shown in the red box when it failed.")
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class WebsiteDetail(BaseModel):
+    website: WebsiteOut
+    status_text: str = Field(description="What the status means and what happens next.")
+    plan_name: str | None
+    delivery: str | None = Field(description="The delivery promise of the plan bought.")
+    latest: SpeedResultOut | None = Field(description="The latest finished speed test.")
+    latest_at: datetime | None
+    history: list[ScorePoint] = Field(description="Speed scores, oldest first.")
+    check: SpeedCheckOut | None = Field(description="The site's latest speed check.")
+
+
+class SiteAnalytics(BaseModel):
+    website: WebsiteOut
+    latest: SpeedResultOut | None
+    latest_at: datetime | None
+    history: list[ScorePoint]
+
+
+class AnalyticsOut(BaseModel):
+    sites: list[SiteAnalytics]
+
+
+class AdminWebsiteOut(WebsiteOut):
+    user_id: int
+    customer_email: str | None
+    customer_name: str
+    plan_key: str | None
+    status_changed_at: datetime | None
+
+
+class AdminWebsiteList(BaseModel):
+    websites: list[AdminWebsiteOut]
+
+
+class AdminSitesQuery(BaseModel):
+    """The filters of the agency's website list (documented; the route reads them itself)."""
+
+    status: Line | None = Field(
+        default=None, max_length=16, description="building, live, paused or cancelled."
+    )
+    q: Line | None = Field(
+        default=None,
+        max_length=100,
+        description="Part of the domain, or the customer's e-mail or name.",
+    )
+
+
+class StatusIn(BaseModel):
+    status: Line = Field(max_length=16, description="building, live, paused or cancelled.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tortoise.exceptions import IntegrityError
+from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
 from agency.core import ratelimit
@@ -52,6 +53,43 @@ async def get_account(user_id: int) -> Account | None:
 async def get_account_by_email(email: str) -> Account | None:
     user = await User.get_or_none(email=normalise_email(email))
     return await account_of(user) if user else None
+
+
+async def accounts_by_ids(user_ids: list[int]) -> dict[int, Account]:
+    """Several accounts at once (an admin list's customers), by id; unknown ids are left out."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return {}
+    users = await User.filter(id__in=ids)
+    profiles = {p.id: p for p in await Profile.filter(id__in=ids)}
+    found: dict[int, Account] = {}
+    for user in users:
+        profile = profiles.get(user.id)
+        found[user.id] = Account(
+            id=user.id,
+            email=user.email,
+            role=user.role,
+            first_name=profile.first_name if profile else "",
+            last_name=profile.last_name if profile else "",
+            avatar_url=profile.avatar_url if profile else None,
+            created_at=user.created_at,
+        )
+    return found
+
+
+async def find_user_ids(text: str, limit: int = 500) -> list[int]:
+    """Ids of the users whose e-mail, first or last name contains `text` (any case), or whose
+    full name does; at most `limit` (an admin's search)."""
+    text = " ".join(text.split())
+    if not text:
+        return []
+    ids = {u.id for u in await User.filter(email__icontains=text).limit(limit)}
+    names = Q(first_name__icontains=text) | Q(last_name__icontains=text)
+    first, _, last = text.partition(" ")
+    if last:
+        names |= Q(first_name__icontains=first, last_name__icontains=last)
+    ids.update(p.id for p in await Profile.filter(names).limit(limit))
+    return sorted(ids)[:limit]
 
 
 async def create_user(

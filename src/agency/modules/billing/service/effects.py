@@ -41,7 +41,7 @@ class Effects:
         self.subscription: dict[str, Any] | None = None
         self.order: dict[str, Any] | None = None
         self.session_status: tuple[str, str] | None = None
-        self.website: tuple[int, str] | None = None
+        self.website: tuple[int, str, str] | None = None  # user id, domain, plan key
         self.customer: tuple[int, str] | None = None
         # The user whose renewal payment failed (invoice.payment_failed): notified.
         self.payment_failed: int | None = None
@@ -75,8 +75,8 @@ class Effects:
                 .update(status=status, completed_at=completed)
             )
         if self.website is not None:
-            user_id, domain = self.website
-            await sites_api.create_website(user_id, domain)
+            user_id, domain, plan_key = self.website
+            await sites_api.create_website(user_id, domain, plan_key=plan_key)
 
 
 async def prepare(gateway: StripeGateway, event: dict[str, Any]) -> Effects:
@@ -177,4 +177,4 @@ async def _prepare_completed_checkout(
     domain = metadata.get("domain") or (local.domain if local else None)
     plan = await catalogue_api.get_plan(plan_key) if plan_key else None
     if domain and plan is not None and plan.takes_domain:
-        effects.website = (user_id, domain)
+        effects.website = (user_id, domain, plan.key)

@@ -1,0 +1,334 @@
+"""Speed checks of a website: the customer's 'Run speed test', the schedule that tests every
+live site (`monitor`, a `Periodic` of the module), and the alert when a score drops.
+
+A check starts a test through `insights.api` (the insights module runs it as its own job) and
+is followed until that test ends: by the job `sites.follow_check`, queued again every few
+seconds while the test runs, and by any read of the check (the customer's page polls it), so
+the page sees the end at once. Whichever sees the end first finishes the check, by a
+compare-and-swap on its status: the score is written to `Website.page_speed` once, and the
+alert is sent once.
+
+One running check per site: starting one claims `Website.checking_since` by a compare-and-swap
+(a claim older than `CHECK_STALE` is taken over), so two clicks or a click and the schedule
+cannot start two; the loser gets 409.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tortoise.expressions import Q
+from tortoise.transactions import in_transaction
+
+from agency.core import jobs, mail
+from agency.core.errors import AppError, Conflict, NotFound
+from agency.core.settings import Settings
+from agency.modules.auth import api as auth_api
+from agency.modules.insights import api as insights_api
+from agency.modules.notifications import api as notifications_api
+from agency.modules.sites.models import (
+    DONE,
+    FAILED,
+    LIVE,
+    MANUAL,
+    MONITOR,
+    RUNNING,
+    SpeedCheck,
+    Website,
+)
+from agency.modules.sites.schemas import CheckStatus, SpeedCheckOut
+
+log = logging.getLogger(__name__)
+
+FOLLOW_KIND = "sites.follow_check"
+MONITOR_KIND = "sites.monitor"
+# How often the schedule looks for live sites due a test (each is tested every
+# `sites_monitor_interval_hours`).
+MONITOR_TICK = timedelta(minutes=15)
+MONITOR_BATCH = 500
+FOLLOW_EVERY = timedelta(seconds=5)
+# A check still running after this is over: its test can no longer end (insights marks a
+# test failed 30 minutes after it was asked for).
+CHECK_STALE = timedelta(minutes=45)
+STRATEGY = "mobile"
+SOURCES = {MANUAL: "dashboard", MONITOR: "monitoring"}
+DROP_BELOW = 90
+DROP_BY = 10
+DROP_TEMPLATE = "site_score_drop"
+
+MSG_RUNNING = "A speed test of this website is already running."
+MSG_STALE = "The speed test did not finish. Please try again."
+MSG_LOST = "The speed test could not be found."
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def dropped(previous: int | None, score: int) -> bool:
+    """A monitored score worth telling the owner about: it fell below 90 (from 90 or more), or
+    by 10 points or more since the previous test."""
+    if previous is None:
+        return False
+    return (previous >= DROP_BELOW > score) or previous - score >= DROP_BY
+
+
+def check_out(check: SpeedCheck, test_status: str | None = None) -> SpeedCheckOut:
+    status: CheckStatus = "running"
+    if check.status == DONE:
+        status = "done"
+    elif check.status == FAILED:
+        status = "failed"
+    elif test_status == "queued":
+        status = "queued"
+    return SpeedCheckOut(
+        id=check.id,
+        kind=MONITOR if check.kind == MONITOR else MANUAL,
+        status=status,
+        score=check.score,
+        error=check.error if check.status == FAILED else None,
+        created_at=check.created_at,
+        finished_at=check.finished_at,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Starting
+
+
+async def start_check(site: Website, kind: str, settings: Settings) -> SpeedCheckOut:
+    """Start a speed test of the site (409 when one is running); the caller wakes the job
+    runner. The insights module's refusals (an address it will not test, its per-domain
+    limit) pass through as they are."""
+    now = _now()
+    claimed = await Website.filter(
+        Q(checking_since=None) | Q(checking_since__lt=now - CHECK_STALE), id=site.id
+    ).update(checking_since=now)
+    if not claimed:
+        raise Conflict(MSG_RUNNING, code="speed_test_running")
+    await _fail_stale(site)
+    try:
+        test = await insights_api.start_speed_test(
+            site.domain, STRATEGY, settings, source=SOURCES[kind]
+        )
+    except BaseException:
+        await Website.filter(id=site.id, checking_since=now).update(checking_since=None)
+        raise
+    async with in_transaction():
+        check = await SpeedCheck.create(
+            website_id=site.id,
+            test_id=test.id,
+            kind=kind,
+            status=RUNNING,
+            previous_score=site.page_speed,
+        )
+        if test.status in ("queued", "running"):
+            await jobs.enqueue(FOLLOW_KIND, {"check_id": check.id}, delay=FOLLOW_EVERY)
+    if test.status not in ("queued", "running"):  # a recent result reused: over at once
+        score = test.result.score if test.result else None
+        await finish(check, test.status, score, test.error, settings)
+        check = await SpeedCheck.get(id=check.id)
+    return check_out(check, test.status)
+
+
+async def _fail_stale(site: Website) -> None:
+    await SpeedCheck.filter(
+        website_id=site.id, status=RUNNING, created_at__lt=_now() - CHECK_STALE
+    ).update(status=FAILED, error=MSG_STALE, finished_at=_now())
+
+
+# ---------------------------------------------------------------------------------------------
+# Following
+
+
+async def follow(check: SpeedCheck, settings: Settings) -> str | None:
+    """Look at a running check's test and finish the check when it has ended; returns the
+    test's status (None when it is gone)."""
+    if check.status != RUNNING:
+        return check.status
+    try:
+        test = await insights_api.get_speed_test(check.test_id)
+    except NotFound:
+        await finish(check, FAILED, None, MSG_LOST, settings)
+        return None
+    if test.status in ("queued", "running"):
+        if check.created_at < _now() - CHECK_STALE:
+            await finish(check, FAILED, None, MSG_STALE, settings)
+            return FAILED
+        return test.status
+    score = test.result.score if test.result else None
+    await finish(check, test.status, score, test.error, settings)
+    return test.status
+
+
+async def finish(
+    check: SpeedCheck, status: str, score: int | None, error: str | None, settings: Settings
+) -> None:
+    """End a running check once: its score becomes the site's, and a monitored drop is told to
+    the owner (in the same transaction, so never twice, never lost)."""
+    async with in_transaction():
+        if status == DONE and score is not None:
+            won = await SpeedCheck.filter(id=check.id, status=RUNNING).update(
+                status=DONE, score=score, finished_at=_now()
+            )
+        else:
+            won = await SpeedCheck.filter(id=check.id, status=RUNNING).update(
+                status=FAILED, error=error or MSG_STALE, finished_at=_now()
+            )
+        if not won:
+            return
+        site = await Website.get(id=check.website_id)  # type: ignore[attr-defined]
+        changes: dict[str, Any] = {"checking_since": None}
+        if score is not None and status == DONE:
+            changes["page_speed"] = score
+        await Website.filter(id=site.id).update(**changes)
+        if (
+            status == DONE
+            and score is not None
+            and check.kind == MONITOR
+            and site.deleted_at is None
+            and dropped(check.previous_score, score)
+        ):
+            await _tell_drop(site, check.previous_score or 0, score, settings)
+
+
+async def _tell_drop(site: Website, previous: int, score: int, settings: Settings) -> None:
+    link = f"/dashboard/websites/{site.id}"
+    account = await auth_api.get_account(site.user_id)
+    if account is None:
+        return
+    rating = insights_api.speed_rating(score)
+    await mail.send_mail(
+        account.email,
+        DROP_TEMPLATE,
+        {
+            "name": account.first_name or "there",
+            "domain": site.domain,
+            "score": score,
+            "previous": previous,
+            "rating": rating,
+            "below": score < DROP_BELOW,
+            "url": f"{settings.public_url}{link}",
+        },
+    )
+    await notifications_api.notify(
+        site.user_id,
+        kind=notifications_api.SCORE_DROPPED,
+        title=f"{site.domain}'s speed score dropped to {score}",
+        body=f"It was {previous} at the previous test ({rating} now).",
+        link=link,
+    )
+
+
+async def latest_check(site: Website, settings: Settings) -> SpeedCheckOut | None:
+    """The site's latest check, followed first when it is running (the page's poll)."""
+    check = await SpeedCheck.filter(website_id=site.id).order_by("-id").first()
+    if check is None:
+        return None
+    test_status = await follow(check, settings)
+    check = await SpeedCheck.get(id=check.id)
+    return check_out(check, test_status)
+
+
+def follow_handler(settings: Settings) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    async def handle(payload: dict[str, Any]) -> None:
+        check = await SpeedCheck.get_or_none(id=int(payload.get("check_id") or 0))
+        if check is None:
+            return
+        status = await follow(check, settings)
+        if status in ("queued", "running"):
+            await jobs.enqueue(FOLLOW_KIND, {"check_id": check.id}, delay=FOLLOW_EVERY)
+
+    return handle
+
+
+# ---------------------------------------------------------------------------------------------
+# Monitoring
+
+
+async def due_sites(settings: Settings, now: datetime | None = None) -> list[Website]:
+    """Live sites whose last monitored test is older than the interval (or that have none)."""
+    now = now or _now()
+    cutoff = now - timedelta(hours=settings.sites_monitor_interval_hours)
+    return (
+        await Website.filter(
+            Q(monitored_at=None) | Q(monitored_at__lte=cutoff), status=LIVE, deleted_at=None
+        )
+        .order_by("id")
+        .limit(MONITOR_BATCH)
+    )
+
+
+async def monitor(settings: Settings) -> int:
+    """The schedule's run: start a test of every live site that is due; returns how many
+    started. A site with a test running is left for the next run."""
+    started = 0
+    for site in await due_sites(settings):
+        try:
+            await start_check(site, MONITOR, settings)
+        except Conflict:
+            continue
+        except AppError as exc:  # an address insights refuses, its per-domain limit
+            log.warning("monitored test of %s not started: %s", site.domain, exc.message)
+        else:
+            started += 1
+        await Website.filter(id=site.id).update(monitored_at=_now())
+    return started
+
+
+async def run_here(check: SpeedCheckOut, settings: Settings) -> SpeedCheckOut:
+    """Run a started check's test in this process (`agency sites speedtest --all`) and finish
+    the check; returns it as it ended."""
+    row = await SpeedCheck.get(id=check.id)
+    if row.status == RUNNING:
+        try:
+            await insights_api.run_queued_speed_test(settings, row.test_id)
+        except Exception:  # the test records its failure; the check reads it below
+            log.info("speed test of check %s did not succeed here", row.id)
+        await follow(row, settings)
+    return check_out(await SpeedCheck.get(id=check.id))
+
+
+@dataclass(frozen=True)
+class SiteTestResult:
+    domain: str
+    score: int | None
+    error: str | None
+
+
+async def test_live_sites(
+    settings: Settings,
+    *,
+    at_once: int,
+    begin: Callable[[int], None],
+    testing: Callable[[str], None],
+    tested: Callable[[SiteTestResult], None],
+) -> list[SiteTestResult]:
+    """`agency sites speedtest --all`: a monitored check of every live site, `at_once` at a
+    time, each test run in this process; the callbacks drive a progress display."""
+    sites = await Website.filter(status=LIVE, deleted_at=None).order_by("id")
+    begin(len(sites))
+    gate = asyncio.Semaphore(at_once)
+    results: dict[int, SiteTestResult] = {}
+
+    async def one(site: Website) -> None:
+        async with gate:
+            testing(site.domain)
+            try:
+                check = await run_here(await start_check(site, MONITOR, settings), settings)
+                await Website.filter(id=site.id).update(monitored_at=_now())
+                result = SiteTestResult(site.domain, check.score, check.error)
+                if check.status != "done":
+                    result = SiteTestResult(site.domain, None, check.error or check.status)
+            except AppError as exc:
+                result = SiteTestResult(site.domain, None, exc.message)
+            results[site.id] = result
+            tested(result)
+
+    await asyncio.gather(*(one(site) for site in sites))
+    return [results[site.id] for site in sites]

@@ -1,0 +1,300 @@
+"""Websites: create one (a purchase with a domain), the owner's list, detail and removal, the
+agency's list and status changes (going live e-mails and notifies the owner), user data."""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from tortoise.transactions import in_transaction
+
+from agency.core import mail
+from agency.core.errors import NotFound, ValidationFailed
+from agency.core.settings import Settings
+from agency.modules.auth import api as auth_api
+from agency.modules.catalogue import api as catalogue_api
+from agency.modules.insights import api as insights_api
+from agency.modules.insights.api import SpeedResultOut
+from agency.modules.notifications import api as notifications_api
+from agency.modules.sites.models import (
+    BUILDING,
+    CANCELLED,
+    LIVE,
+    MANUAL,
+    PAUSED,
+    STATUSES,
+    Website,
+)
+from agency.modules.sites.schemas import (
+    AdminWebsiteOut,
+    AnalyticsOut,
+    ScorePoint,
+    SiteAnalytics,
+    SpeedCheckOut,
+    WebsiteDetail,
+    WebsiteOut,
+)
+from agency.modules.sites.service import checks
+
+log = logging.getLogger(__name__)
+
+MSG_DOMAIN = "Please enter a valid domain (e.g., example.com)"
+MSG_NOT_FOUND = "This website does not exist."
+MSG_NO_CHECK = "This website has no speed test yet."
+MSG_STATUS = "The status must be building, live, paused or cancelled."
+LIVE_TEMPLATE = "site_live"
+HISTORY_POINTS = 52  # a year of weekly tests
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_DOMAIN = re.compile(rf"^(?:{_LABEL}\.)+[a-z]{{2,63}}$")
+
+# What each status means to the customer, and what happens next.
+STATUS_TEXT = {
+    BUILDING: "We are building your website. We will e-mail you the moment it is live.",
+    LIVE: "Your website is live. We test its speed regularly and tell you if the score drops.",
+    PAUSED: "Work on your website is paused. Write to support when you want us to pick it up.",
+    CANCELLED: "This website's service has been cancelled. Write to support to start it again.",
+}
+GENERIC_DELIVERY = "Your website is delivered within the time your plan promises."
+
+
+def clean_domain(raw: str) -> str:
+    """A bare host name: scheme, `www.`, path and trailing dot removed, lower-case."""
+    value = raw.strip().lower()
+    value = re.sub(r"^[a-z][a-z0-9+.-]*://", "", value)
+    value = value.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rstrip(".")
+    value = value.removeprefix("www.")
+    if len(value) > 253 or not _DOMAIN.match(value):
+        raise ValidationFailed(MSG_DOMAIN, fields={"domain": MSG_DOMAIN})
+    return value
+
+
+def out(site: Website) -> WebsiteOut:
+    return WebsiteOut(
+        id=site.id,
+        domain=site.domain,
+        page_speed=site.page_speed,
+        status=site.status,
+        created_at=site.created_at,
+    )
+
+
+async def create_website(
+    user_id: int, domain: str, status: str = BUILDING, *, plan_key: str | None = None
+) -> WebsiteOut:
+    """Add a website for a user, or return the one they already have for that domain."""
+    domain = clean_domain(domain)
+    existing = await Website.get_or_none(user_id=user_id, domain=domain, deleted_at=None)
+    if existing is not None:
+        if plan_key and not existing.plan_key:
+            await Website.filter(id=existing.id).update(plan_key=plan_key)
+        return out(existing)
+    site = await Website.create(user_id=user_id, domain=domain, status=status, plan_key=plan_key)
+    return out(site)
+
+
+async def list_websites(user_id: int) -> list[WebsiteOut]:
+    """The user's websites that are not deleted, newest first."""
+    sites = await Website.filter(user_id=user_id, deleted_at=None).order_by("-created_at", "-id")
+    return [out(site) for site in sites]
+
+
+async def own_site(user_id: int, site_id: int) -> Website:
+    """The user's (not deleted) website; another user's or a removed one is a 404."""
+    site = await Website.get_or_none(id=site_id, user_id=user_id, deleted_at=None)
+    if site is None:
+        raise NotFound(MSG_NOT_FOUND)
+    return site
+
+
+async def history(domain: str) -> list[ScorePoint]:
+    tests = await insights_api.speed_history(domain, limit=HISTORY_POINTS)
+    return [
+        ScorePoint(at=t.created_at, score=t.result.score) for t in tests if t.result is not None
+    ]
+
+
+async def _latest(site: Website) -> tuple[SpeedResultOut | None, datetime | None]:
+    """The latest done test of the site's domain; the stored score follows it."""
+    latest = await insights_api.latest_speed_test(site.domain)
+    if latest is None or latest.result is None:
+        return None, None
+    if site.page_speed != latest.result.score:
+        await Website.filter(id=site.id).update(page_speed=latest.result.score)
+        site.page_speed = latest.result.score
+    return latest.result, latest.created_at
+
+
+async def _delivery(plan_key: str | None) -> tuple[str | None, str | None]:
+    """The plan's name and its delivery promise: the plan bought, or else the website plans'."""
+    plan = await catalogue_api.get_plan(plan_key) if plan_key else None
+    if plan is None:
+        website_plans = [p for p in await catalogue_api.all_plans() if p.family == "website"]
+        promises = {p.delivery for p in website_plans if p.delivery}
+        if len(promises) == 1:
+            return None, f"Website plans are delivered within {promises.pop()}."
+        return None, GENERIC_DELIVERY
+    if not plan.delivery:
+        return plan.name, GENERIC_DELIVERY
+    return plan.name, f"Your {plan.name} plan is delivered within {plan.delivery}."
+
+
+async def detail(user_id: int, site_id: int, settings: Settings) -> WebsiteDetail:
+    site = await own_site(user_id, site_id)
+    check = await checks.latest_check(site, settings)  # may finish it, and so change the score
+    site = await own_site(user_id, site_id)
+    latest, latest_at = await _latest(site)
+    plan_name, delivery = await _delivery(site.plan_key)
+    return WebsiteDetail(
+        website=out(site),
+        status_text=STATUS_TEXT.get(site.status, STATUS_TEXT[PAUSED]),
+        plan_name=plan_name,
+        delivery=delivery,
+        latest=latest,
+        latest_at=latest_at,
+        history=await history(site.domain),
+        check=check,
+    )
+
+
+async def analytics(user_id: int) -> AnalyticsOut:
+    """Every website's latest figures and score history (the analytics page)."""
+    sites = await Website.filter(user_id=user_id, deleted_at=None).order_by("-created_at", "-id")
+    found = []
+    for site in sites:
+        latest, latest_at = await _latest(site)
+        found.append(
+            SiteAnalytics(
+                website=out(site),
+                latest=latest,
+                latest_at=latest_at,
+                history=await history(site.domain),
+            )
+        )
+    return AnalyticsOut(sites=found)
+
+
+async def remove(user_id: int, site_id: int) -> None:
+    """The owner removes a website from their list (soft delete: kept for the books)."""
+    site = await own_site(user_id, site_id)
+    await Website.filter(id=site.id, deleted_at=None).update(deleted_at=datetime.now(UTC))
+
+
+async def latest_check(user_id: int, site_id: int, settings: Settings) -> SpeedCheckOut:
+    """The owner's latest speed check of the site (the page polls it while it runs)."""
+    check = await checks.latest_check(await own_site(user_id, site_id), settings)
+    if check is None:
+        raise NotFound(MSG_NO_CHECK)
+    return check
+
+
+# ---------------------------------------------------------------------------------------------
+# The agency
+
+
+async def admin_list(status: str | None, search: str | None) -> list[AdminWebsiteOut]:
+    """Every website not removed, newest first; by status, and by part of the domain or of the
+    customer's e-mail or name."""
+    query = Website.filter(deleted_at=None)
+    if status:
+        if status not in STATUSES:
+            raise ValidationFailed(MSG_STATUS, fields={"status": MSG_STATUS})
+        query = query.filter(status=status)
+    sites = await query.order_by("-created_at", "-id")
+    text = " ".join((search or "").split()).lower()
+    if text:
+        owners = set(await auth_api.find_user_ids(text))
+        sites = [s for s in sites if text in s.domain or s.user_id in owners]
+    accounts = await auth_api.accounts_by_ids([s.user_id for s in sites])
+    return [_admin_out(site, accounts.get(site.user_id)) for site in sites]
+
+
+def _admin_out(site: Website, account: auth_api.Account | None) -> AdminWebsiteOut:
+    return AdminWebsiteOut(
+        **out(site).model_dump(),
+        user_id=site.user_id,
+        customer_email=account.email if account else None,
+        customer_name=account.full_name if account else "",
+        plan_key=site.plan_key,
+        status_changed_at=site.status_changed_at,
+    )
+
+
+async def set_status(site_id: int, status: str, settings: Settings) -> AdminWebsiteOut:
+    """An admin moves a website to another status; going live e-mails and notifies the owner."""
+    if status not in STATUSES:
+        raise ValidationFailed(MSG_STATUS, fields={"status": MSG_STATUS})
+    site = await Website.get_or_none(id=site_id, deleted_at=None)
+    if site is None:
+        raise NotFound(MSG_NOT_FOUND)
+    return await _change(site, status, settings)
+
+
+async def set_status_by_domain(domain: str, status: str, settings: Settings) -> AdminWebsiteOut:
+    """`agency sites set-status DOMAIN STATUS`: every customer's site of that domain is the
+    same site; the newest one not removed is changed."""
+    if status not in STATUSES:
+        raise ValidationFailed(MSG_STATUS, fields={"status": MSG_STATUS})
+    site = (
+        await Website.filter(domain=clean_domain(domain), deleted_at=None)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if site is None:
+        raise NotFound(MSG_NOT_FOUND)
+    return await _change(site, status, settings)
+
+
+async def _change(site: Website, status: str, settings: Settings) -> AdminWebsiteOut:
+    now = datetime.now(UTC)
+    async with in_transaction():
+        won = await Website.filter(id=site.id, status=site.status).update(
+            status=status, status_changed_at=now
+        )
+        if won and status != site.status and status == LIVE:
+            await _tell_live(site, settings)
+    fresh = await Website.get(id=site.id)
+    accounts = await auth_api.accounts_by_ids([fresh.user_id])
+    return _admin_out(fresh, accounts.get(fresh.user_id))
+
+
+async def _tell_live(site: Website, settings: Settings) -> None:
+    link = f"/dashboard/websites/{site.id}"
+    account = await auth_api.get_account(site.user_id)
+    if account is None:
+        return  # an erased account
+    await mail.send_mail(
+        account.email,
+        LIVE_TEMPLATE,
+        {
+            "name": account.first_name or "there",
+            "domain": site.domain,
+            "url": f"{settings.public_url}{link}",
+        },
+    )
+    await notifications_api.notify(
+        site.user_id,
+        kind=notifications_api.SITE_LIVE,
+        title=f"{site.domain} is live",
+        body="Your website is live. We test its speed regularly.",
+        link=link,
+    )
+
+
+async def start_check(user_id: int, site_id: int, settings: Settings) -> SpeedCheckOut:
+    """The owner's 'Run speed test' (409 while one runs)."""
+    return await checks.start_check(await own_site(user_id, site_id), MANUAL, settings)
+
+
+# ---------------------------------------------------------------------------------------------
+# User data
+
+
+async def export_user(user_id: int) -> Any:
+    return [site.model_dump(mode="json") for site in await list_websites(user_id)]
+
+
+async def erase_user(user_id: int) -> None:
+    await Website.filter(user_id=user_id, deleted_at=None).update(deleted_at=datetime.now(UTC))
+    await Website.filter(user_id=user_id).update(user_id=0)  # anonymised, kept for the books
