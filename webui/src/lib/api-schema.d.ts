@@ -90,6 +90,35 @@ export interface paths {
     /** The leads as a CSV download (admins only). */
     get: operations["get_get_leads_csv"];
   };
+  "/api/admin/sites": {
+    /**
+     * Every website (not removed by its owner), newest first; `?status=` building, live,
+     * @description paused or cancelled; `?q=` part of the domain or of the customer's e-mail or name.
+     */
+    get: operations["get_get_admin_sites"];
+  };
+  "/api/admin/sites/{site_id}/status": {
+    /**
+     * Move a website to building, live, paused or cancelled; going live e-mails and notifies
+     * @description its owner.
+     */
+    put: operations["put_put_site_status"];
+  };
+  "/api/admin/support": {
+    /** Every support request, newest first; ?status=open|answered|resolved (admins only). */
+    get: operations["get_get_admin_support"];
+  };
+  "/api/admin/support/{request_id}/reply": {
+    /**
+     * Answer a request: e-mailed to the requester, status answered, the customer notified
+     * @description (admins only).
+     */
+    post: operations["post_post_admin_support_reply"];
+  };
+  "/api/admin/support/{request_id}/resolve": {
+    /** Mark a request resolved (admins only). */
+    post: operations["post_post_admin_support_resolve"];
+  };
   "/api/analyses": {
     /**
      * Start an AI website analysis from one of the four pages (`source`: ai-analysis,
@@ -194,6 +223,20 @@ export interface paths {
      */
     post: operations["post_post_newsletter"];
   };
+  "/api/notifications": {
+    /**
+     * The signed-in user's notifications, newest first (at most 50), and how many are
+     * @description unread.
+     */
+    get: operations["get_get_notifications"];
+  };
+  "/api/notifications/read": {
+    /**
+     * Mark the signed-in user's notifications read: those of `ids`, or all without `ids`.
+     * @description Ids that are not the user's are ignored. Answers how many stay unread.
+     */
+    post: operations["post_post_notifications_read"];
+  };
   "/api/pages/{name}": {
     /**
      * A footer page (faq, about, contact, careers, privacy, terms, cookies) as sanitised HTML,
@@ -205,6 +248,34 @@ export interface paths {
   "/api/sites": {
     /** The signed-in user's websites, newest first. */
     get: operations["get_get_websites"];
+  };
+  "/api/sites/analytics": {
+    /** Every website of the user with its latest speed figures and its score history. */
+    get: operations["get_get_analytics"];
+  };
+  "/api/sites/{site_id}": {
+    /**
+     * One of the user's websites: status and what happens next, the plan's delivery promise,
+     * @description the latest speed result, the score history and the latest speed check (404 for a website
+     * that is not theirs).
+     */
+    get: operations["get_get_website"];
+    /**
+     * Remove a website from the user's list (soft delete: kept for the agency's books);
+     * @description answers the websites left.
+     */
+    delete: operations["delete_delete_website"];
+  };
+  "/api/sites/{site_id}/speed-tests": {
+    /**
+     * Start a speed test of the website (409 while one is running). Poll
+     * @description `GET /api/sites/{id}/speed-tests/latest` until it is done or failed.
+     */
+    post: operations["post_post_speed_test"];
+  };
+  "/api/sites/{site_id}/speed-tests/latest": {
+    /** The website's latest speed test (404 when it has none). */
+    get: operations["get_get_latest_speed_test"];
   };
   "/api/speed-tests": {
     /**
@@ -222,12 +293,81 @@ export interface paths {
      */
     get: operations["get_get_speed_test"];
   };
+  "/api/support": {
+    /** The signed-in user's requests, newest first, with their status and the replies. */
+    get: operations["get_get_support"];
+    /**
+     * A support request: a visitor gives name and e-mail; a signed-in customer's come from the
+     * @description account, optionally with one of their websites. Stored and e-mailed to the agency.
+     */
+    post: operations["post_post_support"];
+  };
 }
 
 export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /** AdminSupportRequestOut */
+    AdminSupportRequestOut: {
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Email */
+      email: string;
+      /** Id */
+      id: number;
+      /** Message */
+      message: string;
+      /** Name */
+      name: string;
+      /** Replies */
+      replies: components["schemas"]["ReplyOut"][];
+      /** Status */
+      status: string;
+      /** Subject */
+      subject: string;
+      /** User Id */
+      user_id: number | null;
+      /** Website Domain */
+      website_domain: string | null;
+      /** Website Id */
+      website_id: number | null;
+    };
+    /** AdminWebsiteOut */
+    AdminWebsiteOut: {
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Customer Email */
+      customer_email: string | null;
+      /** Customer Name */
+      customer_name: string;
+      /** Domain */
+      domain: string;
+      /** Id */
+      id: number;
+      /**
+       * Page Speed
+       * @description The latest speed score (0-100), or null.
+       */
+      page_speed: number | null;
+      /** Plan Key */
+      plan_key: string | null;
+      /**
+       * Status
+       * @description building, live, paused or cancelled.
+       */
+      status: string;
+      /** Status Changed At */
+      status_changed_at: string | null;
+      /** User Id */
+      user_id: number;
+    };
     /** AiOpportunitiesOut */
     AiOpportunitiesOut: {
       /** Customer Support */
@@ -441,6 +581,26 @@ export interface components {
       /** Source Label */
       source_label: string;
     };
+    /** NotificationOut */
+    NotificationOut: {
+      /** Body */
+      body: string;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Id */
+      id: number;
+      /** Kind */
+      kind: string;
+      /** Link */
+      link: string | null;
+      /** Read */
+      read: boolean;
+      /** Title */
+      title: string;
+    };
     /** OpportunityOut */
     OpportunityOut: {
       /** Savings Ms */
@@ -577,10 +737,73 @@ export interface components {
       /** Save Percent */
       save_percent: number | null;
     };
+    /** ReplyOut */
+    ReplyOut: {
+      /** Body */
+      body: string;
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Id */
+      id: number;
+    };
     /** SalesFunnelOut */
     SalesFunnelOut: {
       /** Stages */
       stages: components["schemas"]["FunnelStageOut"][];
+    };
+    /** ScorePoint */
+    ScorePoint: {
+      /**
+       * At
+       * Format: date-time
+       */
+      at: string;
+      /** Score */
+      score: number;
+    };
+    /** SiteAnalytics */
+    SiteAnalytics: {
+      /** History */
+      history: components["schemas"]["ScorePoint"][];
+      latest: components["schemas"]["SpeedResultOut"] | null;
+      /** Latest At */
+      latest_at: string | null;
+      website: components["schemas"]["WebsiteOut"];
+    };
+    /**
+     * SpeedCheckOut
+     * @description A speed test of the website: queued or running until it ends done or failed.
+     */
+    SpeedCheckOut: {
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /**
+       * Error
+       * @description The message shown in the red box when it failed.
+       */
+      error: string | null;
+      /** Finished At */
+      finished_at: string | null;
+      /** Id */
+      id: number;
+      /**
+       * Kind
+       * @enum {string}
+       */
+      kind: "manual" | "monitor";
+      /** Score */
+      score: number | null;
+      /**
+       * Status
+       * @enum {string}
+       */
+      status: "queued" | "running" | "done" | "failed";
     };
     /** SpeedResultOut */
     SpeedResultOut: {
@@ -661,6 +884,28 @@ export interface components {
       /** Subscription Status */
       subscription_status: string;
     };
+    /** SupportRequestOut */
+    SupportRequestOut: {
+      /**
+       * Created At
+       * Format: date-time
+       */
+      created_at: string;
+      /** Id */
+      id: number;
+      /** Message */
+      message: string;
+      /** Replies */
+      replies: components["schemas"]["ReplyOut"][];
+      /** Status */
+      status: string;
+      /** Subject */
+      subject: string;
+      /** Website Domain */
+      website_domain: string | null;
+      /** Website Id */
+      website_id: number | null;
+    };
     /** TouchpointOut */
     TouchpointOut: {
       /** Description */
@@ -701,9 +946,15 @@ export interface components {
       domain: string;
       /** Id */
       id: number;
-      /** Page Speed */
+      /**
+       * Page Speed
+       * @description The latest speed score (0-100), or null.
+       */
       page_speed: number | null;
-      /** Status */
+      /**
+       * Status
+       * @description building, live, paused or cancelled.
+       */
       status: string;
     };
   };
@@ -1469,6 +1720,204 @@ export interface operations {
     };
   };
   /**
+   * Every website (not removed by its owner), newest first; `?status=` building, live,
+   * @description paused or cancelled; `?q=` part of the domain or of the customer's e-mail or name.
+   */
+  get_get_admin_sites: {
+    parameters: {
+      query?: {
+        /** @description building, live, paused or cancelled. */
+        status?: string | null;
+        /** @description Part of the domain, or the customer's e-mail or name. */
+        q?: string | null;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Websites */
+            websites: components["schemas"]["AdminWebsiteOut"][];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Move a website to building, live, paused or cancelled; going live e-mails and notifies
+   * @description its owner.
+   */
+  put_put_site_status: {
+    parameters: {
+      path: {
+        site_id: number;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Status
+           * @description building, live, paused or cancelled.
+           */
+          status: string;
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Customer Email */
+            customer_email: string | null;
+            /** Customer Name */
+            customer_name: string;
+            /** Domain */
+            domain: string;
+            /** Id */
+            id: number;
+            /**
+             * Page Speed
+             * @description The latest speed score (0-100), or null.
+             */
+            page_speed: number | null;
+            /** Plan Key */
+            plan_key: string | null;
+            /**
+             * Status
+             * @description building, live, paused or cancelled.
+             */
+            status: string;
+            /** Status Changed At */
+            status_changed_at: string | null;
+            /** User Id */
+            user_id: number;
+          };
+        };
+      };
+    };
+  };
+  /** Every support request, newest first; ?status=open|answered|resolved (admins only). */
+  get_get_admin_support: {
+    parameters: {
+      query?: {
+        /** @description open, answered or resolved */
+        status?: string | null;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Requests */
+            requests: components["schemas"]["AdminSupportRequestOut"][];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Answer a request: e-mailed to the requester, status answered, the customer notified
+   * @description (admins only).
+   */
+  post_post_admin_support_reply: {
+    parameters: {
+      path: {
+        request_id: number;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Body
+           * @default
+           */
+          body?: string;
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Email */
+            email: string;
+            /** Id */
+            id: number;
+            /** Message */
+            message: string;
+            /** Name */
+            name: string;
+            /** Replies */
+            replies: components["schemas"]["ReplyOut"][];
+            /** Status */
+            status: string;
+            /** Subject */
+            subject: string;
+            /** User Id */
+            user_id: number | null;
+            /** Website Domain */
+            website_domain: string | null;
+            /** Website Id */
+            website_id: number | null;
+          };
+        };
+      };
+    };
+  };
+  /** Mark a request resolved (admins only). */
+  post_post_admin_support_resolve: {
+    parameters: {
+      path: {
+        request_id: number;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Email */
+            email: string;
+            /** Id */
+            id: number;
+            /** Message */
+            message: string;
+            /** Name */
+            name: string;
+            /** Replies */
+            replies: components["schemas"]["ReplyOut"][];
+            /** Status */
+            status: string;
+            /** Subject */
+            subject: string;
+            /** User Id */
+            user_id: number | null;
+            /** Website Domain */
+            website_domain: string | null;
+            /** Website Id */
+            website_id: number | null;
+          };
+        };
+      };
+    };
+  };
+  /**
    * Start an AI website analysis from one of the four pages (`source`: ai-analysis,
    * @description business-analysis, technical-analysis, agency-analysis; each page's checks and messages).
    * The e-mail is stored as a lead first; a speed test of the domain starts beside it. Answers
@@ -2052,6 +2501,51 @@ export interface operations {
     };
   };
   /**
+   * The signed-in user's notifications, newest first (at most 50), and how many are
+   * @description unread.
+   */
+  get_get_notifications: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Notifications */
+            notifications: components["schemas"]["NotificationOut"][];
+            /** Unread */
+            unread: number;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Mark the signed-in user's notifications read: those of `ids`, or all without `ids`.
+   * @description Ids that are not the user's are ignored. Answers how many stay unread.
+   */
+  post_post_notifications_read: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Ids
+           * @default null
+           */
+          ids?: number[] | null;
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Unread */
+            unread: number;
+          };
+        };
+      };
+    };
+  };
+  /**
    * A footer page (faq, about, contact, careers, privacy, terms, cookies) as sanitised HTML,
    * @description rendered from its Markdown file. Prerendered pages already carry it; the web UI asks for it
    * when it navigates to such a page.
@@ -2079,6 +2573,84 @@ export interface operations {
   };
   /** The signed-in user's websites, newest first. */
   get_get_websites: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Websites */
+            websites: components["schemas"]["WebsiteOut"][];
+          };
+        };
+      };
+    };
+  };
+  /** Every website of the user with its latest speed figures and its score history. */
+  get_get_analytics: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Sites */
+            sites: components["schemas"]["SiteAnalytics"][];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * One of the user's websites: status and what happens next, the plan's delivery promise,
+   * @description the latest speed result, the score history and the latest speed check (404 for a website
+   * that is not theirs).
+   */
+  get_get_website: {
+    parameters: {
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** @description The site's latest speed check. */
+            check: components["schemas"]["SpeedCheckOut"] | null;
+            /**
+             * Delivery
+             * @description The delivery promise of the plan bought.
+             */
+            delivery: string | null;
+            /**
+             * History
+             * @description Speed scores, oldest first.
+             */
+            history: components["schemas"]["ScorePoint"][];
+            /** @description The latest finished speed test. */
+            latest: components["schemas"]["SpeedResultOut"] | null;
+            /** Latest At */
+            latest_at: string | null;
+            /** Plan Name */
+            plan_name: string | null;
+            /**
+             * Status Text
+             * @description What the status means and what happens next.
+             */
+            status_text: string;
+            website: components["schemas"]["WebsiteOut"];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Remove a website from the user's list (soft delete: kept for the agency's books);
+   * @description answers the websites left.
+   */
+  delete_delete_website: {
+    parameters: {
+      path: {
+        site_id: number;
+      };
+    };
     responses: {
       200: {
         content: {
@@ -2158,6 +2730,49 @@ export interface operations {
       };
     };
   };
+  /** The website's latest speed test (404 when it has none). */
+  get_get_latest_speed_test: {
+    parameters: {
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description A speed test of the website: queued or running until it ends done or failed. */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Error
+             * @description The message shown in the red box when it failed.
+             */
+            error: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "manual" | "monitor";
+            /** Score */
+            score: number | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+          };
+        };
+      };
+    };
+  };
   /**
    * A speed test's state and, once done, its result; `error` holds the message to show
    * @description when it failed.
@@ -2197,6 +2812,71 @@ export interface operations {
              * @enum {string}
              */
             strategy: "mobile" | "desktop";
+          };
+        };
+      };
+    };
+  };
+  /** The signed-in user's requests, newest first, with their status and the replies. */
+  get_get_support: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Requests */
+            requests: components["schemas"]["SupportRequestOut"][];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A support request: a visitor gives name and e-mail; a signed-in customer's come from the
+   * @description account, optionally with one of their websites. Stored and e-mailed to the agency.
+   */
+  post_post_support: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Company Website
+           * @default
+           */
+          company_website?: string;
+          /**
+           * Email
+           * @default
+           */
+          email?: string;
+          /**
+           * Message
+           * @default
+           */
+          message?: string;
+          /**
+           * Name
+           * @default
+           */
+          name?: string;
+          /**
+           * Subject
+           * @default
+           */
+          subject?: string;
+          /**
+           * Website Id
+           * @default null
+           */
+          website_id?: number | null;
+        };
+      };
+    };
+    responses: {
+      201: {
+        content: {
+          "application/json": {
+            /** Message */
+            message: string;
           };
         };
       };
