@@ -5,12 +5,14 @@ snippets found wherever they sit)."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from agency.modules.insights.schemas import ITEM_MAX, URL_MAX, PageFactsOut
+from agency.modules.insights.service import page_audit
 from agency.modules.insights.service.page_audit import LIST_MAX, TYPES_MAX, audit_html
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -293,7 +295,16 @@ def test_phone_numbers_in_the_text(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["© 2024-2025", "Order 123456789", "12.03.2025", "Open 9-17", "ISBN 978 3 16", "+49"],
+    [
+        "© 2024-2025",
+        "Order 123456789",
+        "12.03.2025",
+        "Stand: 01.01.2024",
+        "01/02/2025",
+        "Open 9-17",
+        "ISBN 978 3 16",
+        "+49",
+    ],
 )
 def test_numbers_that_are_not_phones(text: str) -> None:
     assert audit(f"<p>{text}</p>").phone is False
@@ -458,3 +469,43 @@ def test_control_characters_and_lone_surrogates_are_cleaned() -> None:
 
     assert facts.title == "A B C D"
     assert facts.h1 == ["x y"]
+
+
+@pytest.mark.parametrize(
+    "html", ["<svg" * 200_000, "<a href='x" * 100_000, "<!--x" + "<!-" * 200_000]
+)
+def test_crafted_markup_is_read_within_the_cpu_budget(
+    html: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # html.parser before 3.13.4 is quadratic on these; the audit stops at its CPU budget.
+    monkeypatch.setattr(page_audit, "PARSE_CPU_SECONDS", 0.3)
+    started = time.thread_time()
+
+    facts = audit(html)
+
+    assert time.thread_time() - started < 2.0
+    assert facts.final_url == "https://smile-dental.example/"
+
+
+def test_a_page_with_too_many_tags_is_read_that_far(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(page_audit, "EVENTS_MAX", 40)
+    html = "<title>Kept</title><a href='tel:+4930123456'>Call</a>" + "<h2>x</h2>" * 100
+
+    facts = audit(html + "<script src='https://plausible.io/js/script.js'></script>")
+
+    assert facts.title == "Kept" and facts.phone
+    assert facts.headings < 40
+    assert facts.analytics == []
+
+
+def test_inline_svg_is_skipped_with_its_title() -> None:
+    html = (
+        "<head><title>Page</title></head><body><svg><title>Icon</title>"
+        + "<path d='M0 0'/>" * 1000
+        + "</svg><h1>Hello</h1><svg viewBox='0 0 1 1'><a href='/x'>Buy now</a></svg></body>"
+    )
+
+    facts = audit(html)
+
+    assert facts.title == "Page" and facts.h1 == ["Hello"]
+    assert facts.calls_to_action == []

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -42,6 +43,9 @@ LANG_MAX = 35  # a language tag (BCP 47's longest practical form)
 _CAPTURE_MAX = 2000  # text kept per open element (a title, a heading, a button)
 _INLINE_SCAN_MAX = 200_000  # inline code searched for snippets, per page
 _JSONLD_MAX = 500_000  # JSON-LD text parsed, per page
+_TEXT_MAX = 1_000_000  # visible text searched for a phone number or an e-mail address
+EVENTS_MAX = 200_000  # tags and text pieces read; a page with more is read that far
+PARSE_CPU_SECONDS = 3.0  # CPU time of the parse, the same bound against crafted markup
 
 Kind = Literal["booking", "chat", "analytics"]
 
@@ -144,6 +148,7 @@ _PHONE = re.compile(
     r"(?<![\w+])(?:\+\d[\d\s().-]{6,}\d|\(\d[\d\s().-]{6,}\d|0\d[\d\s()./-]{6,}\d|"
     r"\d{3}[\s.-]\d{3}[\s.-]\d{4})(?!\w)"
 )
+_DATE = re.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{1,2}-\d{1,2}")
 _EMAIL = re.compile(
     r"(?<![\w.+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*"
     r"\.[A-Za-z]{2,24}(?![\w-])"
@@ -168,7 +173,10 @@ def _digits(text: str) -> int:
 
 
 def _has_phone(text: str) -> bool:
-    return any(8 <= _digits(m.group(0)) <= 15 for m in _PHONE.finditer(text))
+    return any(
+        8 <= _digits(m.group(0)) <= 15 and not _DATE.fullmatch(m.group(0).strip())
+        for m in _PHONE.finditer(text)
+    )
 
 
 def _host_matches(host: str, path: str, pattern: str) -> bool:
@@ -195,6 +203,32 @@ class _Capture:
         return "".join(self.parts)
 
 
+class _Enough(Exception):
+    """The page has more tags than are worth reading (`EVENTS_MAX`, `PARSE_CPU_SECONDS`)."""
+
+
+def _without_svg(html: str) -> str:
+    """The HTML without inline SVG drawings (thousands of path tags on some pages, and their
+    own <title>s), found in one pass."""
+    lower = html.lower()
+    if "<svg" not in lower:
+        return html
+    parts = []
+    at = 0
+    while True:
+        start = lower.find("<svg", at)
+        if start < 0:
+            break
+        end = lower.find("</svg", start)
+        if end < 0:
+            break
+        close = lower.find(">", end)
+        parts.append(html[at:start])
+        at = len(html) if close < 0 else close + 1
+    parts.append(html[at:])
+    return "".join(parts)
+
+
 class _Auditor(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -219,13 +253,24 @@ class _Auditor(HTMLParser):
         self.inline_code: list[str] = []
         self.inline_scanned = 0
         self.jsonld_read = 0
-        self.text_scanned = 0
+        self.text: list[str] = []  # visible text, searched for a phone and an address at the end
+        self.text_kept = 0
+        self.events = 0
+        # html.parser before Python 3.13.4 rescans the rest of the page for each unclosed
+        # '<' construct (quadratic on crafted input): the parse also stops after this much CPU.
+        self.deadline = time.thread_time() + PARSE_CPU_SECONDS
         self._open: list[_Capture] = []
-        self._skip_text = 0  # inside style, noscript's raw text, template
+        self._skip_text = 0  # inside style, template, a non-executable script
 
     # Parsing
 
+    def _count_event(self) -> None:
+        self.events += 1
+        if self.events > EVENTS_MAX or time.thread_time() > self.deadline:
+            raise _Enough
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._count_event()
         a = {k.lower(): (v or "") for k, v in attrs}
         for key in ("src", "href", "data-src", "data-url", "action"):
             if a.get(key):
@@ -294,16 +339,24 @@ class _Auditor(HTMLParser):
         self._close(tag)
 
     def handle_data(self, data: str) -> None:
-        for capture in self._open:
-            capture.add(data)
-        if self._skip_text or any(c.kind in {"jsonld", "script"} for c in self._open):
-            return
-        if self.text_scanned < 2_000_000:
-            self.text_scanned += len(data)
-            if not self.phone and _has_phone(data):
-                self.phone = True
-            if not self.email and _EMAIL.search(data):
-                self.email = True
+        self._count_event()
+        if self._open:
+            for capture in self._open:
+                capture.add(data)
+            if any(c.kind in {"jsonld", "script"} for c in self._open):
+                return
+        if not self._skip_text and self.text_kept < _TEXT_MAX:
+            self.text_kept += len(data)
+            self.text.append(data)
+
+    def contact_in_text(self) -> None:
+        """A phone number or an e-mail address in the visible text (pieces apart: NUL
+        matches neither pattern, so no number is read across two elements)."""
+        text = "\x00".join(self.text)
+        if not self.phone and _has_phone(text):
+            self.phone = True
+        if not self.email and _EMAIL.search(text):
+            self.email = True
 
     def close(self) -> None:
         super().close()
@@ -440,10 +493,11 @@ def audit_html(html: str, *, final_url: str, http_status: int) -> PageFactsOut:
     goes."""
     auditor = _Auditor()
     try:
-        auditor.feed(html)
+        auditor.feed(_without_svg(html))
         auditor.close()
-    except Exception:  # a parser's surprise must not lose what was read
+    except Exception:  # enough read, or a parser's surprise: keep what was read
         auditor.finish_open()
+    auditor.contact_in_text()
     try:
         scheme = urlsplit(final_url).scheme.lower()
     except ValueError:
