@@ -509,3 +509,9 @@ def test_inline_svg_is_skipped_with_its_title() -> None:
 
     assert facts.title == "Page" and facts.h1 == ["Hello"]
     assert facts.calls_to_action == []
+
+
+async def test_the_audit_runs_off_the_event_loop() -> None:
+    facts = await page_audit.audit_in_thread(PAGE, final_url="https://a.example/", http_status=200)
+
+    assert facts == audit(PAGE, "https://a.example/")

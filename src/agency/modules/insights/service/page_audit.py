@@ -24,6 +24,7 @@ What counts as what (kept simple on purpose):
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import re
@@ -527,3 +528,9 @@ def audit_html(html: str, *, final_url: str, http_status: int) -> PageFactsOut:
         analytics=_services(auditor.urls, auditor.inline_code, "analytics"),
         https=scheme == "https",
     )
+
+
+async def audit_in_thread(html: str, *, final_url: str, http_status: int) -> PageFactsOut:
+    """`audit_html` off the event loop: a large page takes a second or more of CPU (at most
+    `PARSE_CPU_SECONDS`), which must not hold up the requests the same process serves."""
+    return await asyncio.to_thread(audit_html, html, final_url=final_url, http_status=http_status)
