@@ -28,7 +28,7 @@ from agency.modules.billing.models import (
 from agency.modules.catalogue.models import Family, Plan
 from agency.modules.insights.models import Analysis, Lead, SpeedTest
 from agency.modules.seo.models import Generation
-from agency.modules.sites.models import Website
+from agency.modules.sites.models import SpeedCheck, Website
 from agency.registry import MODULES
 from tests.conftest import make_settings
 
@@ -174,6 +174,12 @@ NOT_FROM_REQUESTS = {
     (SpeedTest, "status"),
     (SpeedTest, "source"),
     (Website, "status"),
+    # Websites (issue 17): the plan key billing passes from the catalogue; a speed check's
+    # insights test id, kind and status.
+    (Website, "plan_key"),
+    (SpeedCheck, "test_id"),
+    (SpeedCheck, "kind"),
+    (SpeedCheck, "status"),
     # The analysis (issue 15): the domain the strict rule reads out of AnalysisIn.url (a label
     # and a top-level part of at most 63 characters each) and the URL built from it.
     (Analysis, "public_id"),
