@@ -264,7 +264,7 @@ def test_ideas_then_an_article_written_by_the_ai_as_a_draft(
         expect(page.get_by_label("Title")).to_have_value(WRITTEN["title"])
         body = page.get_by_label("Body (HTML)").input_value()
         assert "<script" not in body and "onclick" not in body, body
-        expect(page.get_by_label("Keywords")).to_have_value("clinic website, online booking, speed")
+        expect(page.get_by_role("textbox", name="Keywords")).to_have_value("clinic website, online booking, speed")
         page.get_by_role("button", name="Cancel").click()
 
         # A provider failure shows in the red box titled Error; a new generation clears it.
