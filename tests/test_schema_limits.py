@@ -27,8 +27,10 @@ from agency.modules.billing.models import (
 )
 from agency.modules.catalogue.models import Family, Plan
 from agency.modules.insights.models import Analysis, Lead, SpeedTest
+from agency.modules.notifications.models import Notification
 from agency.modules.seo.models import Generation
 from agency.modules.sites.models import SpeedCheck, Website
+from agency.modules.support.models import SupportRequest
 from agency.registry import MODULES
 from tests.conftest import make_settings
 
@@ -80,7 +82,8 @@ def test_every_string_a_schema_takes_is_bounded_and_refuses_controls(
     schema: type[BaseModel],
 ) -> None:
     slots = string_slots(schema)
-    assert slots or schema.__name__ == "CatalogueIn"
+    # CatalogueIn and NotificationsReadIn (a list of ids) take no strings.
+    assert slots or schema.__name__ in ("CatalogueIn", "NotificationsReadIn")
     for name, is_list, string in slots:
         assert "maxLength" in string, f"{schema.__name__}.{name} has no max_length"
         bad = "a\x00b"
@@ -128,6 +131,10 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
     ("FamilyIn", "default_plan"): [(Family, "default_plan")],
     ("IdeasIn", "topic"): [(Generation, "topic")],
     ("GenerateArticleIn", "title"): [(Generation, "title")],
+    # Support (issue 17).
+    ("SupportIn", "name"): [(SupportRequest, "name")],
+    ("SupportIn", "email"): [(SupportRequest, "email")],
+    ("SupportIn", "subject"): [(SupportRequest, "subject")],
 }
 # Strings no request writes as sent: hashes, ids, Stripe's values, our own words.
 NOT_FROM_REQUESTS = {
@@ -195,6 +202,13 @@ NOT_FROM_REQUESTS = {
     (Generation, "kind"),
     (Generation, "status"),
     (Generation, "model"),
+    # Support (issue 17): the domain of the customer's own website (the sites module's), the
+    # status; notifications are written by the program's modules, never from a request.
+    (SupportRequest, "website_domain"),
+    (SupportRequest, "status"),
+    (Notification, "kind"),
+    (Notification, "title"),
+    (Notification, "link"),
 }
 
 

@@ -7,7 +7,7 @@ from quart_schema import validate_request, validate_response
 
 from agency.modules.auth.web import login_required, require_account
 from agency.modules.notifications import service
-from agency.modules.notifications.schemas import NotificationList, ReadIn, ReadOut
+from agency.modules.notifications.schemas import NotificationList, NotificationsReadIn, ReadOut
 
 blueprint = Blueprint("notifications", __name__)
 
@@ -24,9 +24,9 @@ async def get_notifications() -> NotificationList:
 
 @blueprint.post("/api/notifications/read")
 @login_required
-@validate_request(ReadIn)
+@validate_request(NotificationsReadIn)
 @validate_response(ReadOut, 200)
-async def post_notifications_read(data: ReadIn) -> ReadOut:
+async def post_notifications_read(data: NotificationsReadIn) -> ReadOut:
     """Mark the signed-in user's notifications read: those of `ids`, or all without `ids`.
     Ids that are not the user's are ignored. Answers how many stay unread."""
     account = await require_account()

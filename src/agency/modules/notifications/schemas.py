@@ -27,7 +27,7 @@ class NotificationList(BaseModel):
     unread: int
 
 
-class ReadIn(BaseModel):
+class NotificationsReadIn(BaseModel):
     """Mark these of the user's notifications read; without `ids`, all of them."""
 
     ids: list[NotificationId] | None = Field(default=None, max_length=READ_IDS_MAX)

@@ -8,7 +8,11 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from agency.core.text import EMAIL_MAX, Line, Lines
-from agency.modules.support.models import MESSAGE_MAX, NAME_MAX, SUBJECT_MAX
+
+# Bounded by the support_request columns (tests/test_schema_limits.py checks it).
+NAME_MAX = 200
+SUBJECT_MAX = 200
+MESSAGE_MAX = 5000
 
 RowId = Annotated[int, Field(ge=1, le=2_147_483_647)]
 
