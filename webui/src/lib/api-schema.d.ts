@@ -92,17 +92,20 @@ export interface paths {
   };
   "/api/admin/sites": {
     /**
-     * Every website (not removed by its owner), newest first; `?status=` building, live,
-     * @description paused or cancelled; `?q=` part of the domain or of the customer's e-mail or name.
+     * Every website not removed by its owner, newest first (admins only).
+     * @description
+     * `?status=` building, live, paused or cancelled; `?q=` part of the domain or of the
+     * customer's e-mail or name.
      */
     get: operations["get_get_admin_sites"];
   };
   "/api/admin/sites/{site_id}/status": {
     /**
-     * Move a website to building, live, paused or cancelled; going live e-mails and notifies
-     * @description its owner.
+     * Move a website to building, live, paused or cancelled (admins only).
+     * @description
+     * Going live e-mails and notifies its owner.
      */
-    put: operations["put_put_site_status"];
+    put: operations["put_put_admin_site_status"];
   };
   "/api/admin/support": {
     /** Every support request, newest first; ?status=open|answered|resolved (admins only). */
@@ -247,35 +250,38 @@ export interface paths {
   };
   "/api/sites": {
     /** The signed-in user's websites, newest first. */
-    get: operations["get_get_websites"];
+    get: operations["get_get_sites"];
   };
   "/api/sites/analytics": {
     /** Every website of the user with its latest speed figures and its score history. */
-    get: operations["get_get_analytics"];
+    get: operations["get_get_site_analytics"];
   };
   "/api/sites/{site_id}": {
     /**
-     * One of the user's websites: status and what happens next, the plan's delivery promise,
-     * @description the latest speed result, the score history and the latest speed check (404 for a website
-     * that is not theirs).
+     * One of the user's websites (404 for a website that is not theirs).
+     * @description
+     * Its status and what happens next, the plan's delivery promise, the latest speed result,
+     * the score history and the latest speed check.
      */
-    get: operations["get_get_website"];
+    get: operations["get_get_site"];
     /**
-     * Remove a website from the user's list (soft delete: kept for the agency's books);
-     * @description answers the websites left.
+     * Remove a website from the user's list; answers the websites left.
+     * @description
+     * A soft delete: the row is kept for the agency's books.
      */
-    delete: operations["delete_delete_website"];
+    delete: operations["delete_delete_site"];
   };
   "/api/sites/{site_id}/speed-tests": {
     /**
-     * Start a speed test of the website (409 while one is running). Poll
-     * @description `GET /api/sites/{id}/speed-tests/latest` until it is done or failed.
+     * Start a speed test of the website (409 while one is running).
+     * @description
+     * Poll `GET /api/sites/{id}/speed-tests/latest` until it is done or failed.
      */
-    post: operations["post_post_speed_test"];
+    post: operations["post_post_site_speed_test"];
   };
   "/api/sites/{site_id}/speed-tests/latest": {
     /** The website's latest speed test (404 when it has none). */
-    get: operations["get_get_latest_speed_test"];
+    get: operations["get_get_site_latest_speed_test"];
   };
   "/api/speed-tests": {
     /**
@@ -1720,8 +1726,10 @@ export interface operations {
     };
   };
   /**
-   * Every website (not removed by its owner), newest first; `?status=` building, live,
-   * @description paused or cancelled; `?q=` part of the domain or of the customer's e-mail or name.
+   * Every website not removed by its owner, newest first (admins only).
+   * @description
+   * `?status=` building, live, paused or cancelled; `?q=` part of the domain or of the
+   * customer's e-mail or name.
    */
   get_get_admin_sites: {
     parameters: {
@@ -1744,10 +1752,11 @@ export interface operations {
     };
   };
   /**
-   * Move a website to building, live, paused or cancelled; going live e-mails and notifies
-   * @description its owner.
+   * Move a website to building, live, paused or cancelled (admins only).
+   * @description
+   * Going live e-mails and notifies its owner.
    */
-  put_put_site_status: {
+  put_put_admin_site_status: {
     parameters: {
       path: {
         site_id: number;
@@ -2572,7 +2581,7 @@ export interface operations {
     };
   };
   /** The signed-in user's websites, newest first. */
-  get_get_websites: {
+  get_get_sites: {
     responses: {
       200: {
         content: {
@@ -2585,7 +2594,7 @@ export interface operations {
     };
   };
   /** Every website of the user with its latest speed figures and its score history. */
-  get_get_analytics: {
+  get_get_site_analytics: {
     responses: {
       200: {
         content: {
@@ -2598,11 +2607,12 @@ export interface operations {
     };
   };
   /**
-   * One of the user's websites: status and what happens next, the plan's delivery promise,
-   * @description the latest speed result, the score history and the latest speed check (404 for a website
-   * that is not theirs).
+   * One of the user's websites (404 for a website that is not theirs).
+   * @description
+   * Its status and what happens next, the plan's delivery promise, the latest speed result,
+   * the score history and the latest speed check.
    */
-  get_get_website: {
+  get_get_site: {
     parameters: {
       path: {
         site_id: number;
@@ -2642,10 +2652,11 @@ export interface operations {
     };
   };
   /**
-   * Remove a website from the user's list (soft delete: kept for the agency's books);
-   * @description answers the websites left.
+   * Remove a website from the user's list; answers the websites left.
+   * @description
+   * A soft delete: the row is kept for the agency's books.
    */
-  delete_delete_website: {
+  delete_delete_site: {
     parameters: {
       path: {
         site_id: number;
@@ -2657,6 +2668,96 @@ export interface operations {
           "application/json": {
             /** Websites */
             websites: components["schemas"]["WebsiteOut"][];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Start a speed test of the website (409 while one is running).
+   * @description
+   * Poll `GET /api/sites/{id}/speed-tests/latest` until it is done or failed.
+   */
+  post_post_site_speed_test: {
+    parameters: {
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description A speed test of the website: queued or running until it ends done or failed. */
+      202: {
+        content: {
+          "application/json": {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Error
+             * @description The message shown in the red box when it failed.
+             */
+            error: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "manual" | "monitor";
+            /** Score */
+            score: number | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+          };
+        };
+      };
+    };
+  };
+  /** The website's latest speed test (404 when it has none). */
+  get_get_site_latest_speed_test: {
+    parameters: {
+      path: {
+        site_id: number;
+      };
+    };
+    responses: {
+      /** @description A speed test of the website: queued or running until it ends done or failed. */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Error
+             * @description The message shown in the red box when it failed.
+             */
+            error: string | null;
+            /** Finished At */
+            finished_at: string | null;
+            /** Id */
+            id: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "manual" | "monitor";
+            /** Score */
+            score: number | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
           };
         };
       };
@@ -2725,49 +2826,6 @@ export interface operations {
              * @enum {string}
              */
             strategy: "mobile" | "desktop";
-          };
-        };
-      };
-    };
-  };
-  /** The website's latest speed test (404 when it has none). */
-  get_get_latest_speed_test: {
-    parameters: {
-      path: {
-        site_id: number;
-      };
-    };
-    responses: {
-      /** @description A speed test of the website: queued or running until it ends done or failed. */
-      200: {
-        content: {
-          "application/json": {
-            /**
-             * Created At
-             * Format: date-time
-             */
-            created_at: string;
-            /**
-             * Error
-             * @description The message shown in the red box when it failed.
-             */
-            error: string | null;
-            /** Finished At */
-            finished_at: string | null;
-            /** Id */
-            id: number;
-            /**
-             * Kind
-             * @enum {string}
-             */
-            kind: "manual" | "monitor";
-            /** Score */
-            score: number | null;
-            /**
-             * Status
-             * @enum {string}
-             */
-            status: "queued" | "running" | "done" | "failed";
           };
         };
       };

@@ -29,7 +29,7 @@ MSG_SEARCH = "The search may have at most 100 characters, on one line."
 @blueprint.get("/api/sites")
 @auth_web.login_required
 @validate_response(WebsiteList, 200)
-async def get_websites() -> WebsiteList:
+async def get_sites() -> WebsiteList:
     """The signed-in user's websites, newest first."""
     account = await auth_web.require_account()
     return WebsiteList(websites=await websites.list_websites(account.id))
@@ -38,7 +38,7 @@ async def get_websites() -> WebsiteList:
 @blueprint.get("/api/sites/analytics")
 @auth_web.login_required
 @validate_response(AnalyticsOut, 200)
-async def get_analytics() -> AnalyticsOut:
+async def get_site_analytics() -> AnalyticsOut:
     """Every website of the user with its latest speed figures and its score history."""
     account = await auth_web.require_account()
     return await websites.analytics(account.id)
@@ -47,10 +47,11 @@ async def get_analytics() -> AnalyticsOut:
 @blueprint.get("/api/sites/<int:site_id>")
 @auth_web.login_required
 @validate_response(WebsiteDetail, 200)
-async def get_website(site_id: int) -> WebsiteDetail:
-    """One of the user's websites: status and what happens next, the plan's delivery promise,
-    the latest speed result, the score history and the latest speed check (404 for a website
-    that is not theirs)."""
+async def get_site(site_id: int) -> WebsiteDetail:
+    """One of the user's websites (404 for a website that is not theirs).
+
+    Its status and what happens next, the plan's delivery promise, the latest speed result,
+    the score history and the latest speed check."""
     account = await auth_web.require_account()
     return await websites.detail(account.id, site_id, current_app.extensions["agency.settings"])
 
@@ -58,9 +59,10 @@ async def get_website(site_id: int) -> WebsiteDetail:
 @blueprint.delete("/api/sites/<int:site_id>")
 @auth_web.login_required
 @validate_response(WebsiteList, 200)
-async def delete_website(site_id: int) -> WebsiteList:
-    """Remove a website from the user's list (soft delete: kept for the agency's books);
-    answers the websites left."""
+async def delete_site(site_id: int) -> WebsiteList:
+    """Remove a website from the user's list; answers the websites left.
+
+    A soft delete: the row is kept for the agency's books."""
     account = await auth_web.require_account()
     await websites.remove(account.id, site_id)
     return WebsiteList(websites=await websites.list_websites(account.id))
@@ -69,9 +71,10 @@ async def delete_website(site_id: int) -> WebsiteList:
 @blueprint.post("/api/sites/<int:site_id>/speed-tests")
 @auth_web.login_required
 @validate_response(SpeedCheckOut, 202)
-async def post_speed_test(site_id: int) -> tuple[SpeedCheckOut, int]:
-    """Start a speed test of the website (409 while one is running). Poll
-    `GET /api/sites/{id}/speed-tests/latest` until it is done or failed."""
+async def post_site_speed_test(site_id: int) -> tuple[SpeedCheckOut, int]:
+    """Start a speed test of the website (409 while one is running).
+
+    Poll `GET /api/sites/{id}/speed-tests/latest` until it is done or failed."""
     account = await auth_web.require_account()
     check = await websites.start_check(
         account.id, site_id, current_app.extensions["agency.settings"]
@@ -84,7 +87,7 @@ async def post_speed_test(site_id: int) -> tuple[SpeedCheckOut, int]:
 @blueprint.get("/api/sites/<int:site_id>/speed-tests/latest")
 @auth_web.login_required
 @validate_response(SpeedCheckOut, 200)
-async def get_latest_speed_test(site_id: int) -> SpeedCheckOut:
+async def get_site_latest_speed_test(site_id: int) -> SpeedCheckOut:
     """The website's latest speed test (404 when it has none)."""
     account = await auth_web.require_account()
     return await websites.latest_check(
@@ -97,8 +100,10 @@ async def get_latest_speed_test(site_id: int) -> SpeedCheckOut:
 @document_querystring(AdminSitesQuery)
 @validate_response(AdminWebsiteList, 200)
 async def get_admin_sites() -> AdminWebsiteList:
-    """Every website (not removed by its owner), newest first; `?status=` building, live,
-    paused or cancelled; `?q=` part of the domain or of the customer's e-mail or name."""
+    """Every website not removed by its owner, newest first (admins only).
+
+    `?status=` building, live, paused or cancelled; `?q=` part of the domain or of the
+    customer's e-mail or name."""
     search = request.args.get("q") or None
     if search is not None and not is_line(search, 100):
         raise ValidationFailed(MSG_SEARCH, fields={"q": MSG_SEARCH})
@@ -112,9 +117,10 @@ async def get_admin_sites() -> AdminWebsiteList:
 @auth_web.admin_required
 @validate_request(StatusIn)
 @validate_response(AdminWebsiteOut, 200)
-async def put_site_status(site_id: int, data: StatusIn) -> AdminWebsiteOut:
-    """Move a website to building, live, paused or cancelled; going live e-mails and notifies
-    its owner."""
+async def put_admin_site_status(site_id: int, data: StatusIn) -> AdminWebsiteOut:
+    """Move a website to building, live, paused or cancelled (admins only).
+
+    Going live e-mails and notifies its owner."""
     return await websites.set_status(
         site_id, data.status, current_app.extensions["agency.settings"]
     )
