@@ -104,6 +104,7 @@ def overrides(site: CustomerSite) -> dict[str, str]:
         FAILING_PSI: f"{site.base_url}/",
         "huge-site.com": f"{site.base_url}/huge",
         "json-site.com": f"{site.base_url}/data.json",
+        "slow-site.com": f"{site.base_url}/slow",
     }
 
 
@@ -446,6 +447,24 @@ async def test_two_runners_at_once_run_an_analysis_once(
     await analyses.run_analysis(settings, queued["id"])  # a late re-run: nothing happens
     assert customer_site.paths().count("/bare") == before + 1
     assert await mail.OutboundMail.filter(to=EMAIL).count() == 1
+
+
+async def test_a_runner_that_stops_mid_run_puts_the_analysis_back(
+    app: Any, customer_site: CustomerSite
+) -> None:
+    _, queued = await start(app, "slow-site.com")
+    settings = app.app.extensions["agency.settings"]
+    before = customer_site.paths().count("/slow")
+    run = asyncio.create_task(analyses.run_analysis(settings, queued["id"]))
+    for _ in range(200):
+        if customer_site.paths().count("/slow") > before:
+            break
+        await asyncio.sleep(0.02)
+    assert (await Analysis.get(public_id=queued["id"])).status == "running"
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    assert (await Analysis.get(public_id=queued["id"])).status == "queued"
 
 
 async def test_the_server_runs_it_in_the_background_while_the_page_polls(
