@@ -8,7 +8,8 @@ whose pages have known facts.
   fetcher must not send it back).
 - `/bare` (BARE_PATH): a title only: no description, h1, form, contact, structured data, Open
   Graph, viewport, language, analytics, widgets; one image without alt text.
-- `/redirect/N`: a chain of N redirects (302, each setting a cookie) ending at `/`; `/loop`: redirects to itself.
+- `/redirect/N`: a chain of N redirects (302, each setting a cookie) ending at `/`; `/loop`:
+  redirects to itself.
 - `/to-private`: redirects to `http://127.0.0.1:{port}/` (refused unless private targets are
   allowed); `/to-ipv6-loopback`: redirects to `http://[::1]/`.
 - `/data.json`: JSON, not a web page; `/huge`: an HTML page of HUGE_BYTES; `/slow`: answers
