@@ -244,6 +244,8 @@ def test_ideas_then_an_article_written_by_the_ai_as_a_draft(
         expect(first.get_by_role("list", name="Keywords")).to_contain_text("online booking")
         expect(first.get_by_role("list", name="Outline")).to_contain_text("What to measure")
         assert len(ai.requests) == 1
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "article-ideas-desktop.png"), full_page=True)
         assert ai.requests[0].key == ai.api_key
         assert "clinic websites" in ai.requests[0].text()
 
@@ -264,7 +266,9 @@ def test_ideas_then_an_article_written_by_the_ai_as_a_draft(
         expect(page.get_by_label("Title")).to_have_value(WRITTEN["title"])
         body = page.get_by_label("Body (HTML)").input_value()
         assert "<script" not in body and "onclick" not in body, body
-        expect(page.get_by_role("textbox", name="Keywords")).to_have_value("clinic website, online booking, speed")
+        expect(page.get_by_role("textbox", name="Keywords")).to_have_value(
+            "clinic website, online booking, speed"
+        )
         page.get_by_role("button", name="Cancel").click()
 
         # A provider failure shows in the red box titled Error; a new generation clears it.

@@ -123,9 +123,11 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
   const slugHint =
     article?.status === 'published'
       ? 'Changing the slug of a published article keeps its old address working: it redirects here.'
-      : suggested
-        ? `Leave empty to use “${suggested}”.`
-        : 'Leave empty to make it from the title.'
+      : form.slug.trim() !== ''
+        ? `The article’s address: /blog/${form.slug.trim()}`
+        : suggested
+          ? `Leave empty to use “${suggested}”.`
+          : 'Leave empty to make it from the title.'
 
   return (
     <section className="seo-editor" aria-labelledby={`${contentId}-heading`}>
@@ -202,7 +204,7 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
             <textarea
               id={fieldId('content')}
               className="input seo-editor__content"
-              rows={20}
+              rows={12}
               spellCheck={false}
               value={form.content}
               maxLength={CONTENT_MAX}

@@ -26,7 +26,7 @@ export interface ArticleGeneratorProps {
 export function ArticleGenerator({ ai, onSaved, onEdit }: ArticleGeneratorProps) {
   const titleId = useId()
   return (
-    <section className="card dash-card seo-generator" aria-labelledby={titleId}>
+    <section className="card card--pad-md dash-card seo-generator" aria-labelledby={titleId}>
       <h2 id={titleId} className="seo-generator__title">
         <LightbulbIcon size={20} />
         Generate with AI
