@@ -370,6 +370,8 @@ def test_critical_issues_are_grounded_and_bounded(
         ("Add Open Graph tags for social sharing.", ["open graph"]),
         ("There is no clear call to action.", ["call to action"]),
         ("No phone number is shown.", ["phone"]),
+        ("There is no chat or booking.", ["booking", "chat"]),
+        ("Get a booking tool such as Cal.com.", ["booking"]),
         ("Add a contact form.", ["form"]),
         ("The page has no H1 heading.", ["h1"]),
         ("Images are missing alt text.", ["alt text"]),
@@ -393,6 +395,11 @@ def test_ai_sentences_the_facts_contradict(sentence: str, topics: list[str]) -> 
         "Add FAQ entries to your structured data.",
         "Link every call to action to the calendar.",
         "Visit https://no-chat.example/ for comparison.",
+        "Use AI to cut no-shows for appointments.",
+        "Offer booking reminders by text message.",
+        "No keywords in the title: name the city.",
+        "Tailor the booking page to the visitor's needs.",
+        "Patients can book without calling.",
     ],
 )
 def test_ai_sentences_the_facts_allow(sentence: str) -> None:

@@ -125,14 +125,29 @@ _TOPICS: tuple[_Topic, ...] = (
 
 _NEGATION = (
     r"(?:no|not|missing|lacks?|lacking|without|absent|has no|have no|there is no|there are no|"
-    r"doesn't have|does not have|don't have|do not have|needs?|zero)"
+    r"doesn't have|does not have|don't have|do not have|zero)(?![-'])"
 )
 _ADD = (
     r"(?:add|adding|install|installing|set up|setting up|implement|implementing|integrate|"
     r"integrating|introduce|introducing|enable|enabling|create|creating|offer|offering|provide|"
     r"providing|get|consider|include|including|deploy|deploying|launch|launching)"
 )
-_FILLER_STOP = r"(?:to|your|existing|into|in|on|for|of|with|from|and|through|the existing)"
+# Between the verb and the topic: at most three words, none that starts another phrase
+# ("add reminders to your booking" is about the booking the page has).
+_FILLER = (
+    r"(?:\s+(?!(?:to|your|existing|into|in|on|for|of|with|from|and|through|about|by|at|"
+    r"after|before|than|but|while|when|because|the existing)\b)[\w'-]+){0,3}?"
+)
+# After the topic: the phrase ends there ("add online booking so ..."), or the next word names
+# the thing itself; "booking reminders" or "chat transcripts" are about something else.
+_TOPIC_END = (
+    r"(?=\s*(?:$|[.,;:!?)(\u2014\u2013-])|\s+(?:to|so|for|with|that|which|where|on|in|and|or|"
+    r"such|like|via|using|from|as|at|by|can|could|would|will|should|lets?|allows?|enables?|"
+    r"helps?|is|are|was|were|yet|here|there|now|today|first|too|also|again|soon|anywhere|"
+    r"visible|available|properly|immediately|options?|"
+    r"features?|functionality|capabilit(?:y|ies)|solutions?|integrations?|platforms?|"
+    r"software|services?|tools?|widgets?|systems?|apps?)\b)"
+)
 _ABSENT_AFTER = (
     r"(?:(?:is|are)\s+(?:missing|absent|not (?:found|set|present|installed|configured|used)|"
     r"lacking|empty)|(?:lacks?|is missing|are missing|has none|have none|has no|have no|"
@@ -142,8 +157,8 @@ _ABSENT_AFTER = (
 
 
 def _patterns(words: str) -> re.Pattern[str]:
-    before = rf"\b{_NEGATION}\b[^.!?;:]{{0,25}}?\b{words}\b"
-    add = rf"\b{_ADD}\b(?:\s+(?!{_FILLER_STOP}\b)[\w'-]+){{0,3}}?\s+{words}\b"
+    before = rf"\b{_NEGATION}{_FILLER}\s+{words}{_TOPIC_END}"
+    add = rf"\b{_ADD}\b{_FILLER}\s+{words}{_TOPIC_END}"
     after = rf"\b{words}\b[^.!?;]{{0,25}}?\b{_ABSENT_AFTER}\b"
     return re.compile(f"{before}|{add}|{after}", re.IGNORECASE)
 
