@@ -171,8 +171,19 @@ class ChatCall:
 
 
 def default_handler(messages: Messages, model: str) -> dict[str, Any]:
-    """Plausible answers for manual runs and demos: ideas, an article, or an echo."""
+    """Plausible answers for manual runs and demos: an article (the prompt asks for a
+    metaDescription), three ideas (it asks for ideas with an outline), or an echo."""
     text = " ".join(str(m.get("content", "")) for m in messages).lower()
+    if "metadescription" in text or "meta description" in text:
+        return {
+            "title": "Faster websites for small businesses",
+            "content": (
+                "<h2>Why speed matters</h2><p>Visitors leave slow pages.</p>"
+                "<h2>What to fix first</h2><ul><li>Images</li><li>Scripts</li></ul>"
+            ),
+            "metaDescription": "A short guide to making a small business website fast.",
+            "keywords": ["website speed", "small business", "performance"],
+        }
     if "ideas" in text and "outline" in text:
         return {
             "ideas": [
@@ -184,16 +195,6 @@ def default_handler(messages: Messages, model: str) -> dict[str, Any]:
                 }
                 for n in (1, 2, 3)
             ]
-        }
-    if "metadescription" in text or "meta description" in text:
-        return {
-            "title": "Faster websites for small businesses",
-            "content": (
-                "<h2>Why speed matters</h2><p>Visitors leave slow pages.</p>"
-                "<h2>What to fix first</h2><ul><li>Images</li><li>Scripts</li></ul>"
-            ),
-            "metaDescription": "A short guide to making a small business website fast.",
-            "keywords": ["website speed", "small business", "performance"],
         }
     return {"answer": "ok", "model": model}
 
