@@ -624,6 +624,7 @@ def test_the_ai_path_writes_the_report_from_the_facts(
         "80 out of 100", timeout=30_000
     )
     expect(results.locator(".score-tile__label").first).to_have_text("Excellent")
-    expect(results.get_by_role("link", name="Fix Now")).to_have_count(0)
+    # Excellent on the analysis scale (80+), yet below the speed test's 90: 'Fix Now' shows.
+    expect(results.get_by_role("link", name="Fix Now")).to_have_count(1)
     assert len(ai.requests) == 1
     assert console.problems == [], console.problems
