@@ -893,8 +893,13 @@ def _agency(f: PageFactsOut, domain: str) -> AnalysisReportOut:
     overview = _overview(
         f,
         domain,
-        f"Growth view of a client site: {_count(gaps, 'gap')} on {domain} "
-        "that your agency can turn into paid work.",
+        (
+            f"Growth view of a client site: {_count(gaps, 'gap')} on {domain} that your agency "
+            "can turn into paid work."
+            if gaps
+            else f"Growth view of a client site: {domain} has the basics in place, so the "
+            "growth is in retainers and AI services."
+        ),
     )
 
     roadmap = []
