@@ -68,4 +68,5 @@ export const ROUTE_TEXT: Readonly<Record<string, RouteText>> = {
   '/dashboard/settings': ['Settings', 'Change your e-mail and password, export your data or delete your account.'],
   '/dashboard/seo': ['SEO Articles', 'Generate, edit, publish and archive blog articles.'],
   '/dashboard/leads': ['Leads', 'The leads sent through the website forms, with a CSV download.'],
+  '/dashboard/admin/websites': ['All websites', 'Every customer website, its status and speed score, for the agency.'],
 }

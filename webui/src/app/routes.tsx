@@ -120,6 +120,7 @@ export const routeDefs: readonly RouteDef[] = [
   dash('/dashboard/settings', 'dashboard/Settings'),
   dash('/dashboard/seo', 'dashboard/SeoArticles'),
   dash('/dashboard/leads', 'dashboard/Leads'),
+  dash('/dashboard/admin/websites', 'dashboard/AdminWebsites'),
 ]
 
 // Vite turns this into one lazy chunk per page module (tests excluded).

@@ -1,17 +1,27 @@
+import { useState } from 'react'
 import { Link } from '../../lib/router'
 import { GlobeIcon } from '../icons/GlobeIcon'
 import { PlusIcon } from '../icons/PlusIcon'
 import { Badge } from '../ui/Badge'
+import { Button } from '../ui/Button'
+import { ErrorBox } from '../ui/ErrorBox'
 import { scoreBand, websiteStatusTone, type Website } from '../../lib/billing'
+import { errorMessage } from '../../lib/api-client'
 import { cx } from '../../lib/cx'
 
+export interface WebsiteCardsProps {
+  websites: Website[]
+  /** When given (the websites page), each card offers 'Remove', confirmed first. */
+  onRemove?: (site: Website) => Promise<void>
+}
+
 /** "Your Websites": one card per website and a dashed tile to order a new one. */
-export function WebsiteCards({ websites }: { websites: Website[] }) {
+export function WebsiteCards({ websites, onRemove }: WebsiteCardsProps) {
   return (
     <ul className="site-grid">
       {websites.map((site) => (
         <li key={site.id}>
-          <WebsiteCard site={site} />
+          <WebsiteCard site={site} onRemove={onRemove} />
         </li>
       ))}
       <li>
@@ -26,7 +36,7 @@ export function WebsiteCards({ websites }: { websites: Website[] }) {
   )
 }
 
-function WebsiteCard({ site }: { site: Website }) {
+function WebsiteCard({ site, onRemove }: { site: Website; onRemove?: (site: Website) => Promise<void> }) {
   const score = typeof site.page_speed === 'number' ? Math.max(0, Math.min(100, Math.round(site.page_speed))) : null
   const band = scoreBand(score)
   const label = `Page speed score for ${site.domain}`
@@ -61,6 +71,43 @@ function WebsiteCard({ site }: { site: Website }) {
       <Link to={`/dashboard/websites/${site.id}`} className="site-card__link">
         View details<span className="visually-hidden"> of {site.domain}</span>
       </Link>
+      {onRemove && <RemoveSite site={site} onRemove={onRemove} />}
     </article>
+  )
+}
+
+/** 'Remove' on a card, then a confirmation in place: the site leaves the list (the agency keeps its record). */
+function RemoveSite({ site, onRemove }: { site: Website; onRemove: (site: Website) => Promise<void> }) {
+  const [asking, setAsking] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  if (!asking) {
+    return (
+      <Button size="sm" variant="ghost" className="site-card__remove" onClick={() => setAsking(true)}>
+        Remove<span className="visually-hidden"> {site.domain}</span>
+      </Button>
+    )
+  }
+  const confirm = () => {
+    setBusy(true)
+    setError(null)
+    onRemove(site).catch((err: unknown) => {
+      setError(errorMessage(err))
+      setBusy(false)
+    })
+  }
+  return (
+    <div className="site-card__confirm" role="group" aria-label={`Remove ${site.domain}`}>
+      <p>Remove {site.domain} from your websites? This cannot be undone here.</p>
+      {error && <ErrorBox>{error}</ErrorBox>}
+      <div className="site-card__confirm-actions">
+        <Button size="sm" variant="danger" busy={busy} onClick={confirm}>
+          Yes, remove it
+        </Button>
+        <Button size="sm" variant="outline" disabled={busy} onClick={() => setAsking(false)}>
+          Cancel
+        </Button>
+      </div>
+    </div>
   )
 }

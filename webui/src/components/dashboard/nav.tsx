@@ -8,6 +8,7 @@ import { HomeIcon } from '../icons/HomeIcon'
 import { InboxIcon } from '../icons/InboxIcon'
 import type { IconProps } from '../icons/Icon'
 import { LifebuoyIcon } from '../icons/LifebuoyIcon'
+import { ServerIcon } from '../icons/ServerIcon'
 import { SettingsIcon } from '../icons/SettingsIcon'
 import { UserIcon } from '../icons/UserIcon'
 
@@ -33,7 +34,7 @@ export const dashboardLinks: readonly DashboardLink[] = [
   { to: '/dashboard/settings', label: 'Settings', end: false, Icon: SettingsIcon },
 ]
 
-/** Admin-only pages: the article manager (spec section 6) and the leads from the public forms. */
+/** Admin-only pages: the article manager (spec section 6), the leads from the public forms and every customer website. */
 export const adminLinks: readonly AdminLink[] = [
   {
     to: '/dashboard/seo',
@@ -48,6 +49,13 @@ export const adminLinks: readonly AdminLink[] = [
     end: false,
     Icon: InboxIcon,
     refusal: 'Only admins can see the leads from the website forms.',
+  },
+  {
+    to: '/dashboard/admin/websites',
+    label: 'All Websites',
+    end: false,
+    Icon: ServerIcon,
+    refusal: 'Only admins can see every customer website.',
   },
 ]
 

@@ -1,10 +1,51 @@
-import { PageIntro } from '../../components/layout/PageIntro'
+import { useState } from 'react'
+import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
+import { LoadState } from '../../components/dashboard/LoadState'
+import { WebsiteCards } from '../../components/dashboard/WebsiteCards'
+import { ButtonLink } from '../../components/ui/Button'
+import { Card } from '../../components/ui/Card'
+import { Notice } from '../../components/ui/Notice'
+import { fetchWebsites, removeWebsite, type Website } from '../../lib/sites'
+import { useApiData } from '../../lib/use-api-data'
+import '../../styles/sites.css'
 
 export default function WebsitesPage() {
+  const loaded = useApiData('websites', fetchWebsites)
+  const [left, setLeft] = useState<Website[] | null>(null)
+  const [removed, setRemoved] = useState<string | null>(null)
+
+  const remove = async (site: Website) => {
+    setLeft(await removeWebsite(site.id))
+    setRemoved(site.domain)
+  }
+
   return (
-    <PageIntro
-      heading="Your Websites"
-      text="Every website we build and host for you, with its status and speed score."
-    />
+    <div className="dash-page">
+      <DashPageHeader heading="Your Websites" text="Every website we build and host for you, with its status and speed score." />
+      <div className="sites-toolbar">
+        <ButtonLink to="/start?type=website">New Website</ButtonLink>
+      </div>
+      {removed && (
+        <Notice className="sites-notice">
+          {removed} was removed from your websites.
+        </Notice>
+      )}
+      <LoadState state={loaded} loading="Loading your websites" failed="We could not load your websites.">
+        {(data) => {
+          const websites = left ?? data
+          return (
+            <>
+              {websites.length === 0 && (
+                <Card className="dash-card empty-state sites-empty">
+                  <p className="empty-state__title">You have no websites yet.</p>
+                  <p className="empty-state__text">Order a website and it appears here while we build it, then with its speed score.</p>
+                </Card>
+              )}
+              <WebsiteCards websites={websites} onRemove={remove} />
+            </>
+          )
+        }}
+      </LoadState>
+    </div>
   )
 }

@@ -1,0 +1,160 @@
+import { useId, useState, type FormEvent } from 'react'
+import { useSearchParams } from 'react-router-dom'
+import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
+import { LoadState } from '../../components/dashboard/LoadState'
+import { Badge } from '../../components/ui/Badge'
+import { Button } from '../../components/ui/Button'
+import { Card } from '../../components/ui/Card'
+import { ErrorBox } from '../../components/ui/ErrorBox'
+import { Notice } from '../../components/ui/Notice'
+import { errorMessage } from '../../lib/api-client'
+import { websiteStatusTone } from '../../lib/billing'
+import { cx } from '../../lib/cx'
+import {
+  STATUSES,
+  clampScore,
+  fetchAdminWebsites,
+  formatDay,
+  setWebsiteStatus,
+  statusLabel,
+  type AdminWebsite,
+  type SiteStatus,
+} from '../../lib/sites'
+import { useApiData } from '../../lib/use-api-data'
+import '../../styles/sites.css'
+
+/** The agency's websites: every customer's site, filtered by status, searched by domain or customer; a status changes here (going live e-mails and notifies the customer). */
+export default function AdminWebsitesPage() {
+  const [params, setParams] = useSearchParams()
+  const status = params.get('status') ?? ''
+  const q = params.get('q') ?? ''
+  const loaded = useApiData(`admin-sites:${status}:${q}`, async () => ({ websites: await fetchAdminWebsites(status, q) }))
+  const [search, setSearch] = useState(q)
+  const [changed, setChanged] = useState<string | null>(null)
+  const statusId = useId()
+  const searchId = useId()
+
+  const show = (next: { status?: string; q?: string }) => {
+    const values = { status, q, ...next }
+    const query: Record<string, string> = {}
+    if (values.status) query.status = values.status
+    if (values.q.trim()) query.q = values.q.trim()
+    setParams(query, { replace: true })
+  }
+  const submit = (event: FormEvent) => {
+    event.preventDefault()
+    show({ q: search })
+  }
+
+  return (
+    <div className="dash-page">
+      <DashPageHeader heading="All websites" text="Every customer's website: move a site to live when it is delivered, or pause and cancel it." />
+      <form className="sites-filters" onSubmit={submit} role="search">
+        <div className="field">
+          <label className="field__label" htmlFor={statusId}>
+            Status
+          </label>
+          <select id={statusId} className="input" value={status} onChange={(e) => show({ status: e.target.value })}>
+            <option value="">All statuses</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {statusLabel(s)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field sites-filters__search">
+          <label className="field__label" htmlFor={searchId}>
+            Domain or customer
+          </label>
+          <input id={searchId} className="input" type="search" maxLength={100} value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <Button type="submit" variant="outline">
+          Search
+        </Button>
+      </form>
+      {changed && <Notice className="sites-notice">{changed}</Notice>}
+      <LoadState state={loaded} loading="Loading the websites" failed="We could not load the websites.">
+        {({ websites }) =>
+          websites.length === 0 ? (
+            <Card className="dash-card empty-state">
+              <p className="empty-state__title">No websites match.</p>
+              <p className="empty-state__text">Choose another status or search for something else.</p>
+            </Card>
+          ) : (
+            <div className="sites-table-wrap">
+              <table className="sites-table">
+                <caption className="visually-hidden">Websites, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Domain</th>
+                    <th scope="col">Customer</th>
+                    <th scope="col">Score</th>
+                    <th scope="col">Added</th>
+                    <th scope="col">Status</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {websites.map((site) => (
+                    <SiteRow key={site.id} site={site} onChanged={(next) => {
+                      setChanged(`${next.domain} is now ${next.status}.`)
+                      loaded.reload()
+                    }} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </LoadState>
+    </div>
+  )
+}
+
+function SiteRow({ site, onChanged }: { site: AdminWebsite; onChanged: (site: AdminWebsite) => void }) {
+  const [next, setNext] = useState<SiteStatus>(STATUSES.find((s) => s === site.status) ?? 'building')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const selectId = useId()
+  const score = clampScore(site.page_speed)
+  const save = () => {
+    setBusy(true)
+    setError(null)
+    setWebsiteStatus(site.id, next)
+      .then(onChanged)
+      .catch((err: unknown) => setError(errorMessage(err)))
+      .finally(() => setBusy(false))
+  }
+  return (
+    <tr data-domain={site.domain}>
+      <th scope="row">{site.domain}</th>
+      <td>
+        {site.customer_name && <span className="sites-table__name">{site.customer_name}</span>}
+        <span className="sites-table__email">{site.customer_email ?? 'Deleted account'}</span>
+      </td>
+      <td>{score === null ? 'N/A' : `${score}/100`}</td>
+      <td>{formatDay(site.created_at)}</td>
+      <td>
+        <div className="sites-table__status">
+          <Badge tone={websiteStatusTone(site.status)} className={cx('status-badge', `status-badge--${site.status}`)}>
+            {site.status.toUpperCase()}
+          </Badge>
+          <label className="visually-hidden" htmlFor={selectId}>
+            New status of {site.domain}
+          </label>
+          <select id={selectId} className="input input--sm" value={next} onChange={(e) => setNext(STATUSES.find((s) => s === e.target.value) ?? next)}>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {statusLabel(s)}
+              </option>
+            ))}
+          </select>
+          <Button size="sm" busy={busy} disabled={next === site.status} onClick={save}>
+            Update<span className="visually-hidden"> {site.domain}</span>
+          </Button>
+        </div>
+        {error && <ErrorBox>{error}</ErrorBox>}
+      </td>
+    </tr>
+  )
+}
