@@ -454,3 +454,19 @@ def test_ground_report_falls_back_to_the_default_overview() -> None:
     )
 
     assert ground_report(report, perfect()).overview == OVERVIEW_DEFAULT
+
+
+def test_the_lead_page_speaks_of_business_impact() -> None:
+    issues = critical_issues(bare(), None, "lead")
+
+    assert (
+        "No call to action found on the page: visitors ready to buy have nothing to click."
+        in issues
+    )
+
+
+def test_a_meta_description_ending_in_a_full_stop_gets_no_second_one() -> None:
+    report = rules_report(perfect(), "general", "client.example")
+
+    assert "open six days a week.”" in report.overview
+    assert "week.”." not in report.overview

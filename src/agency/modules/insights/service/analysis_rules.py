@@ -413,7 +413,8 @@ def _https_text(f: PageFactsOut) -> str:
 def _search_text(f: PageFactsOut) -> str:
     title = f"Its title is {_quote(f.title)}" if f.title else "It has no title"
     if f.meta_description:
-        return f"{title}; its meta description reads {_quote(f.meta_description, 160)}."
+        meta = _quote(f.meta_description, 160)
+        return f"{title}; its meta description reads {meta}" + ("" if meta[-2] in ".!?" else ".")
     return f"{title}, and it has no meta description."
 
 
@@ -1050,7 +1051,15 @@ def critical_issues(
                 (80, "No viewport meta tag: phones show the page zoomed out like a desktop page.")
             )
         if not f.calls_to_action:
-            found.append((75, "No call to action found on the page."))
+            found.append(
+                (
+                    75,
+                    "No call to action found on the page: visitors ready to buy have nothing to "
+                    "click."
+                    if variant == "lead"
+                    else "No call to action found on the page.",
+                )
+            )
         if not (f.phone or f.email or f.forms):
             found.append(
                 (
