@@ -509,6 +509,8 @@ def test_inline_svg_is_skipped_with_its_title() -> None:
 
     assert facts.title == "Page" and facts.h1 == ["Hello"]
     assert facts.calls_to_action == []
+    # Text whose lower case is longer (İ) before the drawing does not shift what is cut.
+    assert audit("<p>İİİ</p><SVG><title>x</title></SVG><h1>After</h1>").h1 == ["After"]
 
 
 async def test_the_audit_runs_off_the_event_loop() -> None:

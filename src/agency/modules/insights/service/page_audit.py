@@ -157,6 +157,8 @@ _EMAIL = re.compile(
 _HOSTISH = re.compile(r"(?:https?:)?//([A-Za-z0-9.-]{1,253})(/[^\s\"'<>]{0,200})?")
 _UNSAFE_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 _SPACE = re.compile(r"\s+")
+_SVG_OPEN = re.compile(r"<svg(?![\w-])", re.IGNORECASE)
+_SVG_CLOSE = re.compile(r"</svg", re.IGNORECASE)
 _EXECUTABLE = {"", "text/javascript", "application/javascript", "module", "text/ecmascript"}
 
 
@@ -211,20 +213,14 @@ class _Enough(Exception):
 def _without_svg(html: str) -> str:
     """The HTML without inline SVG drawings (thousands of path tags on some pages, and their
     own <title>s), found in one pass."""
-    lower = html.lower()
-    if "<svg" not in lower:
-        return html
     parts = []
     at = 0
-    while True:
-        start = lower.find("<svg", at)
-        if start < 0:
+    while (start := _SVG_OPEN.search(html, at)) is not None:
+        end = _SVG_CLOSE.search(html, start.end())
+        if end is None:
             break
-        end = lower.find("</svg", start)
-        if end < 0:
-            break
-        close = lower.find(">", end)
-        parts.append(html[at:start])
+        parts.append(html[at : start.start()])
+        close = html.find(">", end.end())
         at = len(html) if close < 0 else close + 1
     parts.append(html[at:])
     return "".join(parts)
