@@ -25,6 +25,7 @@ from agency.modules.billing.models import (
     Subscription,
     WebhookEvent,
 )
+from agency.modules.blog.models import Article, SlugRedirect
 from agency.modules.catalogue.models import Family, Plan
 from agency.modules.insights.models import Analysis, Lead, SpeedTest
 from agency.modules.notifications.models import Notification
@@ -131,6 +132,10 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
     ("FamilyIn", "default_plan"): [(Family, "default_plan")],
     ("IdeasIn", "topic"): [(Generation, "topic")],
     ("GenerateArticleIn", "title"): [(Generation, "title")],
+    # The blog's articles, as the article manager saves them (issue 16).
+    ("ArticleIn", "title"): [(Article, "title")],
+    ("ArticleIn", "slug"): [(Article, "slug"), (SlugRedirect, "old_slug")],
+    ("ArticleIn", "meta_description"): [(Article, "meta_description")],
     # Support (issue 17).
     ("SupportIn", "name"): [(SupportRequest, "name")],
     ("SupportIn", "email"): [(SupportRequest, "email")],
@@ -197,6 +202,8 @@ NOT_FROM_REQUESTS = {
     (Analysis, "status"),
     (Analysis, "generated_by"),
     (Analysis, "speed_test_public_id"),
+    # The blog's article status (the service's own words).
+    (Article, "status"),
     # The article manager's AI generations (issue 16).
     (Generation, "public_id"),
     (Generation, "kind"),

@@ -84,9 +84,74 @@ class SetupError(Exception):
 # --- the build ------------------------------------------------------------------------
 
 
+# The blog's article page is filled per request from the build's template: the sweep seeds
+# articles (through `agency articles import` and `publish`, as an admin would) and measures one.
+ARTICLE_ROUTE = "/blog/why-a-fast-website-books-more-clients"
+SEEDED_ARTICLES = (
+    (
+        "Why a Fast Website Books More Clients",
+        "A slow page loses visitors before they see your offer. What to measure and fix first.",
+        "speed, bookings, small business",
+    ),
+    (
+        "Five Funnel Fixes That Pay for Themselves",
+        "The small changes to a sales funnel that bring more leads from the same traffic.",
+        "funnels, leads",
+    ),
+    (
+        "What AI Automation Can Do for a Two-Person Agency",
+        "Onboarding, follow-ups and reports: where automation saves hours every week.",
+        "ai, automation",
+    ),
+)
+ARTICLE_BODY = """
+## Every second counts
+
+Visitors on phones leave a page that takes more than three seconds to show. A fast page keeps
+them long enough to read **what you offer** and to book.
+
+## What to measure
+
+- Largest Contentful Paint: when the main content shows.
+- Total Blocking Time: how long the page ignores taps.
+- Cumulative Layout Shift: how much the page jumps.
+
+## What to fix first
+
+1. Images: sized, compressed and lazy below the fold.
+2. Scripts: only what the page needs, after the first paint.
+3. Fonts: the system's, or one self-hosted file.
+
+> A page that answers in one second sells more than a beautiful page nobody waits for.
+
+Read more in [our speed test](/speed-test) and book a call when you are ready.
+"""
+
+
 def page_file(route: str) -> str:
-    """The prerendered HTML of a route, relative to the build (as size-report.mjs maps it)."""
+    """The built HTML of a route, relative to the build (as size-report.mjs maps it); an
+    article's is the template the server fills."""
+    if route.startswith("/blog/"):
+        return "_templates/blog/_slug.html"
     return "index.html" if route == "/" else f"{route.strip('/')}/index.html"
+
+
+def seed_articles(program: Path, work: Path, env: dict[str, str]) -> None:
+    """Publish the sweep's articles with the CLI (the first at ARTICLE_ROUTE)."""
+    for n, (title, description, keywords) in enumerate(reversed(SEEDED_ARTICLES)):
+        source = work / f"article-{n}.md"
+        source.write_text(
+            f"---\ntitle: {title}\ndescription: {description}\nkeywords: [{keywords}]\n---\n"
+            + ARTICLE_BODY,
+            encoding="utf-8",
+        )
+        slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+        for argv in (["articles", "import", str(source)], ["articles", "publish", slug]):
+            done = subprocess.run(
+                [str(program), *argv], cwd=work, env=env, capture_output=True, text=True
+            )
+            if done.returncode != 0:
+                raise SetupError(f"agency {' '.join(argv)} failed:\n{done.stdout}{done.stderr}")
 
 
 def first_load_js(web: Path, route: str) -> int:
@@ -265,6 +330,7 @@ def agency_server(program: Path, work: Path, web: Path) -> Iterator[int]:
                     )
                 time.sleep(0.1)
             log(f"agency serve ready on port {port} in {time.monotonic() - started:.1f} s")
+            seed_articles(program, work, env)
             yield port
         finally:
             stop(proc)
@@ -589,7 +655,7 @@ def main(argv: list[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="lighthouse-bench-") as tmp:
             work = Path(tmp)
             web = work / "web"
-            routes = snapshot_build(args.dist.resolve(), web)
+            routes = [*snapshot_build(args.dist.resolve(), web), ARTICLE_ROUTE]
             if args.routes:
                 wanted = [r.strip() for r in args.routes.split(",") if r.strip()]
                 unknown = [r for r in wanted if r not in routes]

@@ -195,8 +195,17 @@ async def test_robots_txt_is_real_and_points_at_the_sitemap(http: httpx.AsyncCli
     assert "Sitemap: http://127.0.0.1:8000/sitemap.xml" in response.text
 
 
-async def test_sitemap_lists_the_public_pages_by_absolute_address(http: httpx.AsyncClient) -> None:
-    response = await http.get("/sitemap.xml")
+async def test_sitemap_lists_the_public_pages_by_absolute_address(
+    tmp_path: Path, database_url: str
+) -> None:
+    # The sitemap also lists the blog's published articles: it needs a migrated database.
+    web = tmp_path / "web"
+    write_build(web)
+    app = create_app(make_settings(tmp_path, database_url, web_dir=web))
+    async with app.test_app():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+            response = await http.get("/sitemap.xml")
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/xml; charset=utf-8"
     assert "<loc>http://127.0.0.1:8000/</loc>" in response.text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -56,7 +56,9 @@ class ArticleIn(BaseModel):
     title: Line = Field(default="", max_length=TITLE_MAX)
     slug: Line = Field(default="", max_length=SLUG_MAX)
     meta_description: Line = Field(default="", max_length=META_DESCRIPTION_MAX)
-    keywords: list[Line] = Field(default_factory=list, max_length=KEYWORDS_MAX)
+    keywords: list[Annotated[Line, Field(max_length=KEYWORD_MAX)]] = Field(
+        default_factory=list, max_length=KEYWORDS_MAX
+    )
     content: Lines = Field(default="", max_length=CONTENT_MAX)
 
 
