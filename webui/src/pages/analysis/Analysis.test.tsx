@@ -307,3 +307,33 @@ describe('the phone bar', () => {
     expect(submit).toBeEnabled()
   })
 })
+
+describe('scrolling (spec §2)', () => {
+  const scrolled = () =>
+    (Element.prototype.scrollIntoView as unknown as { mock: { contexts: Element[] } }).mock.contexts.map((el) => el.id)
+
+  it('scrolls to the loading block, then to the results', async () => {
+    const page = PAGES[0]
+    server({ polls: [{ status: 200, body: analysis('done', 'general', speedTest('done', 95)) }] })
+    await open(page)
+    ;(Element.prototype.scrollIntoView as unknown as { mockClear: () => void }).mockClear()
+    await run(page, 'example.com', 'ann@example.com')
+    await screen.findByRole('region', { name: 'Analysis results for example.com' }, { timeout: 5000 })
+    const ids = scrolled()
+    expect(ids).toContain('analysis-loading')
+    expect(ids).toContain('analysis-results')
+    expect(ids.indexOf('analysis-loading')).toBeLessThan(ids.lastIndexOf('analysis-results'))
+  })
+
+  it.each(PAGES.map((page) => ({ page, path: page.path, toForm: page.variant !== 'general' })))(
+    '$path scrolls to the form on a failure: $toForm',
+    async ({ page, toForm }) => {
+    server({ start: () => ERR(429, 'Too many requests. Please try again later.') })
+    await open(page)
+    ;(Element.prototype.scrollIntoView as unknown as { mockClear: () => void }).mockClear()
+    await run(page, 'example.com', 'ann@example.com')
+    await screen.findByRole('alert')
+    expect(scrolled().includes('analysis-form')).toBe(toForm)
+    },
+  )
+})
