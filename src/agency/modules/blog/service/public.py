@@ -5,6 +5,7 @@ database, so a publish or an archive shows at once on every server process."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import format_datetime
@@ -12,10 +13,17 @@ from xml.sax.saxutils import escape
 
 from agency.core.errors import NotFound
 from agency.modules.blog.models import Article, SlugRedirect
-from agency.modules.blog.schemas import ArticleSummaryOut, BlogPageOut, PublishedArticleOut
+from agency.modules.blog.schemas import (
+    SLUG_MAX,
+    ArticleSummaryOut,
+    BlogPageOut,
+    PublishedArticleOut,
+)
 from agency.modules.blog.service.sanitise import sanitise
 
 PAGE_SIZE = 12
+# What slugify makes and what a stored slug or old slug looks like.
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 FEED_SIZE = 20
 MSG_NOT_FOUND = "This article does not exist."
 FEED_TITLE = "Blog"
@@ -71,6 +79,8 @@ async def find_published(slug: str) -> PublishedArticleOut | Moved:
     """The published article at `slug`, or where it moved to (an old slug of a published
     article); NotFound for an unknown, draft or archived one."""
     key = slug.lower()
+    if len(key) > SLUG_MAX or not _SLUG.fullmatch(key):
+        raise NotFound(MSG_NOT_FOUND, code="article_not_found")  # no article has such a slug
     article = await Article.get_or_none(slug=key, status="published")
     if article is not None:
         return _published_out(article)
