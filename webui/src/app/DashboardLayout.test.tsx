@@ -24,14 +24,14 @@ describe('dashboard shell', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back.' })).toBeInTheDocument()
   })
 
-  it('has a logo link, a notification button with a dot and a user menu', async () => {
+  it('has a logo link, a notification button (no dot: nothing unread) and a user menu', async () => {
     mockSignedIn()
     renderApp('/dashboard')
     await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })
     const banner = within(screen.getByRole('banner'))
     expect(banner.getByRole('link', { name: 'agency home' })).toHaveAttribute('href', '/')
     const bell = banner.getByRole('button', { name: 'Notifications' })
-    expect(bell.querySelector('.icon-button__dot')).not.toBeNull()
+    expect(bell.querySelector('.icon-button__dot')).toBeNull()
 
     const menuButton = banner.getByRole('button', { name: /user menu$/i })
     expect(menuButton).toHaveAttribute('aria-haspopup', 'true')
