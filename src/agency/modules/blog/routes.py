@@ -1,0 +1,107 @@
+"""The public blog over HTTP: the JSON API, the server-filled pages `/blog` and `/blog/{slug}`
+(their first HTML response already holds the list or the article), and the RSS feed."""
+
+from __future__ import annotations
+
+from quart import Blueprint, Response, current_app, request
+from quart_schema import document_querystring, hide, validate_response
+
+from agency.core.errors import NotFound, ValidationFailed
+from agency.core.site import SiteFiles
+from agency.modules.blog.schemas import BlogPageOut, BlogQuery, PublishedArticleOut
+from agency.modules.blog.service import pages, public
+
+blueprint = Blueprint("blog", __name__)
+HTML = "text/html; charset=utf-8"
+# Pages and feeds change the moment an article is published or archived: every response is
+# made from the database, and browsers and proxies revalidate.
+FRESH = {"Cache-Control": "no-cache"}
+
+
+def _base_url() -> str:
+    return str(current_app.extensions["agency.settings"].public_url)
+
+
+def _template(pattern: str) -> str | None:
+    site: SiteFiles = current_app.extensions["agency.site"]
+    return site.page_template(pattern)
+
+
+def _moved(location: str, status: int = 301) -> Response:
+    return Response("", status=status, headers={"Location": location, **FRESH})
+
+
+def _page(text: str, status: int = 200) -> Response:
+    return Response(text, status=status, content_type=HTML, headers=FRESH)
+
+
+@blueprint.get("/api/blog/articles")
+@document_querystring(BlogQuery)
+@validate_response(BlogPageOut, 200)
+async def get_articles() -> BlogPageOut:
+    """Published articles, newest first by published date, 12 a page (`?page=`, from 1; past
+    the last page the list is empty)."""
+    try:
+        page = public.parse_page(request.args.get("page"))
+    except ValueError as exc:
+        raise ValidationFailed(str(exc), fields={"page": str(exc)}) from exc
+    return await public.blog_page(page)
+
+
+@blueprint.get("/api/blog/articles/<slug>")
+@validate_response(PublishedArticleOut, 200)
+async def get_article(slug: str) -> PublishedArticleOut | Response:
+    """A published article by its slug, its body sanitised HTML. A slug the article had before
+    it was renamed answers 301 to the article's current address here; an unknown, draft or
+    archived one 404."""
+    found = await public.find_published(slug)
+    if isinstance(found, public.Moved):
+        return _moved(f"/api/blog/articles/{found.slug}")
+    return found
+
+
+@blueprint.get("/blog")
+@hide
+async def blog_page() -> Response:
+    """The list of published articles, in the first HTML response."""
+    try:
+        page = public.parse_page(request.args.get("page"))
+    except ValueError:
+        return _moved("/blog", 302)
+    data = await public.blog_page(page)
+    if page > data.pages:
+        return _moved(pages.page_href(data.pages), 302)
+    template = _template("/blog")
+    if template is None:
+        return _page(pages.bare_page(pages.list_region(data), "Latest Articles"))
+    return _page(pages.list_page(template, data, _base_url()))
+
+
+@blueprint.get("/blog/rss.xml")
+@hide
+async def rss_feed() -> Response:
+    """RSS 2.0 of the latest 20 published articles."""
+    return Response(
+        await public.rss_xml(_base_url()),
+        content_type="application/rss+xml; charset=utf-8",
+        headers=FRESH,
+    )
+
+
+@blueprint.get("/blog/<slug>")
+@hide
+async def article_page(slug: str) -> Response:
+    """A published article with its head tags, in the first HTML response; an old slug
+    answers 301 to the new address; an unknown or unpublished one a 404 page."""
+    template = _template("/blog/:slug")
+    try:
+        found = await public.find_published(slug)
+    except NotFound:
+        if template is None:
+            return _page(pages.bare_page(pages.missing_region(), pages.NOT_FOUND_TITLE), 404)
+        return _page(pages.missing_page(template, request.path, _base_url()), 404)
+    if isinstance(found, public.Moved):
+        return _moved(f"/blog/{found.slug}")
+    if template is None:
+        return _page(pages.bare_page(pages.article_region(found), found.title))
+    return _page(pages.article_page(template, found, _base_url()))
