@@ -391,7 +391,9 @@ async def analyse(
     allow_private: bool | None = None,
 ) -> Written:
     page = await fetch(domain, settings, resolver=resolver, allow_private=allow_private)
-    facts = page_audit.audit_html(page.html, final_url=page.final_url, http_status=page.status)
+    facts = await page_audit.audit_in_thread(
+        page.html, final_url=page.final_url, http_status=page.status
+    )
     return await write_report(settings, facts, variant, domain)
 
 
