@@ -17,10 +17,11 @@ type Done = AnalysisOut
 type Report = NonNullable<Done['report']>
 type Scores = NonNullable<Done['scores']>
 type Facts = NonNullable<Done['facts']>
+type DerivedScore = 'strategy' | 'funnel' | 'ai_readiness' | 'security'
 
 interface VariantText {
   /** The three derived scores after speed, in order: strategy, funnel, AI readiness (or security). */
-  scores: [keyof Scores, string][]
+  scores: [DerivedScore, string][]
   critical?: string
   overview: string
   stages: string
@@ -308,7 +309,7 @@ export default function AnalysisResults({ analysis, variant }: AnalysisResultsPr
           <dl className="score-tiles" aria-label="Scores">
             <SpeedTile analysis={analysis} variant={variant} />
             {text.scores.map(([key, name]) => (
-              <ScoreTile key={key} name={name} score={Number(scores[key] ?? 0)} variant={variant} />
+              <ScoreTile key={key} name={name} score={scores[key]} variant={variant} />
             ))}
           </dl>
         )}

@@ -121,7 +121,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
                 autoCapitalize="none"
                 spellCheck={false}
                 placeholder={urlPlaceholder}
-                hint="The domain only, without http:// (for example yourwebsite.com)."
+                hint="Your domain, for example yourwebsite.com."
                 required
                 value={url}
                 onChange={(e) => setUrl(e.target.value)}
