@@ -81,7 +81,7 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
   const errorId = useId()
   const metaId = useId()
   const contentId = useId()
-  const preview = usePreview(form.content)
+  const preview = usePreview(form.content, article?.content)
 
   // Opening the editor takes the focus to its heading (keyboard and screen-reader users land here).
   useEffect(() => {

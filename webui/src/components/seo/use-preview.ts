@@ -24,14 +24,16 @@ export interface Preview {
 /**
  * The body as it will be saved and shown, sanitised by the server
  * (`POST /api/admin/articles/preview`), asked for once typing pauses; a late answer for an
- * older body never replaces a newer one.
+ * older body never replaces a newer one. `saved` is the article's stored body (sanitised when
+ * it was saved), shown at once.
  */
-export function usePreview(content: string, delayMs = PREVIEW_DELAY_MS): Preview {
-  const [settled, setSettled] = useState<Settled>({ content: '', html: '', error: null })
+export function usePreview(content: string, saved = '', delayMs = PREVIEW_DELAY_MS): Preview {
+  // A saved body was sanitised on save: it is its own preview until it changes.
+  const [settled, setSettled] = useState<Settled>({ content: saved, html: saved, error: null })
   const latest = useRef(0)
 
   useEffect(() => {
-    if (content === '') return
+    if (content === '' || content === saved) return
     const mine = ++latest.current
     const timer = setTimeout(() => {
       previewHtml(content).then(
@@ -44,8 +46,9 @@ export function usePreview(content: string, delayMs = PREVIEW_DELAY_MS): Preview
       )
     }, delayMs)
     return () => clearTimeout(timer)
-  }, [content, delayMs])
+  }, [content, saved, delayMs])
 
   if (content === '') return { html: '', error: null, stale: false }
+  if (content === saved) return { html: saved, error: null, stale: false }
   return { html: settled.html, error: settled.error, stale: settled.content !== content }
 }

@@ -349,10 +349,14 @@ describe('/dashboard/seo', { timeout: 30_000 }, () => {
   })
 
   it('opens the editor from the address and Cancel goes back to the list', async () => {
-    fakeServer()
+    const { fetchMock } = fakeServer()
     const user = userEvent.setup()
     renderApp('/dashboard/seo?edit=3')
     expect(await screen.findByRole('textbox', { name: /^Title/ })).toHaveValue('Local SEO for Dentists')
+    // The stored body (sanitised on save) is its own preview: shown at once, not asked for.
+    expect(screen.getByRole('region', { name: /Preview/ }).innerHTML).toBe('<p>Local SEO for Dentists</p>')
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/admin/articles/preview')).toBe(false)
     expect(screen.getByText(/keeps its old address working/)).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Cancel' }))
     expect(await screen.findByRole('table')).toBeInTheDocument()
