@@ -47,7 +47,7 @@ describe('Blog', () => {
     expect(within(screen.getByRole('list', { name: 'Keywords' })).getAllByRole('listitem')).toHaveLength(2)
     expect(document.title).toBe('Post 2 | agency')
     expect(screen.getByRole('link', { name: 'Back to all articles' })).toHaveAttribute('href', '/blog')
-  })
+  }, 20_000) // two lazy page chunks and a click: slow on a busy machine
 
   it('pages past 12 articles', async () => {
     mockFetch((_m, url) => {
