@@ -69,4 +69,5 @@ export const ROUTE_TEXT: Readonly<Record<string, RouteText>> = {
   '/dashboard/seo': ['SEO Articles', 'Generate, edit, publish and archive blog articles.'],
   '/dashboard/leads': ['Leads', 'The leads sent through the website forms, with a CSV download.'],
   '/dashboard/admin/websites': ['All websites', 'Every customer website, its status and speed score, for the agency.'],
+  '/dashboard/admin/support': ['Support requests', 'Every support request, with replies by e-mail, for the agency.'],
 }

@@ -121,6 +121,7 @@ export const routeDefs: readonly RouteDef[] = [
   dash('/dashboard/seo', 'dashboard/SeoArticles'),
   dash('/dashboard/leads', 'dashboard/Leads'),
   dash('/dashboard/admin/websites', 'dashboard/AdminWebsites'),
+  dash('/dashboard/admin/support', 'dashboard/AdminSupport'),
 ]
 
 // Vite turns this into one lazy chunk per page module (tests excluded).

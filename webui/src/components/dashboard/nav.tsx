@@ -8,6 +8,7 @@ import { HomeIcon } from '../icons/HomeIcon'
 import { InboxIcon } from '../icons/InboxIcon'
 import type { IconProps } from '../icons/Icon'
 import { LifebuoyIcon } from '../icons/LifebuoyIcon'
+import { MailIcon } from '../icons/MailIcon'
 import { ServerIcon } from '../icons/ServerIcon'
 import { SettingsIcon } from '../icons/SettingsIcon'
 import { UserIcon } from '../icons/UserIcon'
@@ -56,6 +57,13 @@ export const adminLinks: readonly AdminLink[] = [
     end: false,
     Icon: ServerIcon,
     refusal: 'Only admins can see every customer website.',
+  },
+  {
+    to: '/dashboard/admin/support',
+    label: 'Support Requests',
+    end: false,
+    Icon: MailIcon,
+    refusal: 'Only admins can see the support requests.',
   },
 ]
 
