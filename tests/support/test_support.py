@@ -268,8 +268,10 @@ async def test_admin_errors(site: Any) -> None:
     assert status == 400
     assert data["error"]["message"] == "Status must be open, answered or resolved."
     for action, body in (("reply", {"body": "x"}), ("resolve", None)):
-        status, data = await call(client, "post", f"/api/admin/support/999/{action}", body)
-        assert (status, data["error"]["message"]) == (404, "Support request not found.")
+        for request_id in (999, 0, 2**31, 10**22):
+            path = f"/api/admin/support/{request_id}/{action}"
+            status, data = await call(client, "post", path, body)
+            assert (status, data["error"]["message"]) == (404, "Support request not found.")
 
 
 async def test_export_and_erase_with_the_account(site: Any) -> None:

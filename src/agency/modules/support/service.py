@@ -164,7 +164,12 @@ async def list_all(status: str | None = None) -> list[AdminSupportRequestOut]:
     return [_admin_out(row) for row in rows]
 
 
+ID_MAX = 2**31 - 1  # the id column's range; a larger number names no request
+
+
 async def _get(request_id: int) -> SupportRequest:
+    if not 1 <= request_id <= ID_MAX:
+        raise NotFound(MSG_NOT_FOUND)
     row = await SupportRequest.get_or_none(id=request_id)
     if row is None:
         raise NotFound(MSG_NOT_FOUND)
