@@ -21,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.e2e.conftest import DESKTOP, PHONE, ConsoleLog, LiveServer, open_page, running_server
+from tests.e2e.test_accessibility import AXE_TAGS, REVIEW_AS_VIOLATION, RUN_AXE, describe
 from tests.e2e.test_accounts import expected_failures, log_in
 from tests.fakes.openai_server import FakeOpenAI, Outcome, run_fake_openai
 from tests.fakes.smtp import SmtpServer
@@ -28,6 +29,7 @@ from tests.fakes.smtp import SmtpServer
 PASSWORD = "articles 1962 pw"
 NOT_CONFIGURED = "AI is not configured"
 TOPIC_REQUIRED = "Please enter a topic"
+AXE = Path(__file__).resolve().parents[2] / "webui" / "node_modules" / "axe-core" / "axe.min.js"
 SCREENSHOTS = Path(os.environ.get("AGENCY_E2E_SCREENSHOTS", "/tmp/agency-e2e-screenshots"))
 _admins = itertools.count(1)
 
@@ -93,6 +95,14 @@ def open_manager(page: Page, server: LiveServer, email: str) -> None:
     sidebar.get_by_role("link", name="SEO Articles").click()
     expect(page).to_have_url(server.url + "/dashboard/seo")
     expect(page.get_by_role("heading", name="SEO Articles", level=1)).to_be_visible()
+
+
+def check_axe(page: Page, state: str, width: str) -> None:
+    """No axe violation (WCAG 2.2 AA and best practice) in this state of the page (the page's
+    context is opened with bypass_csp, so the axe script may be added)."""
+    page.add_script_tag(content=AXE.read_text())
+    found: list[dict[str, Any]] = page.evaluate(RUN_AXE, [AXE_TAGS, REVIEW_AS_VIOLATION])
+    assert not found, describe(f"/dashboard/seo ({state})", width, found)
 
 
 def row(page: Page, title: str) -> Locator:
@@ -217,7 +227,7 @@ def test_ideas_then_an_article_written_by_the_ai_as_a_draft(
     server, ai = ai_server
     ai.reset()
     ai.handler = answer
-    page = open_page(browser, console, DESKTOP)
+    page = open_page(browser, console, DESKTOP, bypass_csp=True)
     try:
         open_manager(page, server, new_admin(server))
         expect(page.get_by_text(NOT_CONFIGURED)).to_have_count(0)
@@ -246,6 +256,7 @@ def test_ideas_then_an_article_written_by_the_ai_as_a_draft(
         assert len(ai.requests) == 1
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "article-ideas-desktop.png"), full_page=True)
+        check_axe(page, "three ideas", "desktop")
         assert ai.requests[0].key == ai.api_key
         assert "clinic websites" in ai.requests[0].text()
 
@@ -266,6 +277,7 @@ def test_ideas_then_an_article_written_by_the_ai_as_a_draft(
         expect(page.get_by_label("Title")).to_have_value(WRITTEN["title"])
         body = page.get_by_label("Body (HTML)").input_value()
         assert "<script" not in body and "onclick" not in body, body
+        check_axe(page, "editor", "desktop")
         expect(page.get_by_role("textbox", name="Keywords")).to_have_value(
             "clinic website, online booking, speed"
         )
@@ -324,7 +336,7 @@ def test_the_manager_fits_a_phone(
 ) -> None:
     base = live_server.url
     email = new_admin(live_server)
-    phone = open_page(browser, console, PHONE, is_mobile=True, has_touch=True)
+    phone = open_page(browser, console, PHONE, is_mobile=True, has_touch=True, bypass_csp=True)
     try:
         log_in(phone, base, email, PASSWORD)
         expect(phone).to_have_url(base + "/dashboard")
@@ -345,6 +357,7 @@ def test_the_manager_fits_a_phone(
         assert width <= PHONE["width"], width
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         phone.screenshot(path=str(SCREENSHOTS / "article-manager-phone.png"), full_page=True)
+        check_axe(phone, "list, AI not configured", "phone")
 
         # The editor too, keyboard first: the heading has the focus.
         line.first.get_by_role("button", name="Edit").click()
@@ -352,6 +365,7 @@ def test_the_manager_fits_a_phone(
         width = phone.evaluate("() => document.documentElement.scrollWidth")
         assert width <= PHONE["width"], width
         phone.screenshot(path=str(SCREENSHOTS / "article-editor-phone.png"), full_page=True)
+        check_axe(phone, "editor", "phone")
     finally:
         phone.context.close()
     assert expected_failures(console) == []
