@@ -49,7 +49,7 @@ describe('/dashboard/websites', { timeout: 20000 }, () => {
 
   it('says so when there are none, and shows a load failure with Try again', async () => {
     let fail = true
-    mockSignedIn(testUser, (method, url) => {
+    mockSignedIn(testUser, (_method, url) => {
       if (url !== '/api/sites') return undefined
       return fail ? { status: 500, body: { error: { code: 'internal', message: 'Boom.' } } } : { status: 200, body: { websites: [] } }
     })
@@ -82,7 +82,7 @@ describe('/dashboard/websites', { timeout: 20000 }, () => {
 
 describe('/dashboard/websites/{id}', () => {
   it('shows status, promise, latest figures and the chart with its table', async () => {
-    mockSignedIn(testUser, (method, url) => (url === '/api/sites/7' ? { status: 200, body: detail({ website: site, latest: null, latest_at: null, history: [], status_text: 'We are building your website.' }) } : undefined))
+    mockSignedIn(testUser, (_method, url) => (url === '/api/sites/7' ? { status: 200, body: detail({ website: site, latest: null, latest_at: null, history: [], status_text: 'We are building your website.' }) } : undefined))
     renderApp('/dashboard/websites/7')
     expect(await screen.findByRole('heading', { level: 1, name: 'hopper.example' })).toBeInTheDocument()
     expect(screen.getByText('We are building your website.')).toBeInTheDocument()
