@@ -231,6 +231,7 @@ def test_the_readme_and_the_privacy_page_state_the_default_periods() -> None:
         "retention_rate_limits_days": "{} after your last attempt",
         "retention_webhook_events_days": "{} days after they arrived",
         "retention_leads_days": "{} days) after they were sent",
+        "retention_notifications_days": "{} days after they were written, once you have read them",
     }
     assert set(phrases) == set(defaults) - {"retention_sessions_days"}
     for name, phrase in phrases.items():
