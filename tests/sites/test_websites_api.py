@@ -114,6 +114,7 @@ async def test_the_owner_sees_the_detail_and_another_customer_gets_404(site: Any
         ("post", f"/api/sites/{theirs.id}/speed-tests"),
         ("get", f"/api/sites/{theirs.id}/speed-tests/latest"),
         ("get", "/api/sites/999999"),
+        ("get", "/api/sites/99999999999999999999"),  # past the id column: no website
     ]:
         status, data = await call(owner, method, path)
         assert status == 404, (method, path, data)
