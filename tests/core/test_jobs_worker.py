@@ -91,6 +91,7 @@ def test_the_worker_runs_jobs_and_schedules_then_stops_on_sigterm_giving_jobs_ba
                     "auth.password_reset": jobs.DONE,
                     mail.JOB_KIND: jobs.RUNNING,  # waits on the silent SMTP server
                     "retention": jobs.DONE,  # a schedule, due at once on a new database
+                    "sites.monitor": jobs.DONE,  # another: no live website to test
                 }
             ),
             30,
