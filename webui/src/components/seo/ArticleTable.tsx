@@ -1,4 +1,4 @@
-import { useId } from 'react'
+import { useEffect, useId, useRef } from 'react'
 import {
   ACTION_LABELS,
   STATUS_FILTERS,
@@ -84,6 +84,17 @@ export interface ArticleTableProps {
 
 /** Columns Article (title, meta description, slug), Status, Date (created) and Actions. */
 export function ArticleTable({ articles, pending, onAction, onEdit }: ArticleTableProps) {
+  // After a status change the focus goes back into its row (its first button): the button
+  // pressed was disabled meanwhile and may be gone (Publish on a published article), and a
+  // keyboard user should not be sent back to the top of the page.
+  const focusAfter = useRef<HTMLTableRowElement | null>(null)
+  useEffect(() => {
+    const row = focusAfter.current
+    if (pending !== null || row === null) return
+    focusAfter.current = null
+    if (row.isConnected) row.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus()
+  }, [pending])
+
   return (
     <div className="table-wrap card">
       <table className="data-table seo-table">
@@ -127,7 +138,10 @@ export function ArticleTable({ articles, pending, onAction, onEdit }: ArticleTab
                       variant={action === 'publish' ? 'primary' : 'outline'}
                       disabled={pending !== null}
                       busy={pending?.id === article.id && pending.action === action}
-                      onClick={() => onAction(article, action)}
+                      onClick={(e) => {
+                        focusAfter.current = e.currentTarget.closest('tr')
+                        onAction(article, action)
+                      }}
                     >
                       {ACTION_LABELS[action]}
                       <span className="visually-hidden"> “{article.title}”</span>

@@ -203,6 +203,8 @@ describe('/dashboard/seo', { timeout: 30_000 }, () => {
     await user.click(within(rowOf(table, 'Why Speed Matters')).getByRole('button', { name: /^Publish/ }))
     await waitFor(() => expect(rowOf(table, 'Why Speed Matters')).toHaveTextContent('Published'))
     expect(fetchMock).toHaveBeenCalledWith('/api/admin/articles/2/publish', expect.objectContaining({ method: 'POST' }))
+    // Publish is gone from the row: the focus stays in it, on its first button.
+    await waitFor(() => expect(within(rowOf(table, 'Why Speed Matters')).getByRole('button', { name: /^Edit/ })).toHaveFocus())
     expect(screen.getByText('“Why Speed Matters” is now published.')).toBeInTheDocument()
 
     await user.click(within(rowOf(table, 'Why Speed Matters')).getByRole('button', { name: /^Archive/ }))
