@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
-import { Link } from 'react-router-dom'
 import { errorMessage } from '../../lib/api-client'
+import { Link } from '../../lib/router'
 import {
   bellLabel,
   formatWhen,
