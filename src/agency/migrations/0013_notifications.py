@@ -1,6 +1,5 @@
-from tortoise import migrations
+from tortoise import fields, migrations
 from tortoise.migrations import operations as ops
-from tortoise import fields
 
 
 class Migration(migrations.Migration):
