@@ -112,6 +112,15 @@ function Generator({ model, onSaved, onEdit }: { model: string | null; onSaved: 
         </ErrorBox>
       )}
 
+      {/* Always present, so screen readers announce the ideas arriving. */}
+      <p className="visually-hidden" role="status">
+        {state.phase === 'choosing' && state.ideas.length > 0
+          ? state.ideas.length === 1
+            ? `1 idea for “${state.topic}” is ready: choose it to write it.`
+            : `${state.ideas.length} ideas for “${state.topic}” are ready: choose one to write it.`
+          : ''}
+      </p>
+
       {running && <GenerationProgress state={state} />}
 
       {state.phase === 'saved' && state.articleId !== null && (

@@ -253,6 +253,7 @@ describe('/dashboard/seo', { timeout: 30_000 }, () => {
 
     const ideas = await screen.findByRole('heading', { name: 'Ideas for “dental clinics”' })
     const list = within(ideas.parentElement as HTMLElement)
+    expect(screen.getByText('3 ideas for “dental clinics” are ready: choose one to write it.')).toBeInTheDocument()
     expect(list.getAllByRole('heading', { level: 4 }).map((h) => h.textContent)).toEqual(IDEAS.map((i) => i.title))
     expect(list.getByText('Why speed wins patients.')).toBeInTheDocument()
     expect(list.getAllByRole('list', { name: 'Keywords' })[0]).toHaveTextContent('speedclinicseo')
