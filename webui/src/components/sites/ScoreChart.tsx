@@ -39,12 +39,17 @@ export function ScoreChart({ domain, history, compact = false }: ScoreChartProps
         role="img"
         aria-labelledby={`${id}-summary`}
         focusable="false"
-        preserveAspectRatio="none"
       >
         <line className="score-chart__axis" x1="18" x2={WIDTH - 18} y1={height - 18} y2={height - 18} />
         <line className="score-chart__good" x1="18" x2={WIDTH - 18} y1={geometry.goodY} y2={geometry.goodY} />
         <text className="score-chart__label" x={WIDTH - 20} y={geometry.goodY - 4} textAnchor="end">
           90
+        </text>
+        <text className="score-chart__label" x="20" y="14">
+          100
+        </text>
+        <text className="score-chart__label" x="20" y={height - 22}>
+          0
         </text>
         {history.length > 1 && <path className="score-chart__line" d={geometry.path} fill="none" />}
         {geometry.points.map((p, i) => (
