@@ -3,10 +3,12 @@
 Copies the built web UI (webui/dist) aside, starts `agency serve` on it with a fresh SQLite
 database, then runs Lighthouse (npm `lighthouse` pinned in bench/lighthouse/package.json,
 /usr/bin/chromium, default mobile form factor and simulated throttling) on every prerendered
-route, one run at a time, N runs per route (default 3). Per route it reports the median score
-of each category (performance, accessibility, best practices, SEO) and the first-load JS in kB
-gzip, computed from the build as webui/scripts/size-report.mjs does. Prints a markdown table,
-writes it to bench/out/lighthouse.md and lists the audits behind every score below 100.
+route and on one blog article (three articles are seeded with `agency articles import` and
+`publish`, so `/blog` shows a list too), one run at a time, N runs per route (default 3).
+Per route it reports the median score of each category (performance, accessibility, best
+practices, SEO) and the first-load JS in kB gzip, computed from the build as
+webui/scripts/size-report.mjs does. Prints a markdown table, writes it to
+bench/out/lighthouse.md and lists the audits behind every score below 100.
 
 Run from anywhere, after `cd webui && npm run build`:
     .venv/bin/python bench/lighthouse/run.py [--routes /,/pricing] [--runs 3] [--json out.json]
