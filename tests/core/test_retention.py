@@ -130,6 +130,7 @@ EXPECTED = {
     "insights.leads": 1,
     "insights.speed_test_emails": 0,  # tests/insights/test_speedtests.py fills and checks it
     "insights.analyses": 0,  # tests/insights/test_analyses.py fills and checks it
+    "notifications.read": 0,  # tests/notifications/ fills and checks it
 }
 
 

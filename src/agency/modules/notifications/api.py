@@ -1,6 +1,6 @@
 """What other modules may use of notifications: `notify` a user, and the kinds."""
 
-from agency.modules.notifications.models import (
+from agency.modules.notifications.schemas import (
     KINDS,
     PAYMENT_FAILED,
     SCORE_DROPPED,

@@ -5,12 +5,6 @@ from __future__ import annotations
 from tortoise import fields
 from tortoise.models import Model
 
-SITE_LIVE = "site_live"
-PAYMENT_FAILED = "payment_failed"
-SUPPORT_ANSWERED = "support_answered"
-SCORE_DROPPED = "score_dropped"
-KINDS = (SITE_LIVE, PAYMENT_FAILED, SUPPORT_ANSWERED, SCORE_DROPPED)
-
 KIND_MAX = 32
 TITLE_MAX = 200
 BODY_MAX = 2000
@@ -21,7 +15,7 @@ class Notification(Model):
     id = fields.IntField(primary_key=True)
     # The user's id (the auth module's); read through auth's api, not a foreign key.
     user_id = fields.IntField(db_index=True)
-    kind = fields.CharField(max_length=KIND_MAX)
+    kind = fields.CharField(max_length=KIND_MAX)  # one of schemas.KINDS
     title = fields.CharField(max_length=TITLE_MAX)
     body = fields.TextField()
     # A path inside the web UI ("/dashboard/support"), or none.

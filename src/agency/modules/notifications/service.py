@@ -7,14 +7,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from agency.core.settings import Settings
-from agency.modules.notifications.models import (
-    BODY_MAX,
-    KINDS,
-    LINK_MAX,
-    TITLE_MAX,
-    Notification,
-)
-from agency.modules.notifications.schemas import NotificationList, NotificationOut
+from agency.modules.notifications.models import BODY_MAX, LINK_MAX, TITLE_MAX, Notification
+from agency.modules.notifications.schemas import KINDS, NotificationList, NotificationOut
 
 LIST_MAX = 50  # the panel shows the newest 50; `unread` counts them all
 

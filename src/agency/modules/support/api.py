@@ -1,5 +1,6 @@
-"""What other modules may use of support (nothing yet but the statuses)."""
+"""What other modules may use of support: the requests as the agency sees them."""
 
-from agency.modules.support.models import STATUSES
+from agency.modules.support.schemas import AdminSupportRequestOut
+from agency.modules.support.service import list_all
 
-__all__ = ["STATUSES"]
+__all__ = ["AdminSupportRequestOut", "list_all"]
