@@ -22,3 +22,18 @@ async def test_committed_openapi_document_is_the_servers() -> None:
     served: dict[str, Any] = await response.get_json()
     committed = json.loads(COMMITTED.read_text(encoding="utf-8"))
     assert served == committed, "the API types are out of date: run scripts/gen-api-types"
+
+
+def test_operation_ids_are_unique() -> None:
+    """quart-schema names an operation after its route function: two modules' functions of the
+    same name give two operations one id, and the generated types then give one path the
+    other's shapes."""
+    document = json.loads(COMMITTED.read_text(encoding="utf-8"))
+    seen: dict[str, str] = {}
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            if not isinstance(operation, dict) or "operationId" not in operation:
+                continue
+            where = f"{method.upper()} {path}"
+            other = seen.setdefault(operation["operationId"], where)
+            assert other == where, f"{other} and {where} share {operation['operationId']}"

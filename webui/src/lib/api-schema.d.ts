@@ -49,7 +49,7 @@ export interface paths {
      * Every article, newest first by creation; `?status=` draft, published or archived,
      * @description `?q=` matches the title or the slug, case-insensitively.
      */
-    get: operations["get_get_articles"];
+    get: operations["get_get_admin_articles"];
     /**
      * A new draft written by hand (empty slug: made from the title; a taken slug gets -2,
      * @description -3, ...; the body is sanitised), saved with the admin's user id.
@@ -62,7 +62,7 @@ export interface paths {
   };
   "/api/admin/articles/{article_id}": {
     /** One article, whatever its status. */
-    get: operations["get_get_article"];
+    get: operations["get_get_admin_article"];
     /** Edit an article (a published article's old slug keeps working as a redirect). */
     put: operations["put_put_article"];
   };
@@ -1246,14 +1246,16 @@ export interface operations {
     };
   };
   /**
-   * Published articles, newest first by published date, 12 a page (`?page=`, from 1; past
-   * @description the last page the list is empty).
+   * Every article, newest first by creation; `?status=` draft, published or archived,
+   * @description `?q=` matches the title or the slug, case-insensitively.
    */
-  get_get_articles: {
+  get_get_admin_articles: {
     parameters: {
       query?: {
-        /** @description The page, from 1 (default 1). */
-        page?: number | null;
+        /** @description draft, published or archived; empty: all. */
+        status?: string | null;
+        /** @description Matches the title or the slug, case-insensitively. */
+        q?: string | null;
       };
     };
     responses: {
@@ -1261,16 +1263,7 @@ export interface operations {
         content: {
           "application/json": {
             /** Articles */
-            articles: components["schemas"]["ArticleSummaryOut"][];
-            /** Page */
-            page: number;
-            /**
-             * Pages
-             * @description How many pages the list has (at least one).
-             */
-            pages: number;
-            /** Total */
-            total: number;
+            articles: components["schemas"]["ArticleOut"][];
           };
         };
       };
@@ -1377,37 +1370,42 @@ export interface operations {
       };
     };
   };
-  /**
-   * A published article by its slug, its body sanitised HTML. A slug the article had before
-   * @description it was renamed answers 301 to the article's current address here; an unknown, draft or
-   * archived one 404.
-   */
-  get_get_article: {
+  /** One article, whatever its status. */
+  get_get_admin_article: {
     parameters: {
       path: {
-        slug: string;
+        article_id: number;
       };
     };
     responses: {
-      /** @description A published article's page: the body is sanitised HTML. */
+      /** @description An article as the article manager sees it. */
       200: {
         content: {
           "application/json": {
             /** Content */
             content: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: number | null;
             /** Id */
             id: number;
             /** Keywords */
             keywords: string[];
             /** Meta Description */
             meta_description: string;
-            /**
-             * Published At
-             * Format: date-time
-             */
-            published_at: string;
+            /** Published At */
+            published_at: string | null;
             /** Slug */
             slug: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
             /** Title */
             title: string;
             /**
@@ -2375,6 +2373,80 @@ export interface operations {
             outcome: string;
             /** Received */
             received: boolean;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Published articles, newest first by published date, 12 a page (`?page=`, from 1; past
+   * @description the last page the list is empty).
+   */
+  get_get_articles: {
+    parameters: {
+      query?: {
+        /** @description The page, from 1 (default 1). */
+        page?: number | null;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Articles */
+            articles: components["schemas"]["ArticleSummaryOut"][];
+            /** Page */
+            page: number;
+            /**
+             * Pages
+             * @description How many pages the list has (at least one).
+             */
+            pages: number;
+            /** Total */
+            total: number;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A published article by its slug, its body sanitised HTML. A slug the article had before
+   * @description it was renamed answers 301 to the article's current address here; an unknown, draft or
+   * archived one 404.
+   */
+  get_get_article: {
+    parameters: {
+      path: {
+        slug: string;
+      };
+    };
+    responses: {
+      /** @description A published article's page: the body is sanitised HTML. */
+      200: {
+        content: {
+          "application/json": {
+            /** Content */
+            content: string;
+            /** Id */
+            id: number;
+            /** Keywords */
+            keywords: string[];
+            /** Meta Description */
+            meta_description: string;
+            /**
+             * Published At
+             * Format: date-time
+             */
+            published_at: string;
+            /** Slug */
+            slug: string;
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
           };
         };
       };

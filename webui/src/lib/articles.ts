@@ -6,7 +6,7 @@
  * `/api/admin/article-drafts`, `/api/admin/generations/{id}`, `/api/admin/ai`). The server
  * makes the same checks (module `seo`) and its messages are the same words.
  */
-import { api, buildUrl, request, type RequestBody, type ResponseBody } from './api-client'
+import { api, type RequestBody, type ResponseBody } from './api-client'
 import type { components } from './api-schema'
 
 // ---- Shapes (generated from the server's `blog.schemas` / `seo.schemas`) --------------------
@@ -247,15 +247,12 @@ export function elapsedText(ms: number): string {
 
 // ---- The admin API -------------------------------------------------------------------------
 
-// The two reads go through the untyped `request`: the server's OpenAPI document gives
-// `GET /api/admin/articles` and `GET /api/blog/articles` one operationId (and the same for the
-// single article), so the generated types mix them up. The shapes are `ArticleList`/`ArticleOut`.
 export async function listArticles(): Promise<Article[]> {
-  return ((await request('GET', '/api/admin/articles')) as { articles: Article[] }).articles
+  return (await api.get('/api/admin/articles')).articles
 }
 
-export async function getArticle(id: number): Promise<Article> {
-  return (await request('GET', buildUrl('/api/admin/articles/{article_id}', { params: { article_id: id } }))) as Article
+export function getArticle(id: number): Promise<Article> {
+  return api.get('/api/admin/articles/{article_id}', { params: { article_id: id } })
 }
 
 export function createArticle(input: ArticleInput): Promise<Article> {

@@ -36,7 +36,7 @@ async def _admin_id() -> int:
 @auth_web.admin_required
 @document_querystring(ArticlesQuery)
 @validate_response(ArticleList, 200)
-async def get_articles() -> ArticleList:
+async def get_admin_articles() -> ArticleList:
     """Every article, newest first by creation; `?status=` draft, published or archived,
     `?q=` matches the title or the slug, case-insensitively."""
     search = request.args.get("q") or None
@@ -70,7 +70,7 @@ async def post_preview(data: PreviewIn) -> PreviewOut:
 @blueprint.get("/api/admin/articles/<int:article_id>")
 @auth_web.admin_required
 @validate_response(ArticleOut, 200)
-async def get_article(article_id: int) -> ArticleOut:
+async def get_admin_article(article_id: int) -> ArticleOut:
     """One article, whatever its status."""
     return await articles.get_article(article_id)
 
