@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 from pathlib import Path
 
 import pytest
 
 import agency
+from agency.commands import COMMANDS, GROUPS
+from agency.core.lazy_cli import LazyCommand
 from agency.core.modules import Module
 from agency.registry import MODULES
 
@@ -160,3 +163,38 @@ def test_routes_cli_and_api_do_not_touch_the_orm(name: str) -> None:
             continue
         orm = {m for m in _imports(path) if m == models or m.split(".")[0] == "tortoise"}
         assert not orm, f"{name}/{edge} imports {sorted(orm)}: the service does that"
+
+
+def _cli_module(entry: LazyCommand) -> str:
+    return entry.target.partition(":")[0]
+
+
+def test_every_module_cli_is_in_the_command_list_once() -> None:
+    """`agency` lists the modules' commands by path (agency.commands): a `cli.py` missing there
+    would be a command nobody can run, a path to no `cli.py` a command that fails."""
+    expected = {f"agency.modules.{name}.cli" for name in _modules_with("cli.py")}
+    groups = [_cli_module(entry) for entry in GROUPS]
+    assert sorted(groups) == sorted(expected), "agency.commands.GROUPS: one line per cli.py"
+    assert {_cli_module(entry) for entry in COMMANDS} <= expected
+    names = [entry.name for entry in (*GROUPS, *COMMANDS)]
+    assert len(set(names)) == len(names), f"a command name twice in agency.commands: {names}"
+
+
+@pytest.mark.parametrize("entry", [*GROUPS, *COMMANDS], ids=lambda entry: entry.name)
+def test_a_listed_command_loads_and_its_listed_help_is_its_own(entry: LazyCommand) -> None:
+    """What `agency --help` lists (written beside the path) is the first paragraph of the help
+    the command gives once imported, so the two cannot drift apart."""
+    command = entry.load()
+    assert command.name == entry.name
+    own = " ".join(inspect.cleandoc(command.help or "").split("\n\n")[0].split())
+    assert entry.help == own, f"agency.commands: {entry.name}'s help is {own!r}"
+
+
+@pytest.mark.parametrize("name", module_folders())
+def test_a_module_descriptor_does_not_import_its_cli(name: str) -> None:
+    """The server imports every module.py; the CLI (Typer, rich, the commands) is imported only
+    by `agency` when a command runs."""
+    imported = _imports(MODULES_DIR / name / "module.py")
+    assert f"agency.modules.{name}.cli" not in imported, (
+        f"{name}/module.py imports its cli: list it in agency.commands instead"
+    )

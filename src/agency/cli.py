@@ -1,28 +1,32 @@
-"""The `agency` command: serve the site, manage the database, and every module's commands."""
+"""The `agency` command: serve the site, manage the database, and every module's commands.
+
+Start-up is kept short: importing this file loads Typer and nothing of the server (no Quart,
+Tortoise, SDKs or modules). Each command imports what it needs when it runs, and the modules'
+commands are named by path in `agency.commands` and imported on use (`agency.core.lazy_cli`);
+`tests/core/test_cli_startup.py` keeps it so.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import multiprocessing
-import signal
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from agency import __version__
-from agency.core import backup, db, jobs, mail, retention
-from agency.core.cli_support import CliContext
-from agency.core.cli_support import console as out
-from agency.core.logging import configure_logging
-from agency.core.settings import Settings, SettingsError, check_settings, load_settings
-from agency.registry import MODULES
+from agency.commands import COMMANDS, GROUPS
+from agency.core.lazy_cli import QuickCommand, lazy_group
 
-console = Console(stderr=True)
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from rich.console import Console
+
+    from agency.core.cli_support import CliContext
+    from agency.core.settings import Settings
+
 log = logging.getLogger("agency.worker")
 app = typer.Typer(
     name="agency",
@@ -30,46 +34,69 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=lazy_group(commands=COMMANDS, groups=GROUPS),
 )
 db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 mail_app = typer.Typer(help="Outgoing e-mail.", no_args_is_help=True)
 app.add_typer(mail_app, name="mail")
-for _module in MODULES:
-    if _module.cli is not None:
-        app.add_typer(_module.cli, name=_module.cli_name or _module.name)
-    for _command in _module.commands:
-        app.command()(_command)
+# Commands that need neither the settings nor the database: they answer at once.
+NO_CONTEXT = frozenset({"version"})
+
+
+def _stderr() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 @app.callback()
 def root(ctx: typer.Context) -> None:
     """Run and manage the agency site: web server, database and the modules' admin tools."""
-    ctx.obj = CliContext(model_modules())
+    if ctx.invoked_subcommand in NO_CONTEXT:
+        return
+    from agency.core.cli_support import CliContext
+
+    ctx.obj = CliContext(model_modules)
 
 
 def settings_or_exit(**overrides: Any) -> Settings:
+    from agency.core.logging import configure_logging
+    from agency.core.settings import SettingsError, check_settings, load_settings
+    from agency.registry import MODULES
+
     try:
         settings = load_settings(**{k: v for k, v in overrides.items() if v is not None})
         check_settings(settings, [m.check_settings for m in MODULES if m.check_settings])
     except SettingsError as exc:
-        console.print(f"[red]{exc}[/red]")
+        _stderr().print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
     configure_logging(settings.log_level, settings.log_format)
     return settings
 
 
-def model_modules() -> list[Any]:
+def model_modules() -> list[ModuleType]:
+    from agency.registry import MODULES
+
     return [m.models for m in MODULES if m.models is not None]
 
 
 def apply_migrations(settings: Settings) -> list[str]:
+    import asyncio
+
+    from agency.core import db
+
     settings.ensure_data_dir()
     return asyncio.run(db.upgrade(settings.effective_database_url, model_modules()))
 
 
 def prepare_modules(settings: Settings) -> None:
     """Each module's start-up step (e.g. the shipped catalogue on a fresh install)."""
+    import asyncio
+
+    from agency.core import db
+    from agency.registry import MODULES
+
     steps = [m.prepare for m in MODULES if m.prepare is not None]
     if not steps:
         return
@@ -103,7 +130,9 @@ def serve(
     from granian.server import Server
 
     from agency.app import create_app
+    from agency.core.logging import configure_logging
 
+    console = _stderr()
     settings = settings_or_exit(host=host, port=port, workers=workers)
     settings.effective_secret_key()  # created once here, before the workers start
     if migrate:
@@ -160,6 +189,9 @@ def worker(
     """Run background jobs and schedules (e-mail, speed tests, retention) without serving HTTP.
     Any number of workers, on any machine sharing the database, may run beside the servers;
     set AGENCY_RUN_JOBS=false on the servers to leave the jobs to the workers."""
+    import asyncio
+
+    console = _stderr()
     settings = settings_or_exit(jobs_concurrency=concurrency)
     if migrate:
         for name in apply_migrations(settings):
@@ -180,6 +212,8 @@ async def _pending_migrations(settings: Settings) -> list[str]:
     from tortoise import Tortoise
     from tortoise.migrations.executor import MigrationExecutor
 
+    from agency.core import db
+
     settings.ensure_data_dir()
     config = db.tortoise_config(settings.effective_database_url, model_modules())
     await Tortoise.init(config=config, init_connections=False)
@@ -193,7 +227,11 @@ async def _pending_migrations(settings: Settings) -> list[str]:
 
 
 async def _run_worker(settings: Settings, grace: float) -> None:
+    import asyncio
+    import signal
+
     from agency.app import create_app
+    from agency.core import jobs
 
     # The app is built as for serving (handlers, schedules, the modules' job options, an app
     # context for handlers that read `current_app`) but serves nothing.
@@ -242,6 +280,7 @@ def _granian_level(level: str) -> Any:
 @db_app.command("upgrade")
 def db_upgrade() -> None:
     """Apply every pending migration and exit."""
+    console = _stderr()
     settings = settings_or_exit()
     applied = apply_migrations(settings)
     for name in applied:
@@ -254,6 +293,12 @@ def db_prune(ctx: typer.Context) -> None:
     """Delete now what is kept only for a while (the hourly retention job does the same):
     finished jobs, old e-mail, expired sessions and reset links, old rate-limit counters and
     webhook events, each after its AGENCY_RETENTION_* days."""
+    from rich.table import Table
+
+    from agency.core import retention
+    from agency.core.cli_support import console as out
+    from agency.registry import MODULES
+
     context: CliContext = ctx.obj
     hooks = [m.retention for m in MODULES if m.retention is not None]
     removed = context.run(lambda: retention.prune(context.settings, hooks))
@@ -272,6 +317,9 @@ def db_backup(
 ) -> None:
     """Write a consistent copy of the database to FILE while the server keeps running
     (SQLite: its online backup API; PostgreSQL: pg_dump's custom format)."""
+    from agency.core import backup
+
+    console = _stderr()
     settings = settings_or_exit()
     try:
         result = backup.backup(settings.effective_database_url, file, overwrite=overwrite)
@@ -292,6 +340,9 @@ def db_restore(
 ) -> None:
     """Load a backup into the configured database, which must be empty (no tables): a new
     SQLite file, or a new PostgreSQL database (pg_restore). Start the server afterwards."""
+    from agency.core import backup
+
+    console = _stderr()
     settings = settings_or_exit()
     settings.ensure_data_dir()
     try:
@@ -313,6 +364,11 @@ def mail_outbox(
     show_body: Annotated[bool, typer.Option("--body", help="Print each message's text.")] = False,
 ) -> None:
     """Messages not delivered (yet): kept here when no SMTP server is configured."""
+    from rich.table import Table
+
+    from agency.core import jobs, mail
+    from agency.core.cli_support import console as out
+
     context: CliContext = ctx.obj
 
     async def pending() -> list[mail.OutboundMail]:
@@ -342,14 +398,17 @@ def mail_outbox(
             out.print(f"\n[bold]#{message.id} {message.subject}[/bold]\n{message.text}")
 
 
-@app.command()
+@app.command(cls=QuickCommand)
 def version() -> None:
     """Print the program's version."""
     typer.echo(__version__)
 
 
 def main() -> None:
-    multiprocessing.freeze_support()
+    if getattr(sys, "frozen", False):  # the one-file binary: its worker processes start here
+        import multiprocessing
+
+        multiprocessing.freeze_support()
     try:
         app()
     except KeyboardInterrupt:

@@ -25,9 +25,20 @@ class CliFailure(Exception):
 
 
 class CliContext:
-    def __init__(self, model_modules: Sequence[ModuleType], **overrides: Any) -> None:
-        self.model_modules = list(model_modules)
+    def __init__(
+        self,
+        model_modules: Sequence[ModuleType] | Callable[[], Sequence[ModuleType]],
+        **overrides: Any,
+    ) -> None:
+        # A function is called when a command first opens the database (`agency` passes one,
+        # so that commands which never do, and `--help`, import no module).
+        self._model_modules = model_modules
         self.overrides = overrides
+
+    @cached_property
+    def model_modules(self) -> list[ModuleType]:
+        found = self._model_modules
+        return list(found() if callable(found) else found)
 
     @cached_property
     def settings(self) -> Settings:

@@ -68,13 +68,11 @@ class JobOptions:
 class Module:
     """A module's contributions.
 
-    name: the module's name, also its CLI sub-command (`agency <name> ...`).
+    name: the module's name. Its commands (`cli.py`) are not here but in `agency.commands`,
+        by dotted path, so that `agency --help` imports no module (and the server no CLI).
     models: the module's Tortoise models module, imported statically so that the frozen
         binary and import-linter both see it.
     blueprint: a Quart blueprint (typed loosely so that core does not import Quart).
-    cli: a Typer app added as a sub-command.
-    commands: functions added as top-level commands (`agency speedtest ...`), for the rare tool
-        that deserves a short name of its own.
     job_handlers: background job kinds this module runs, by kind name.
     settings_job_handlers: given the settings, more job kinds it runs (handlers that need the
         settings: a provider's address and key, the public URL for links in e-mails).
@@ -102,9 +100,6 @@ class Module:
     name: str
     models: ModuleType | None = None
     blueprint: Any = None
-    cli: Any = None
-    cli_name: str | None = None
-    commands: tuple[Callable[..., Any], ...] = ()
     job_handlers: dict[str, JobHandler] = field(default_factory=dict)
     settings_job_handlers: Callable[[Settings], Mapping[str, JobHandler]] | None = None
     job_options: Callable[[Settings], Mapping[str, JobOptions]] | None = None

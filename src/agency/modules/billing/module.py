@@ -2,15 +2,13 @@
 
 from agency.core.modules import Module
 from agency.core.userdata import UserData
-from agency.modules.billing import cli, models, routes
+from agency.modules.billing import models, routes
 from agency.modules.billing.service import retention, user_data
 
 MODULE = Module(
     name="billing",
     models=models,
     blueprint=routes.blueprint,
-    cli=cli.app,
-    cli_name="stripe",
     csrf_exempt=(routes.WEBHOOK_PATH,),
     user_data=UserData(export=user_data.export_user, erase=user_data.erase_user),
     retention=retention.prune,

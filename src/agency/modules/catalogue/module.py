@@ -1,12 +1,11 @@
 """What the catalogue module contributes to the program (see `agency.core.modules.Module`)."""
 
 from agency.core.modules import Module
-from agency.modules.catalogue import cli, models, routes, service
+from agency.modules.catalogue import models, routes, service
 
 MODULE = Module(
     name="catalogue",
     models=models,
     blueprint=routes.blueprint,
-    cli=cli.app,
     prepare=service.seed_if_empty,
 )

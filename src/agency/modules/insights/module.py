@@ -2,16 +2,13 @@
 
 from agency.core.modules import Module
 from agency.core.userdata import UserData
-from agency.modules.insights import cli, models, routes
+from agency.modules.insights import models, routes
 from agency.modules.insights.service import analyses, speedtests, user_data
 
 MODULE = Module(
     name="insights",
     models=models,
     blueprint=routes.blueprint,
-    cli=cli.app,
-    cli_name="leads",
-    commands=(cli.speedtest, cli.analyze),
     settings_job_handlers=lambda settings: {
         speedtests.JOB_KIND: speedtests.job_handler(settings),
         analyses.JOB_KIND: analyses.job_handler(settings),

@@ -2,15 +2,13 @@
 
 from agency.core.modules import Module
 from agency.core.userdata import UserData
-from agency.modules.seo import cli, models, routes
+from agency.modules.seo import models, routes
 from agency.modules.seo.service import generations
 
 MODULE = Module(
     name="seo",
     models=models,
     blueprint=routes.blueprint,
-    cli=cli.app,
-    cli_name="articles",
     settings_job_handlers=lambda settings: {
         generations.JOB_KIND: generations.job_handler(settings)
     },

@@ -2,14 +2,13 @@
 
 from agency.core.modules import Module, Periodic
 from agency.core.userdata import UserData
-from agency.modules.sites import cli, models, routes
+from agency.modules.sites import models, routes
 from agency.modules.sites.service import checks, websites
 
 MODULE = Module(
     name="sites",
     models=models,
     blueprint=routes.blueprint,
-    cli=cli.app,
     settings_job_handlers=lambda settings: {checks.FOLLOW_KIND: checks.follow_handler(settings)},
     user_data=UserData(export=websites.export_user, erase=websites.erase_user),
     periodic=(

@@ -2,12 +2,11 @@
 
 from agency.core.modules import Module
 from agency.core.userdata import UserData
-from agency.modules.support import cli, models, routes, service
+from agency.modules.support import models, routes, service
 
 MODULE = Module(
     name="support",
     models=models,
     blueprint=routes.blueprint,
-    cli=cli.app,
     user_data=UserData(export=service.export_user, erase=service.erase_user),
 )

@@ -1,0 +1,42 @@
+"""The modules' commands, by dotted path: `agency --help` lists them and `agency version`
+answers without importing any module (see `agency.core.lazy_cli`); a command's module is
+imported when the command runs or shows its own help.
+
+Adding a module with a `cli.py`: add its line to GROUPS (registry order) with the help its
+Typer app gives; `tests/test_architecture.py` checks that every `cli.py` is here once, that each
+path loads and that the help matches.
+"""
+
+from agency.core.lazy_cli import LazyCommand
+
+# Sub-commands: `agency <name> ...`, each a module's Typer app.
+GROUPS: tuple[LazyCommand, ...] = (
+    LazyCommand("users", "agency.modules.auth.cli:app", "Manage user accounts."),
+    LazyCommand(
+        "catalogue",
+        "agency.modules.catalogue.cli:app",
+        "The plan catalogue (config/catalogue.toml).",
+    ),
+    LazyCommand("sites", "agency.modules.sites.cli:app", "Customer websites: status and speed."),
+    LazyCommand("stripe", "agency.modules.billing.cli:app", "Payments with Stripe."),
+    LazyCommand("support", "agency.modules.support.cli:app", "Support requests."),
+    LazyCommand("leads", "agency.modules.insights.cli:app", "Leads from the site's forms."),
+    LazyCommand(
+        "articles", "agency.modules.seo.cli:app", "The blog's articles and the AI article manager."
+    ),
+)
+
+# Top-level commands of a module, for the rare tool that deserves a short name of its own.
+COMMANDS: tuple[LazyCommand, ...] = (
+    LazyCommand(
+        "speedtest",
+        "agency.modules.insights.cli:speedtest",
+        "Test a website's speed now, in this process (no queue), and show the result.",
+    ),
+    LazyCommand(
+        "analyze",
+        "agency.modules.insights.cli:analyze",
+        "Analyse a website now, in this process (no queue): fetch and audit its page, write the "
+        "report (AI model or rules) and test its speed, then show the scores and the sections.",
+    ),
+)
