@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import gzip
 import re
+from collections.abc import Container
+from functools import lru_cache
 
 import brotli
 from quart import Response
@@ -37,6 +39,7 @@ def accepted_encodings(header: str) -> set[str]:
     return accepted
 
 
+@lru_cache(maxsize=64)  # browsers send a handful of distinct headers; bounded for the rest
 def choose_encoding(accept_encoding: str) -> str | None:
     """Brotli when the client takes it, else gzip, else None."""
     accepted = accepted_encodings(accept_encoding)
@@ -52,26 +55,40 @@ def compress(body: bytes, encoding: str) -> bytes:
     return gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
 
 
-async def compress_response(response: Response, accept_encoding: str) -> Response:
-    """Compresses `response` in place when it is worth it and the client can read it."""
+async def compress_response(
+    response: Response, accept_encoding: str, present: Container[str] | None = None
+) -> Response:
+    """Compresses `response` in place when it is worth it and the client can read it.
+
+    `present`, when given, holds the lower-cased names of the response's headers (the caller
+    has them already), which spares a scan of the headers per check."""
+    body = response.response
+    headers = response.headers
+    if present is None:
+        present = {key.lower() for key, _ in headers.items()}
     if (
-        not isinstance(response.response, DataBody)
-        or "Content-Encoding" in response.headers
-        or "Content-Range" in response.headers
+        not isinstance(body, DataBody)
+        or "content-encoding" in present
+        or "content-range" in present
         or response.status_code in (204, 206, 304)
         or not COMPRESSIBLE.match(response.mimetype or "")
     ):
         return response
-    response.vary.add("Accept-Encoding")
-    encoding = choose_encoding(accept_encoding)
-    body = await response.get_data(as_text=False)
-    if encoding is None or len(body) < MIN_SIZE:
+    if "vary" in present:
+        response.vary.add("Accept-Encoding")
+    else:
+        headers.add("Vary", "Accept-Encoding")
+    # A small body is sent as it is, whatever the client takes: no coding to choose.
+    if len(body.data) < MIN_SIZE:
         return response
-    response.set_data(compress(body, encoding))
-    response.headers["Content-Encoding"] = encoding
-    etag = response.headers.get("ETag")
+    encoding = choose_encoding(accept_encoding)
+    if encoding is None:
+        return response
+    response.set_data(compress(body.data, encoding))
+    headers["Content-Encoding"] = encoding
+    etag = headers.get("ETag")
     if etag and not etag.startswith("W/"):
         # The same tag now names two byte sequences: weak, as nginx does (still matches the
         # routes' If-None-Match checks, which look for the quoted tag).
-        response.headers["ETag"] = f"W/{etag}"
+        headers["ETag"] = f"W/{etag}"
     return response

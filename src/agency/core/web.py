@@ -13,7 +13,9 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]
 from pydantic import BaseModel
 from quart import Blueprint, Quart, Response, g, jsonify, redirect, request
+from quart.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from quart.typing import ResponseReturnValue
+from quart.wrappers import BaseRequestWebsocket
 from quart_schema import RequestSchemaValidationError, hide, validate_response
 from tortoise.exceptions import ValidationError as TortoiseValidationError
 from werkzeug.exceptions import HTTPException
@@ -31,7 +33,7 @@ from agency.core.errors import (
     ValidationFailed,
 )
 from agency.core.logging import request_id_var
-from agency.core.security import client_address, csrf_failure, security_headers
+from agency.core.security import STATE_CHANGING, client_address, csrf_failure, security_headers
 from agency.core.settings import Settings
 
 log = logging.getLogger("agency.request")
@@ -127,6 +129,29 @@ def _is_api(path: str) -> bool:
     return path == "/api" or path.startswith("/api/")
 
 
+class LazyCookieSessions(SecureCookieSessionInterface):
+    """Quart's cookie session, paid for only when a request brings the cookie.
+
+    Nothing in the program uses Quart's `session` (accounts have their own session rows), yet
+    the stock interface builds a signing serializer on every request and reads six config
+    values on every response. Without a cookie the session is empty, and an empty session that
+    nobody touched writes nothing: the same outcome, without the work."""
+
+    async def open_session(
+        self, app: Quart, request: BaseRequestWebsocket
+    ) -> SecureCookieSession | None:
+        if self.get_cookie_name(app) not in request.cookies:
+            return self.session_class() if app.secret_key else None
+        return await super().open_session(app, request)
+
+    async def save_session(
+        self, app: Quart, session: SessionMixin, response: Response | Any | None
+    ) -> None:
+        if not session and not session.modified and not session.accessed:
+            return
+        await super().save_session(app, session, response)
+
+
 def install_request_hooks(
     app: Quart,
     settings: Settings,
@@ -134,23 +159,41 @@ def install_request_hooks(
     frame_origins: Sequence[str] = (),
 ) -> None:
     exempt = tuple(csrf_exempt)
-    static_headers = security_headers(https=settings.served_over_https, frame_origins=frame_origins)
+    # Worked out once: the headers every response carries, lower-cased names beside them.
+    static_headers = [
+        (name.lower(), name, value)
+        for name, value in security_headers(
+            https=settings.served_over_https, frame_origins=frame_origins
+        )
+    ]
+    trusted_proxies = settings.trusted_proxies
+    access_log = settings.access_log
+    https_site = settings.served_over_https
+    app.session_interface = LazyCookieSessions()
 
     @app.before_request
     async def start_request() -> None:
-        incoming = request.headers.get("X-Request-ID", "")
-        g.request_id = incoming if REQUEST_ID.match(incoming) else uuid.uuid4().hex
-        g.request_token = request_id_var.set(g.request_id)
-        g.started = time.perf_counter()
+        headers = request.headers
+        incoming = headers.get("X-Request-ID", "")
+        request_id = incoming if incoming and REQUEST_ID.match(incoming) else uuid.uuid4().hex
+        g.request_id = request_id
+        g.request_token = request_id_var.set(request_id)
+        if access_log:
+            g.started = time.perf_counter()
         g.client_ip = client_address(
-            request.remote_addr, request.headers.get("X-Forwarded-For"), settings.trusted_proxies
+            request.remote_addr,
+            headers.get("X-Forwarded-For") if trusted_proxies > 0 else None,
+            trusted_proxies,
         )
+        method = request.method
+        if method not in STATE_CHANGING:
+            return  # the CSRF guard only looks at state-changing requests
         reason = csrf_failure(
-            method=request.method,
+            method=method,
             path=request.path,
-            headers=request.headers,
+            headers=headers,
             host=request.host,
-            has_body=bool(request.content_length) or "Transfer-Encoding" in request.headers,
+            has_body=bool(request.content_length) or "Transfer-Encoding" in headers,
             exempt=exempt,
         )
         if reason is not None:
@@ -158,24 +201,33 @@ def install_request_hooks(
 
     @app.after_request
     async def finish_request(response: Response) -> Response:
-        for name, value in static_headers:
-            response.headers.setdefault(name, value)
-        if request.scheme == "https" and not settings.served_over_https:
-            response.headers.setdefault(
-                "Strict-Transport-Security", "max-age=31536000; includeSubDomains"
-            )
-        if _is_api(request.path):
-            response.headers.setdefault("Cache-Control", "no-store")
+        headers = response.headers
+        # One pass over the response's headers instead of one `setdefault` scan per header.
+        present = {key.lower() for key, _ in headers.items()}
+        for lower, name, value in static_headers:
+            if lower not in present:
+                headers.add(name, value)
+        scheme = request.scheme
+        if scheme == "https" and not https_site and "strict-transport-security" not in present:
+            headers.add("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        path = request.path
+        if "cache-control" not in present and _is_api(path):
+            headers.add("Cache-Control", "no-store")
         request_id = getattr(g, "request_id", None)
         if request_id:
-            response.headers["X-Request-ID"] = request_id
-        response = await compress_response(response, request.headers.get("Accept-Encoding", ""))
-        if settings.access_log:
+            if "x-request-id" in present:
+                headers["X-Request-ID"] = request_id
+            else:
+                headers.add("X-Request-ID", request_id)
+        response = await compress_response(
+            response, request.headers.get("Accept-Encoding", ""), present
+        )
+        if access_log:
             elapsed = (time.perf_counter() - getattr(g, "started", time.perf_counter())) * 1000
             log.info(
                 "%s %s %s",
                 request.method,
-                request.path,
+                path,
                 response.status_code,
                 extra={"duration_ms": round(elapsed, 1), "client": getattr(g, "client_ip", "-")},
             )
