@@ -46,3 +46,15 @@ class Plan(Model):
 
     class Meta:
         table = "catalogue_plan"
+
+
+class CatalogueVersion(Model):
+    """One row (id 1) counting the catalogue's changes. Each server process keeps the public
+    catalogue's JSON in memory under this number, so a change made by any process (a seed, a
+    Stripe sync) is seen by every other one on its next request."""
+
+    id = fields.IntField(primary_key=True)
+    version = fields.IntField(default=0)
+
+    class Meta:
+        table = "catalogue_version"

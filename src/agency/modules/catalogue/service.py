@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
+from tortoise import connections
+from tortoise.expressions import F
 
 from agency.core.errors import ValidationFailed
 from agency.core.paths import config_dir
-from agency.modules.catalogue.models import Family, Plan
+from agency.modules.catalogue.models import CatalogueVersion, Family, Plan
 from agency.modules.catalogue.schemas import (
     CatalogueIn,
     CatalogueOut,
@@ -66,6 +70,7 @@ async def seed(data: CatalogueIn) -> SeedReport:
     keys = [plan.key for plan in data.plans]
     gone = await Plan.filter(active=True).exclude(key__in=keys).values_list("key", flat=True)
     await Plan.filter(key__in=list(gone)).update(active=False)
+    await changed()
     return SeedReport(created, updated, sorted(str(k) for k in gone), unchanged)
 
 
@@ -118,6 +123,53 @@ async def all_plans(include_inactive: bool = False) -> list[PlanInfo]:
 
 async def set_stripe_ids(key: str, *, product_id: str, price_id: str) -> None:
     await Plan.filter(key=key).update(stripe_product_id=product_id, stripe_price_id=price_id)
+    await changed()
+
+
+_VERSION_SQL = f"SELECT version FROM {CatalogueVersion._meta.db_table} WHERE id = 1"
+
+
+async def changed() -> None:
+    """Count a change of the catalogue (after writing it): every process's cached JSON of
+    the public catalogue is then rebuilt on its next request. Whatever writes Family or Plan
+    rows calls this."""
+    if await CatalogueVersion.filter(id=1).update(version=F("version") + 1):
+        return
+    _row, created = await CatalogueVersion.get_or_create(id=1, defaults={"version": 1})
+    if not created:  # another process created the row meanwhile
+        await CatalogueVersion.filter(id=1).update(version=F("version") + 1)
+
+
+async def version() -> int:
+    """The catalogue's change count: one indexed read, without building a model or a query."""
+    _count, rows = await connections.get("default").execute_query(_VERSION_SQL)
+    return int(rows[0][0]) if rows else 0
+
+
+@dataclass(frozen=True)
+class CatalogueJson:
+    """The public catalogue as sent: its JSON bytes and their ETag (quoted)."""
+
+    body: bytes
+    etag: str
+
+
+_cached: tuple[int, CatalogueJson] | None = None
+
+
+async def catalogue_json() -> CatalogueJson:
+    """The public catalogue's JSON, built once per change of the catalogue in this process.
+
+    The version is read before the rows, so what is cached is never older than its number."""
+    global _cached
+    current = await version()
+    cached = _cached
+    if cached is not None and cached[0] == current:
+        return cached[1]
+    body = (await catalogue()).model_dump_json().encode()
+    built = CatalogueJson(body, '"' + hashlib.blake2s(body, digest_size=12).hexdigest() + '"')
+    _cached = (current, built)
+    return built
 
 
 async def catalogue() -> CatalogueOut:
@@ -184,3 +236,67 @@ def resolve_start(
         return plan_family, str(requested_plan)
     family = family or DEFAULT_FAMILY
     return family, family_defaults[family]
+
+
+# ---- The purchase pages (/start, /ai-start) ----------------------------------------------
+# The web UI prerenders each page once per variant (webui/scripts/prerender.mjs); a request
+# is answered with the variant its query shows, so the first HTML already holds the family,
+# the packages and the preselected plan, and the page hydrates with the catalogue embedded.
+# The rules mirror webui/src/lib/catalogue.ts (resolveStart) and pages/purchase/*.tsx.
+
+START_PAGE = "/start"
+AI_START_PAGE = "/ai-start"
+EMBEDDED_CATALOGUE_ID = "agency-catalogue"
+CANCELED_NOTE = (
+    '<div class="purchase-note" role="status">Your checkout was cancelled and nothing was '
+    "charged. Your package is still selected below whenever you are ready.</div>"
+)
+
+
+def _family_plans(data: CatalogueOut, family: FamilyOut) -> list[PlanOut]:
+    by_key = {plan.key: plan for plan in data.plans}
+    return [by_key[key] for key in family.plans if key in by_key]
+
+
+def start_variant(data: CatalogueOut, type_: str | None, plan: str | None) -> str | None:
+    """The prerendered variant of /start for `?type=&plan=` (its canonical URL), None when
+    nothing is sold (the page shows its fallback)."""
+    sold = [f for f in data.families if any(p.checkout for p in _family_plans(data, f))]
+    requested_family = next((f for f in sold if f.key == type_), None)
+    requested_plan = next((p for p in data.plans if p.key == plan), None) if plan else None
+    if requested_plan is not None and requested_plan.checkout:
+        plan_family = next((f for f in sold if f.key == requested_plan.family), None)
+        if plan_family is not None and (
+            requested_family is None or requested_family.key == plan_family.key
+        ):
+            return f"{START_PAGE}?plan={requested_plan.key}"
+    family = (
+        requested_family
+        or next((f for f in sold if f.key == DEFAULT_FAMILY), None)
+        or next(iter(sold), None)
+    )
+    if family is None:
+        return None
+    chosen = next((p for p in data.plans if p.key == family.default_plan), None)
+    if plan is not None and chosen is not None and chosen.key == plan and chosen.checkout:
+        return f"{START_PAGE}?plan={plan}"  # the default plan named in the link: narrowed
+    return f"{START_PAGE}?type={family.key}"
+
+
+def ai_start_variant(data: CatalogueOut, plan: str | None) -> str | None:
+    """The prerendered variant of /ai-start for `?plan=` (the website packages, one preselected)."""
+    family = next((f for f in data.families if f.key == DEFAULT_FAMILY), None)
+    if family is None:
+        return None
+    plans = [p.key for p in _family_plans(data, family) if p.checkout]
+    return f"{AI_START_PAGE}?plan={plan if plan in plans else family.default_plan}"
+
+
+def purchase_page(template: str, data: CatalogueOut, *, canceled: bool) -> str:
+    """A prerendered purchase page (built with the note of a cancelled checkout) filled for one
+    request: the note only when asked for, and the catalogue embedded for the page to hydrate
+    with (JSON in a non-executed script element; `<` escaped so no text can close it)."""
+    page = template if canceled else template.replace(CANCELED_NOTE, "", 1)
+    payload = data.model_dump_json().replace("<", "\\u003c")
+    embedded = f'<script type="application/json" id="{EMBEDDED_CATALOGUE_ID}">{payload}</script>'
+    return page.replace("</body>", embedded + "</body>", 1)
