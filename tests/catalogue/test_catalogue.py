@@ -178,3 +178,35 @@ def test_start_always_resolves_to_a_sold_plan_of_the_right_family(
 )
 def test_start_defaults_from_the_spec_table(requested_type: str | None, expected: str) -> None:
     assert service.resolve_start(requested_type, None, SOLD, DEFAULTS)[1] == expected
+
+
+async def test_the_cached_catalogue_follows_every_change(client: Any) -> None:
+    """Issue 18: the JSON is built once per change (a version row), compressed once per coding;
+    a seed, a Stripe id sync or another process's change (the row bumped) is seen at once."""
+    await service.seed(DATA)
+    first = await client.get("/api/catalogue", headers={"Accept-Encoding": "br"})
+    assert first.headers["Content-Encoding"] == "br" and first.headers["Vary"] == "Accept-Encoding"
+    assert first.headers["ETag"].startswith('W/"')
+    plain = await client.get("/api/catalogue", headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in plain.headers and not plain.headers["ETag"].startswith("W/")
+    assert plain.headers["ETag"] == first.headers["ETag"].removeprefix("W/")
+    cached = await client.get("/api/catalogue")
+    assert cached.headers["ETag"] == plain.headers["ETag"]
+
+    await service.set_stripe_ids("starter", product_id="prod_9", price_id="price_9")
+    synced = await (await client.get("/api/catalogue")).get_json()
+    assert next(p for p in synced["plans"] if p["key"] == "starter")["price_id"] == "price_9"
+
+    changed = DATA.model_copy(deep=True)
+    next(p for p in changed.plans if p.key == "starter").name = "Starter Site"
+    await service.seed(changed)
+    seeded = await client.get("/api/catalogue", headers={"If-None-Match": plain.headers["ETag"]})
+    assert seeded.status_code == 200  # the old tag no longer matches
+    body = await seeded.get_json()
+    assert next(p for p in body["plans"] if p["key"] == "starter")["name"] == "Starter Site"
+
+    # Another process wrote the rows and counted the change: this one follows on its next read.
+    await Plan.filter(key="starter").update(name="Starter Elsewhere")
+    await service.changed()
+    other = await (await client.get("/api/catalogue")).get_json()
+    assert next(p for p in other["plans"] if p["key"] == "starter")["name"] == "Starter Elsewhere"

@@ -154,7 +154,9 @@ class CatalogueJson:
     etag: str
 
 
-_cached: tuple[int, CatalogueJson] | None = None
+# (the connection it was read through, its version, the JSON): a reopened or other database
+# (the tests open one per test) never reuses what another one's version number named.
+_cached: tuple[object, int, CatalogueJson] | None = None
 
 
 async def catalogue_json() -> CatalogueJson:
@@ -162,13 +164,14 @@ async def catalogue_json() -> CatalogueJson:
 
     The version is read before the rows, so what is cached is never older than its number."""
     global _cached
+    database = connections.get("default")
     current = await version()
     cached = _cached
-    if cached is not None and cached[0] == current:
-        return cached[1]
+    if cached is not None and cached[0] is database and cached[1] == current:
+        return cached[2]
     body = (await catalogue()).model_dump_json().encode()
     built = CatalogueJson(body, '"' + hashlib.blake2s(body, digest_size=12).hexdigest() + '"')
-    _cached = (current, built)
+    _cached = (database, current, built)
     return built
 
 
