@@ -18,5 +18,8 @@ export default defineConfig({
     setupFiles: ['./test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
     css: false,
+    // A hang guard, not a speed check: page tests that wait on lazy chunks and timers take a
+    // few seconds on a loaded 2-core CI machine, past the default 5 s.
+    testTimeout: 20_000,
   },
 })
