@@ -8,4 +8,6 @@ MODULE = Module(
     models=models,
     blueprint=routes.blueprint,
     prepare=service.seed_if_empty,
+    # The purchase pages: prerendered per family and plan, filled per request (routes.py).
+    server_pages=(service.START_PAGE, service.AI_START_PAGE),
 )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from quart import Blueprint, Response, request
-from quart_schema import document_response
+from quart import Blueprint, Response, current_app, request
+from quart_schema import document_response, hide
 
 from agency.core.compression import MIN_SIZE, choose_encoding, compress
+from agency.core.errors import NotFound
+from agency.core.site import SiteFiles
 from agency.modules.catalogue import service
 from agency.modules.catalogue.schemas import CatalogueOut
 
@@ -41,3 +43,36 @@ def _encoded(current: service.CatalogueJson, encoding: str) -> bytes:
             _encodings.clear()
         body = _encodings[key] = compress(current.body, encoding)
     return body
+
+
+# ---- The purchase pages: server pages (Module.server_pages) ------------------------------
+
+
+@blueprint.get(service.START_PAGE)
+@hide
+async def start_page() -> Response:
+    """/start: the page prerendered for the query's family and plan, the catalogue embedded."""
+    data = await service.catalogue()
+    variant = service.start_variant(data, request.args.get("type"), request.args.get("plan"))
+    return _purchase_page(service.START_PAGE, variant, data)
+
+
+@blueprint.get(service.AI_START_PAGE)
+@hide
+async def ai_start_page() -> Response:
+    """/ai-start: the website packages, the query's plan preselected, the catalogue embedded."""
+    data = await service.catalogue()
+    variant = service.ai_start_variant(data, request.args.get("plan"))
+    return _purchase_page(service.AI_START_PAGE, variant, data)
+
+
+def _purchase_page(pattern: str, variant: str | None, data: CatalogueOut) -> Response:
+    site: SiteFiles = current_app.extensions["agency.site"]
+    template = (site.page_template(variant) if variant else None) or site.page_template(pattern)
+    if template is None:
+        raise NotFound("The web UI is not built.")
+    canceled = request.args.get("canceled") == "true"
+    text = service.purchase_page(template, data, canceled=canceled)
+    return Response(
+        text, content_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"}
+    )
