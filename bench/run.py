@@ -2,7 +2,8 @@
 
 Measures, with wrk (`-t1 -cN --latency`, a warm-up first, server pinned to CPU0 and wrk to
 CPU1, one server process at a time):
-  - agency (`agency serve`, 1 worker): a prerendered page, the largest hashed script, /api/health;
+  - agency (`agency serve`, 1 worker): a prerendered page, the largest hashed script,
+    /api/health, /api/catalogue and /api/auth/me signed in (a user signed up by the bench);
   - nginx (1 worker) serving the same files: the page and the script;
   - a bare Quart hello-world on the same granian embedding (bench/hello_app.py);
 then the start-up time (spawn -> first 200 from /api/health) of the one-file binary and of the
@@ -17,6 +18,7 @@ import argparse
 import contextlib
 import datetime
 import http.client
+import json
 import os
 import platform
 import re
@@ -43,6 +45,8 @@ SERVER_CPU = 0
 CLIENT_CPU = 1
 ASSET_TARGET = 0.5  # asset req/s, ours / nginx
 PAGE_TARGET = 0.8  # prerendered page req/s, ours / Quart hello-world
+API_TARGET = 0.6  # /api/health and /api/catalogue req/s, ours / Quart hello-world
+API_P99_MS = 50.0  # /api/health and /api/catalogue p99 at the bench's connections
 READY_TIMEOUT = 60.0
 STOP_TIMEOUT = 10.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -158,10 +162,12 @@ class Probe:
     size: int
 
 
-def probe(port: int, path: str, timeout: float = 2.0) -> Probe:
+def probe(
+    port: int, path: str, timeout: float = 2.0, headers: dict[str, str] | None = None
+) -> Probe:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        conn.request("GET", path, headers={"Accept-Encoding": ACCEPT_ENCODING})
+        conn.request("GET", path, headers={"Accept-Encoding": ACCEPT_ENCODING, **(headers or {})})
         response = conn.getresponse()
         body = response.read()
         return Probe(
@@ -229,28 +235,37 @@ def parse_wrk(output: str) -> tuple[float, float, float, str]:
     return float(rps[1]), percentile("50"), percentile("99"), "; ".join(errors)
 
 
-def run_wrk(url: str, seconds: float, connections: int, latency: bool) -> str:
+def run_wrk(
+    url: str, seconds: float, connections: int, latency: bool, headers: dict[str, str] | None = None
+) -> str:
+    extra = [arg for name, value in (headers or {}).items() for arg in ("-H", f"{name}: {value}")]
     argv = pinned(
         CLIENT_CPU,
         ["wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "5s"]
         + (["--latency"] if latency else [])
-        + ["-H", f"Accept-Encoding: {ACCEPT_ENCODING}", url],
+        + ["-H", f"Accept-Encoding: {ACCEPT_ENCODING}", *extra, url],
     )
     done = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 30, check=True)
     return done.stdout
 
 
 def measure(
-    procs: Processes, port: int, path: str, server: str, args: argparse.Namespace, request: str = ""
+    procs: Processes,
+    port: int,
+    path: str,
+    server: str,
+    args: argparse.Namespace,
+    request: str = "",
+    headers: dict[str, str] | None = None,
 ) -> Measurement:
     """Checks the response once, warms up, then measures; prints the line as it goes."""
-    first = probe(port, path)
+    first = probe(port, path, headers=headers)
     if first.status != 200:
         raise RuntimeError(f"{server} answered {first.status} to GET {path}")
     url = f"http://127.0.0.1:{port}{path}"
-    run_wrk(url, args.warmup, args.connections, latency=False)
+    run_wrk(url, args.warmup, args.connections, latency=False, headers=headers)
     foreign, started = foreign_cpu_ticks(procs.sessions), time.monotonic()
-    output = run_wrk(url, args.duration, args.connections, latency=True)
+    output = run_wrk(url, args.duration, args.connections, latency=True, headers=headers)
     other = foreign_cpu_seconds(foreign, procs.sessions) / (time.monotonic() - started)
     rps, p50, p99, errors = parse_wrk(output)
     response = f"{first.encoding}, {format_size(first.size)}"
@@ -263,6 +278,36 @@ def measure(
     if errors:
         print(f"    wrk: {errors}")
     return result
+
+
+def signed_in_cookie(port: int) -> str:
+    """Signs a bench user up (as the web UI does) and returns its session cookie, `name=value`."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    body = json.dumps(
+        {
+            "email": "bench@example.com",
+            "password": "bench-password-1234",
+            "first_name": "Bench",
+            "last_name": "User",
+        }
+    )
+    try:
+        conn.request(
+            "POST",
+            "/api/auth/signup",
+            body=body,
+            headers={"Content-Type": "application/json", "X-Agency-Request": "1"},
+        )
+        response = conn.getresponse()
+        response.read()
+        if response.status != 201:
+            raise RuntimeError(f"sign-up answered {response.status}")
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie" and value.startswith("agency_session="):
+                return value.split(";", 1)[0]
+    finally:
+        conn.close()
+    raise RuntimeError("sign-up set no agency_session cookie")
 
 
 # --- the servers ----------------------------------------------------------------------
@@ -401,6 +446,11 @@ def ratio_row(name: str, ours: float, theirs: float, target: float) -> str:
     return f"| {name} | {value:.2f} | ≥ {target} | {verdict} |"
 
 
+def p99_row(row: Measurement, target_ms: float) -> str:
+    verdict = "ok" if row.p99_ms < target_ms else "**above target**"
+    return f"| {row.request} p99 (ms) | {row.p99_ms:.1f} | < {target_ms:g} | {verdict} |"
+
+
 def command_output(argv: Sequence[str]) -> str:
     try:
         done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
@@ -464,7 +514,7 @@ def report(
     errors = [f"- {r.server}, {r.request}: {r.errors}" for r in rows if r.errors]
     if errors:
         lines += ["", "wrk reported errors:", *errors]
-    lines += ["", "| Ratio (req/s) | Value | Target | |", "|---|---:|---:|---|", *ratios]
+    lines += ["", "| Ratio (req/s) or latency | Value | Target | |", "|---|---:|---:|---|", *ratios]
     lines += ["", *startup]
     return "\n".join(lines) + "\n"
 
@@ -506,6 +556,11 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> str:
         ours_page = measure(procs, port, "/", "agency", args, "`GET /` (prerendered)")
         ours_asset = measure(procs, port, script, "agency", args)
         health = measure(procs, port, "/api/health", "agency", args, "`GET /api/health` (DB query)")
+        catalogue = measure(procs, port, "/api/catalogue", "agency", args)
+        cookie = {"Cookie": signed_in_cookie(port)}
+        me = measure(
+            procs, port, "/api/auth/me", "agency", args, "`GET /api/auth/me` (signed in)", cookie
+        )
     print("nginx:")
     with nginx_server(procs, work, web_dir) as port:
         nginx_page = measure(procs, port, "/", "nginx", args, "`GET /` (prerendered)")
@@ -513,10 +568,14 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> str:
     print("Quart hello-world:")
     with hello_server(procs, work) as port:
         hello = measure(procs, port, "/", "Quart hello-world", args, "`GET /` (hello-world)")
-    rows = [ours_page, nginx_page, hello, ours_asset, nginx_asset, health]
+    rows = [ours_page, nginx_page, hello, ours_asset, nginx_asset, health, catalogue, me]
     ratios = [
         ratio_row("asset: agency / nginx", ours_asset.rps, nginx_asset.rps, ASSET_TARGET),
         ratio_row("page: agency / Quart hello-world", ours_page.rps, hello.rps, PAGE_TARGET),
+        ratio_row("`/api/health` / Quart hello-world", health.rps, hello.rps, API_TARGET),
+        ratio_row("`/api/catalogue` / Quart hello-world", catalogue.rps, hello.rps, API_TARGET),
+        p99_row(health, API_P99_MS),
+        p99_row(catalogue, API_P99_MS),
     ]
 
     print("start-up:")
