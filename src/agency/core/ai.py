@@ -15,13 +15,15 @@ import json
 import logging
 import ssl
 from functools import cache
-from typing import Any, Literal
-
-import httpx2
-import openai
-from openai import AsyncOpenAI
+from typing import TYPE_CHECKING, Any, Literal
 
 from agency.core.settings import Settings
+
+if TYPE_CHECKING:
+    # Imported where used: the SDK costs a second at start-up (`agency serve`, issue 18) and
+    # only a call to the model needs it.
+    import openai
+    from openai import AsyncOpenAI
 
 log = logging.getLogger(__name__)
 
@@ -80,11 +82,16 @@ def model_name(settings: Settings) -> str:
 @cache
 def _tls_context() -> ssl.SSLContext:
     """One TLS context per process (loading the CA store costs tens of milliseconds)."""
+    import httpx2
+
     return httpx2.create_ssl_context()
 
 
 def _client(settings: Settings) -> AsyncOpenAI:
     """A client for one call: our timeout, no SDK retries (ours decide), no redirects."""
+    import httpx2
+    from openai import AsyncOpenAI
+
     http_client = httpx2.AsyncClient(
         verify=_tls_context(),
         timeout=httpx2.Timeout(settings.ai_timeout, connect=min(settings.ai_timeout, 10.0)),
@@ -145,6 +152,8 @@ async def complete_json(
 async def _complete_once(
     settings: Settings, *, system: str, user: str, max_tokens: int | None
 ) -> dict[str, Any]:
+    import openai
+
     kwargs: dict[str, Any] = {}
     if max_tokens is not None:
         kwargs["max_tokens"] = max_tokens
@@ -183,6 +192,8 @@ async def _complete_once(
 
 
 def _host(url: str) -> str:
+    import httpx2
+
     try:
         return httpx2.URL(url).host or url
     except Exception:  # pragma: no cover - settings validated the URL

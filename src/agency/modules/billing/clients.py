@@ -8,15 +8,18 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
-
-import stripe
+from typing import TYPE_CHECKING, Any
 
 from agency.core.errors import ServiceUnavailable, ValidationFailed
 
 WEBHOOK_TOLERANCE_SECONDS = 300
 MSG_NOT_CONFIGURED = "Payments are not set up yet. Please contact us to order."
 MSG_BAD_SIGNATURE = "Invalid webhook signature."
+
+if TYPE_CHECKING:
+    # Imported where used: the SDK costs a few tenths of a second at start-up (`agency serve`,
+    # issue 18), and an install without a Stripe key never needs it.
+    import stripe
 
 
 class StripeObjectMissing(LookupError):
@@ -26,6 +29,8 @@ class StripeObjectMissing(LookupError):
 
 @contextmanager
 def _missing_is_lookup_error() -> Iterator[None]:
+    import stripe
+
     try:
         yield
     except stripe.InvalidRequestError as exc:
@@ -44,6 +49,8 @@ class StripeGateway:
         self.webhook_secret = webhook_secret
         self._client: stripe.StripeClient | None = None
         if secret_key:
+            import stripe
+
             addresses: Any = {"api": api_base.rstrip("/")} if api_base else None
             self._client = stripe.StripeClient(
                 secret_key,
@@ -68,6 +75,8 @@ class StripeGateway:
         """The event, if the signature over the raw body is valid and fresh (300 s)."""
         if not self.webhook_secret:
             raise ServiceUnavailable(MSG_NOT_CONFIGURED, code="payments_not_configured")
+        import stripe
+
         try:
             stripe.WebhookSignature.verify_header(
                 payload.decode("utf-8"),

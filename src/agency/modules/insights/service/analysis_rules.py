@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 
 from agency.modules.insights.schemas import (
     ITEM_MAX,
@@ -165,7 +166,13 @@ def _patterns(words: str) -> re.Pattern[str]:
 
 # Quoted page text, addresses and domain names are the page's words, not claims.
 _QUOTED = re.compile(r"\u201c[^\u201d]*\u201d|\b\w+://\S+|\b[\w-]+(?:\.[\w-]+)+\b")
-_COMPILED = tuple((topic, _patterns(topic.words)) for topic in _TOPICS)
+
+
+@cache
+def _compiled() -> tuple[tuple[_Topic, re.Pattern[str]], ...]:
+    # Compiled on first use, not at import: the patterns take a tenth of a second or more to
+    # compile, paid by every `agency serve` start otherwise (issue 18).
+    return tuple((topic, _patterns(topic.words)) for topic in _TOPICS)
 
 
 def contradicts(text: str, facts: PageFactsOut) -> list[str]:
@@ -173,7 +180,9 @@ def contradicts(text: str, facts: PageFactsOut) -> list[str]:
     facts show it on the page."""
     text = _QUOTED.sub(" ", text)
     return [
-        topic.name for topic, pattern in _COMPILED if topic.present(facts) and pattern.search(text)
+        topic.name
+        for topic, pattern in _compiled()
+        if topic.present(facts) and pattern.search(text)
     ]
 
 

@@ -1,0 +1,146 @@
+"""How fast the `agency` command answers: `agency --help`, `agency version`, and `agency serve`
+to its first answer (spawn -> first 200 from /api/health), each the median of N runs, beside
+its target (issue 18). From the venv install, and from the one-file binary when given.
+
+`serve` runs in a scratch directory whose database is created (migrated) by one untimed start
+first, so the timed starts are restarts: what a deploy or a crash costs. The first start of a
+fresh install (creating and migrating the database) is timed once, as its own line.
+
+Run from the repository root:
+    .venv/bin/python bench/startup.py [--runs 5] [--binary dist/agency]
+Prints the load average before and after: on a busy machine the figures are not the targets'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+# The `agency` script of the interpreter running us, so a venv measures its own install.
+AGENCY = Path(sys.executable).parent / "agency"
+TARGETS = {  # seconds
+    "--help": 0.3,
+    "version": 0.3,
+    "serve (venv)": 1.0,
+    "serve (binary)": 1.5,
+}
+READY_TIMEOUT = 60.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
+    env.update(extra)
+    return env
+
+
+def time_command(command: Sequence[str], cwd: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, cwd=cwd, env=clean_env(), capture_output=True, check=False)
+    return time.perf_counter() - started
+
+
+def time_serve(command: Sequence[str], cwd: Path) -> float:
+    """Spawn `command serve` and poll /api/health until it answers 200; then stop it."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/api/health"
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [*command, "serve", "--port", str(port)],
+        cwd=cwd,
+        env=clean_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its process group (granian's worker) is stopped as one
+    )
+    try:
+        while True:
+            if process.poll() is not None:
+                raise SystemExit(f"serve exited: {process.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            try:
+                with urllib.request.urlopen(url, timeout=1) as response:
+                    if response.status == 200:
+                        return time.perf_counter() - started
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.perf_counter() - started > READY_TIMEOUT:
+                raise SystemExit(f"serve did not answer within {READY_TIMEOUT} s")
+            time.sleep(0.005)
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def median_of(
+    runs: int, measure: Callable[[Sequence[str], Path], float], command: Sequence[str], cwd: Path
+) -> tuple[float, list[float]]:
+    times = [measure(command, cwd) for _ in range(runs)]
+    return statistics.median(times), times
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
+    parser.add_argument("--binary", type=Path, help="the one-file binary (dist/agency)")
+    parser.add_argument("--no-venv", action="store_true", help="measure only the binary")
+    args = parser.parse_args(argv)
+
+    installs: list[tuple[str, list[str]]] = []
+    if not args.no_venv:
+        installs.append(("venv", [str(AGENCY)]))
+    if args.binary:
+        installs.append(("binary", [str(args.binary.resolve())]))
+    print(f"load average before: {load()}  ({os.cpu_count()} CPUs)")
+    rows: list[tuple[str, float, list[float], float | None]] = []
+    for install, command in installs:
+        with tempfile.TemporaryDirectory(prefix="agency-startup-") as scratch:
+            cwd = Path(scratch)
+            for what in ("--help", "version"):
+                time_command([*command, what], cwd)  # warm the file cache (and the binary's)
+                median, times = median_of(args.runs, time_command, [*command, what], cwd)
+                rows.append((f"agency {what} ({install})", median, times, TARGETS[what]))
+            first = time_serve(command, cwd)  # creates and migrates the database
+            rows.append((f"agency serve, fresh install ({install})", first, [first], None))
+            median, times = median_of(args.runs, time_serve, command, cwd)
+            rows.append((f"agency serve ({install})", median, times, TARGETS[f"serve ({install})"]))
+    print(f"load average after:  {load()}")
+    print()
+    print("| command | median | target | runs (s) |")
+    print("|---|---|---|---|")
+    failed = False
+    for name, median, times, target in rows:
+        verdict = ""
+        if target is not None:
+            verdict = f"< {target:.1f} s " + ("ok" if median < target else "MISSED")
+            failed = failed or median >= target
+        runs = " ".join(f"{t:.2f}" for t in times)
+        print(f"| {name} | {median:.3f} s | {verdict} | {runs} |")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
