@@ -44,6 +44,22 @@ function splitHoisted(html) {
   return { head, body: rest }
 }
 
+/** The stylesheets a chunk and its static imports load (Vite adds them when the chunk runs). */
+function chunkCss(key, seen = new Set()) {
+  const chunk = manifest[key]
+  if (!chunk || seen.has(key)) return []
+  seen.add(key)
+  return [...(chunk.css ?? []).map((file) => `/${file}`), ...(chunk.imports ?? []).flatMap((imported) => chunkCss(imported, seen))]
+}
+
+/** <link rel="stylesheet"> for a page's own styles (e.g. purchase.css): in the prerendered
+ * head, so the page is laid out with them from the first paint (not when its script runs). */
+function pageStyles(source) {
+  return [...new Set(chunkCss(source))]
+    .filter((file) => !template.includes(`href="${file}"`))
+    .map((file) => `<link rel="stylesheet" crossorigin href="${file}">`)
+}
+
 const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry)
 if (!entryKey) throw new Error('No entry chunk in .vite/manifest.json')
 const entryFile = `/${manifest[entryKey].file}`
@@ -95,9 +111,56 @@ const templated = routeManifest.filter((r) => r.template)
 /** dist-relative file of a template: '/blog/:slug' -> '_templates/blog/_slug.html'. */
 const templateFile = (routePath) => `_templates${routePath.replaceAll(':', '_')}.html`
 
-for (const route of [...prerendered, ...templated]) {
+/**
+ * The purchase pages (`/start`, `/ai-start`) are server pages whose look depends on the query
+ * (the family and the plan) and on the catalogue: one template per variant, rendered with the
+ * catalogue of config/catalogue.toml (test/fixtures/catalogue.json, kept current by
+ * tests/catalogue/test_webui_fixture.py). The server (modules/catalogue/pages.py) picks the
+ * variant by the same rules as src/lib/catalogue.ts, removes the "checkout cancelled" note
+ * unless `canceled=true`, and embeds the current catalogue, which the page hydrates with.
+ * Keys are the canonical URL of each variant, e.g. '/start?type=ai-booking'.
+ */
+const catalogue = JSON.parse(await fs.readFile(path.join(root, 'test', 'fixtures', 'catalogue.json'), 'utf8'))
+const PURCHASE_PAGES = new Set(['/start', '/ai-start'])
+const CANCELED = 'canceled=true'
+
+function purchaseVariants(routePath) {
+  const plansOf = (family) => family.plans.map((key) => catalogue.plans.find((p) => p.key === key)).filter(Boolean)
+  if (routePath === '/start') {
+    const sold = catalogue.families.filter((family) => plansOf(family).some((plan) => plan.checkout))
+    return [
+      ...sold.map((family) => `/start?type=${family.key}`),
+      ...sold.flatMap((family) => plansOf(family).filter((plan) => plan.checkout).map((plan) => `/start?plan=${plan.key}`)),
+    ]
+  }
+  const website = catalogue.families.find((family) => family.key === 'website')
+  if (!website) return []
+  const keys = new Set([...plansOf(website).filter((plan) => plan.checkout).map((plan) => plan.key), website.default_plan])
+  return [...keys].map((key) => `/ai-start?plan=${key}`)
+}
+
+/** '/start?type=ai-booking' -> '_templates/start/type-ai-booking.html'. */
+const variantFile = (url) => {
+  const [page, query] = url.split('?')
+  return `_templates${page}/${query.replace('=', '-')}.html`
+}
+
+const variants = {}
+const renders = [...prerendered, ...templated].map((route) => ({ route, url: route.path, file: null }))
+for (const route of templated.filter((r) => PURCHASE_PAGES.has(r.path))) {
+  for (const url of purchaseVariants(route.path)) {
+    variants[url] = variantFile(url)
+    renders.push({ route, url, file: variants[url] })
+  }
+}
+
+for (const { route, url, file: variant } of renders) {
   const started = performance.now()
-  const rendered = await render(route.path)
+  const purchase = PURCHASE_PAGES.has(route.path)
+  // Rendered with the note shown: the server takes it out when the query does not ask for it.
+  const rendered = purchase
+    ? await render(`${url}${url.includes('?') ? '&' : '?'}${CANCELED}`, catalogue)
+    : await render(route.path)
   const { head, body } = splitHoisted(rendered)
   if (!body.trim()) throw new Error(`Prerender of ${route.path} produced no markup`)
   if (/<script\b/i.test(rendered)) throw new Error(`Prerender of ${route.path} produced an inline <script>`)
@@ -106,12 +169,12 @@ for (const route of [...prerendered, ...templated]) {
   if (!chunkFiles(route.source).length) throw new Error(`No chunk for ${route.source} in the manifest`)
   let page = template.replace(entryScript, loaderTag([...entryImports, ...chunkFiles(route.source)]))
   if (head.some((tag) => tag.startsWith('<title>'))) page = page.replace(templateTitle, '')
-  page = withHead(page, head).replace('<!--app-html-->', body)
+  page = withHead(page, [...head, ...pageStyles(route.source)]).replace('<!--app-html-->', body)
 
-  const file = route.template ? path.join(dist, templateFile(route.path)) : outputFile(route.path)
+  const file = variant ? path.join(dist, variant) : route.template ? path.join(dist, templateFile(route.path)) : outputFile(route.path)
   await fs.mkdir(path.dirname(file), { recursive: true })
   await fs.writeFile(file, page)
-  console.log(`prerendered ${route.path.padEnd(32)} ${(page.length / 1024).toFixed(1).padStart(6)} kB  ${(performance.now() - started).toFixed(0)} ms`)
+  console.log(`prerendered ${url.padEnd(40)} ${(page.length / 1024).toFixed(1).padStart(6)} kB  ${(performance.now() - started).toFixed(0)} ms`)
 }
 
 await fs.writeFile(path.join(dist, 'spa.html'), spaShell)
@@ -122,7 +185,7 @@ await fs.writeFile(
       prerendered: prerendered.map((r) => r.path),
       spa: spa.map((r) => r.path),
       sitemap: prerendered.filter((r) => r.indexable).map((r) => r.path),
-      templates: Object.fromEntries(templated.map((r) => [r.path, templateFile(r.path)])),
+      templates: { ...Object.fromEntries(templated.map((r) => [r.path, templateFile(r.path)])), ...variants },
     },
     null,
     2,

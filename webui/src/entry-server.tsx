@@ -8,13 +8,25 @@ import { App } from './app/App'
 import { ROUTE_TEXT } from './app/route-text'
 import { provideRouteTextForServer } from './app/RouteMeta'
 import { findRoute, routes } from './app/routes'
+import { provideCatalogueForServer, type Catalogue } from './lib/catalogue'
 
 provideRouteTextForServer(ROUTE_TEXT)
 
-/** Renders `url` to HTML, waiting for lazy page chunks. */
-export async function render(url: string): Promise<string> {
+/** Renders `url` (a path, maybe with a query) to HTML, waiting for lazy page chunks; with
+ * `catalogue`, the pages that read the catalogue render with it (the purchase pages, whose
+ * server embeds the catalogue they hydrate with). */
+export async function render(url: string, catalogue: Catalogue | null = null): Promise<string> {
   // Load the page module first so React.lazy resolves synchronously (see routes.tsx).
-  await findRoute(url)?.load()
+  await findRoute(new URL(url, 'http://prerender').pathname)?.load()
+  provideCatalogueForServer(catalogue)
+  try {
+    return await renderApp(url)
+  } finally {
+    provideCatalogueForServer(null)
+  }
+}
+
+async function renderApp(url: string): Promise<string> {
   const { prelude } = await prerender(
     <StrictMode>
       <StaticRouter location={url}>

@@ -103,8 +103,10 @@ export const routeDefs: readonly RouteDef[] = [
   pub('/cookies', 'info/Cookies'),
 
   // --- Client-only pages (served from spa.html) ---------------------------------------
-  spa('/start', 'purchase/Start'),
-  spa('/ai-start', 'purchase/AiStart'),
+  // Server pages (modules/catalogue): prerendered once per family and plan, the server picks
+  // the variant the query asks for and embeds the catalogue (see scripts/prerender.mjs).
+  spa('/start', 'purchase/Start', { template: true }),
+  spa('/ai-start', 'purchase/AiStart', { template: true }),
   spa('/success', 'purchase/Success'),
   spa('/reset-password', 'auth/ResetPassword'),
   spa('/blog/:slug', 'blog/Article', { ogType: 'article', template: true }),

@@ -15,10 +15,41 @@ export type PlanBadge = NonNullable<Plan['badge']>
 
 export const CATALOGUE_PATH = '/api/catalogue'
 
+/** Id of the `<script type="application/json">` the server fills into the purchase pages
+ * (`/start`, `/ai-start`) with the current catalogue, so they hydrate without a fetch. */
+export const EMBEDDED_CATALOGUE_ID = 'agency-catalogue'
+
 let pending: Promise<Catalogue> | null = null
+/** The catalogue known without a fetch: embedded in the page, or handed to the prerender. */
+let known: Catalogue | null | undefined
+
+/** Build time only (entry-server): the catalogue the next prerendered page is rendered with
+ * (null: none, the page renders its loading state). */
+export function provideCatalogueForServer(catalogue: Catalogue | null): void {
+  known = catalogue
+  pending = catalogue ? Promise.resolve(catalogue) : null
+}
+
+/** The catalogue the page already holds (embedded by the server), read once. */
+export function knownCatalogue(): Catalogue | null {
+  if (known === undefined) {
+    known = null
+    const data = typeof document === 'undefined' ? null : document.getElementById(EMBEDDED_CATALOGUE_ID)
+    if (data?.textContent) {
+      try {
+        known = JSON.parse(data.textContent) as Catalogue
+        pending = Promise.resolve(known)
+      } catch {
+        known = null
+      }
+    }
+  }
+  return known
+}
 
 /** The catalogue, fetched once per page load (a failed fetch is retried on the next call). */
 export function loadCatalogue(): Promise<Catalogue> {
+  knownCatalogue()
   pending ??= api.get(CATALOGUE_PATH).catch((err: unknown) => {
     pending = null
     throw err
@@ -29,6 +60,7 @@ export function loadCatalogue(): Promise<Catalogue> {
 /** Tests only: forget the cached catalogue. */
 export function resetCatalogueCache(): void {
   pending = null
+  known = undefined
 }
 
 export type CatalogueState =
@@ -37,15 +69,20 @@ export type CatalogueState =
   | { status: 'error'; catalogue: null; error: string }
 
 /**
- * The catalogue for a component. Starts in `loading` on every render path (prerender and
- * hydration included) and fetches in an effect, so prerendered markup matches the first
- * client render.
+ * The catalogue for a component. Starts `ready` when the page holds it (the purchase pages:
+ * embedded by the server, rendered with it at build time), else in `loading` on every render
+ * path (prerender and hydration included) and fetches in an effect, so prerendered markup
+ * matches the first client render.
  */
 export function useCatalogue(): CatalogueState & { retry: () => void } {
-  const [state, setState] = useState<CatalogueState>({ status: 'loading', catalogue: null, error: null })
+  const [state, setState] = useState<CatalogueState>(() => {
+    const catalogue = knownCatalogue()
+    return catalogue ? { status: 'ready', catalogue, error: null } : { status: 'loading', catalogue: null, error: null }
+  })
   const [attempt, setAttempt] = useState(0)
 
   useEffect(() => {
+    if (attempt === 0 && knownCatalogue()) return undefined // rendered with it from the start
     let live = true
     // As a transition: the plans replace skeletons on a page that may still be hydrating,
     // and a plain update would render and commit them in one long task.

@@ -177,15 +177,18 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
         <h2 id={`${baseId}-details`} className="purchase-step__title">
           Your details
         </h2>
-        {user ? (
-          <p className="purchase-signed-in">
-            <CheckIcon size={18} />
-            <span>
-              Signed in as <strong>{user.email}</strong>
-            </span>
-          </p>
-        ) : (
-          <div className="form-stack">
+        {/* The account fields and the signed-in line share one space: the user is known only
+            after hydration, and the page must not move when they arrive. */}
+        <div className={cx('purchase-account', user && 'purchase-account--signed-in')}>
+          {user && (
+            <p className="purchase-signed-in">
+              <CheckIcon size={18} />
+              <span>
+                Signed in as <strong>{user.email}</strong>
+              </span>
+            </p>
+          )}
+          <div className="form-stack purchase-account__fields" hidden={user ? true : undefined}>
             <Field
               label="Full Name"
               name="full_name"
@@ -225,7 +228,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
               </Link>
             </p>
           </div>
-        )}
+        </div>
         {family.show_domain && (
           <Field
             className="purchase-domain"

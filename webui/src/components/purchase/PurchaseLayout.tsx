@@ -4,7 +4,6 @@ import { Button } from '../ui/Button'
 import { ErrorBox } from '../ui/ErrorBox'
 import { Container } from '../ui/Section'
 import { Spinner } from '../ui/Spinner'
-import { useAuth } from '../../lib/auth'
 import { priceWithSuffix, useCatalogue, type Catalogue, type Family, type Plan } from '../../lib/catalogue'
 import { PurchaseForm, type PurchasePage } from './PurchaseForm'
 // Purchase styles load with the purchase pages only.
@@ -31,12 +30,16 @@ export interface PurchaseLayoutProps {
   eyebrow?: ReactNode
 }
 
-/** /start and /ai-start: loads the catalogue and the user, then the heading, notes and form. */
+/**
+ * /start and /ai-start: the heading, notes and form. Served with the catalogue embedded (the
+ * server fills it into the page it prerendered for the query's family and plan), so the page
+ * reads complete before its scripts run and hydrates without a fetch; the form shows the
+ * signed-in state once the user is known, in the same space.
+ */
 export function PurchaseLayout({ page, canceled, select, eyebrow }: PurchaseLayoutProps) {
-  const { user, isLoading } = useAuth()
   const state = useCatalogue()
 
-  if (state.status === 'loading' || (isLoading && !user)) {
+  if (state.status === 'loading') {
     return (
       <div className="page-loading">
         <Spinner label="Loading packages" size="lg" />

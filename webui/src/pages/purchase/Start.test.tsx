@@ -142,8 +142,10 @@ describe('/start', () => {
     })
     renderApp('/start?type=ai&plan=full-stack-ai')
     await screen.findByRole('radiogroup')
-    expect(screen.queryByLabelText(/^Full Name/)).not.toBeInTheDocument()
-    expect(screen.queryByLabelText(/^Password/)).not.toBeInTheDocument()
+    // Hidden, in the space they took before the user was known (the page does not move).
+    expect(await screen.findByText(/Signed in as/)).toBeVisible()
+    expect(screen.getByLabelText(/^Full Name/)).not.toBeVisible()
+    expect(screen.getByLabelText(/^Password/)).not.toBeVisible()
     expect(screen.getByText(/Signed in as/)).toHaveTextContent('Signed in as ada@example.eu')
     await submit('Start My AI Setup')
     expect(sentBody(fetchMock, CHECKOUT)).toEqual({ plan: 'full-stack-ai', page: 'start' })
