@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 
 from agency import __version__
 from agency.core import db
+from agency.core.coalesce import Coalesced
 from agency.core.compression import compress_response
 from agency.core.errors import (
     GENERIC_MESSAGE,
@@ -247,6 +248,8 @@ class Health(BaseModel):
 
 
 core_blueprint = Blueprint("core", __name__)
+# Health checks arriving together share one ping that started after each arrived.
+_ping = Coalesced(lambda: db.ping())
 
 
 @core_blueprint.get("/api/health")
@@ -254,7 +257,7 @@ core_blueprint = Blueprint("core", __name__)
 @validate_response(Health, 503)
 async def get_health() -> tuple[Health, int]:
     """Whether the server and its database answer, and which version runs."""
-    database_ok = await db.ping()
+    database_ok = await _ping()
     health = Health(
         status="ok" if database_ok else "degraded",
         database="ok" if database_ok else "unreachable",

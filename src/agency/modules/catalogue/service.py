@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from tortoise import connections
 from tortoise.expressions import F
 
+from agency.core.coalesce import Coalesced
 from agency.core.errors import ValidationFailed
 from agency.core.paths import config_dir
 from agency.modules.catalogue.models import CatalogueVersion, Family, Plan
@@ -146,6 +147,10 @@ async def version() -> int:
     return int(rows[0][0]) if rows else 0
 
 
+# Catalogue requests arriving together share one version read that started after each arrived.
+_shared_version = Coalesced(version)
+
+
 @dataclass(frozen=True)
 class CatalogueJson:
     """The public catalogue as sent: its JSON bytes and their ETag (quoted)."""
@@ -165,7 +170,7 @@ async def catalogue_json() -> CatalogueJson:
     The version is read before the rows, so what is cached is never older than its number."""
     global _cached
     database = connections.get("default")
-    current = await version()
+    current = await _shared_version()
     cached = _cached
     if cached is not None and cached[0] is database and cached[1] == current:
         return cached[2]
