@@ -141,7 +141,7 @@ class LazyCookieSessions(SecureCookieSessionInterface):
     async def open_session(
         self, app: Quart, request: BaseRequestWebsocket
     ) -> SecureCookieSession | None:
-        if self.get_cookie_name(app) not in request.cookies:
+        if "Cookie" not in request.headers or self.get_cookie_name(app) not in request.cookies:
             return self.session_class() if app.secret_key else None
         return await super().open_session(app, request)
 
