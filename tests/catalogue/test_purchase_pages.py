@@ -157,3 +157,20 @@ async def test_ai_start_serves_the_variant(site: httpx.AsyncClient) -> None:
     response = await site.get("/ai-start?plan=premium&canceled=true")
     assert "<h1>/ai-start?plan=premium</h1>" in response.text and NOTE in response.text
     assert "<h1>AI start (pattern)</h1>" in (await site.get("/ai-start")).text
+
+
+async def test_a_build_without_purchase_templates_serves_the_shell(
+    tmp_path: Path, database_url: str
+) -> None:
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "index.html").write_text("<!doctype html><div id=root>Home</div>")
+    (web / "spa.html").write_text("<!doctype html><html><body><div id=root></div></body></html>")
+    (web / "routes.json").write_text(json.dumps({"prerendered": ["/"], "spa": ["/start"]}))
+    app = create_app(make_settings(tmp_path, database_url, web_dir=web))
+    async with app.test_app():
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            response = await client.get("/start")
+    assert response.status_code == 200
+    assert "<div id=root></div>" in response.text  # the client renders it

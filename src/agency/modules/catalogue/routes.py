@@ -52,6 +52,9 @@ def _encoded(current: service.CatalogueJson, encoding: str) -> bytes:
 @hide
 async def start_page() -> Response:
     """/start: the page prerendered for the query's family and plan, the catalogue embedded."""
+    shell = _shell_without_template(service.START_PAGE)
+    if shell is not None:
+        return shell
     data = await service.catalogue()
     variant = service.start_variant(data, request.args.get("type"), request.args.get("plan"))
     return _purchase_page(service.START_PAGE, variant, data)
@@ -61,18 +64,40 @@ async def start_page() -> Response:
 @hide
 async def ai_start_page() -> Response:
     """/ai-start: the website packages, the query's plan preselected, the catalogue embedded."""
+    shell = _shell_without_template(service.AI_START_PAGE)
+    if shell is not None:
+        return shell
     data = await service.catalogue()
     variant = service.ai_start_variant(data, request.args.get("plan"))
     return _purchase_page(service.AI_START_PAGE, variant, data)
 
 
-def _purchase_page(pattern: str, variant: str | None, data: CatalogueOut) -> Response:
+def _site() -> SiteFiles:
     site: SiteFiles = current_app.extensions["agency.site"]
+    return site
+
+
+def _html(text: str | bytes) -> Response:
+    return Response(
+        text, content_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"}
+    )
+
+
+def _shell_without_template(pattern: str) -> Response | None:
+    """A build without the purchase templates: the client shell, which renders the page and
+    fetches the catalogue itself (None when the build has the templates)."""
+    site = _site()
+    if site.page_template(pattern) is not None:
+        return None
+    if site.spa is None:
+        raise NotFound("The web UI is not built.")
+    return _html(site.spa.variants["identity"])
+
+
+def _purchase_page(pattern: str, variant: str | None, data: CatalogueOut) -> Response:
+    site = _site()
     template = (site.page_template(variant) if variant else None) or site.page_template(pattern)
     if template is None:
         raise NotFound("The web UI is not built.")
     canceled = request.args.get("canceled") == "true"
-    text = service.purchase_page(template, data, canceled=canceled)
-    return Response(
-        text, content_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"}
-    )
+    return _html(service.purchase_page(template, data, canceled=canceled))
