@@ -188,7 +188,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
               </span>
             </p>
           )}
-          <div className="form-stack purchase-account__fields" hidden={user ? true : undefined}>
+          <div className="form-stack purchase-account__fields" hidden={user ? true : undefined} inert={user ? true : undefined}>
             <Field
               label="Full Name"
               name="full_name"
