@@ -118,11 +118,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--binary", type=Path, help="the one-file binary (dist/agency)")
     parser.add_argument("--no-venv", action="store_true", help="measure only the binary")
+    parser.add_argument(
+        "--agency", type=Path, default=AGENCY, help="the venv's command (e.g. an older checkout's)"
+    )
     args = parser.parse_args(argv)
 
     installs: list[tuple[str, list[str]]] = []
     if not args.no_venv:
-        installs.append(("venv", [str(AGENCY)]))
+        installs.append(("venv", [str(args.agency)]))
     if args.binary:
         installs.append(("binary", [str(args.binary.resolve())]))
     print(f"load average before: {load()}  ({os.cpu_count()} CPUs)")
