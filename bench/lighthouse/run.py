@@ -6,8 +6,8 @@ database, then runs Lighthouse (npm `lighthouse` pinned in bench/lighthouse/pack
 route, on one blog article (three articles are seeded with `agency articles import` and
 `publish`, so `/blog` shows a list too), on the purchase pages (`/start` and variants,
 `/ai-start`: server pages filled per request) and on `/dashboard` and `/dashboard/billing`
-signed in (a user signed up through the API; Lighthouse gets its session cookie with
---extra-headers), one run at a time, N runs per route (default 3).
+signed in (a user signed up through the API; Lighthouse attaches to a Chromium holding its
+session cookies: --port, --disable-storage-reset), one run at a time, N runs per route (default 3).
 Per route it reports the median score of each category (performance, accessibility, best
 practices, SEO) and the first-load JS in kB gzip, computed from the build as
 webui/scripts/size-report.mjs does. Prints a markdown table, writes it to
@@ -148,10 +148,11 @@ PURCHASE_FILES = {
     "/start?type=website&plan=premium": "_templates/start/plan-premium.html",
     "/ai-start": "_templates/ai-start/plan-professional.html",
 }
-# The dashboard, measured signed in: the sweep creates a user, logs in through the API and
-# hands Lighthouse the session cookie (--extra-headers). Its own performance target.
+# The dashboard, measured signed in: the sweep signs a user up through the API and runs
+# Lighthouse in a Chromium holding its cookies (signed_in_browser). Its own targets.
 SIGNED_IN_ROUTES = ("/dashboard", "/dashboard/billing")
-SIGNED_IN_TARGETS = {**TARGETS, "performance": 95}
+# SEO is no target there: signed-in pages are kept out of search engines on purpose.
+SIGNED_IN_TARGETS = {**TARGETS, "performance": 95, "seo": 0}
 BENCH_EMAIL = "lighthouse@example.com"
 BENCH_PASSWORD = "lighthouse bench 2026"
 
@@ -190,8 +191,8 @@ def seed_articles(program: Path, work: Path, env: dict[str, str]) -> None:
                 raise SetupError(f"agency {' '.join(argv)} failed:\n{done.stdout}{done.stderr}")
 
 
-def session_cookie(port: int) -> str:
-    """Sign the bench's user up (or, if it exists, in) through the API: its Cookie header."""
+def session_cookies(port: int) -> list[tuple[str, str]]:
+    """Sign the bench's user up (or, if it exists, in) through the API: its cookies."""
     headers = {"Content-Type": "application/json", "X-Agency-Request": "1"}
     body = {"email": BENCH_EMAIL, "password": BENCH_PASSWORD}
     signup = {
@@ -207,15 +208,44 @@ def session_cookie(port: int) -> str:
             response = conn.getresponse()
             response.read()
             cookies = [
-                value.split(";", 1)[0]
+                (pair[0], pair[2])
                 for name, value in response.getheaders()
                 if name.lower() == "set-cookie"
+                for pair in [value.split(";", 1)[0].partition("=")]
             ]
         finally:
             conn.close()
         if response.status == 200 and cookies:
-            return "; ".join(cookies)
+            return cookies
     raise SetupError(f"could not sign the bench user in (last answer {response.status})")
+
+
+@contextlib.contextmanager
+def signed_in_browser(port: int, work: Path) -> Iterator[int]:
+    """Chromium holding the bench user's session cookies (the web UI reads its signed-in hint
+    from document.cookie, which a Cookie request header would not set); Lighthouse attaches to
+    it (--port, --disable-storage-reset). Yields its remote debugging port."""
+    from playwright.sync_api import sync_playwright  # signed-in runs only
+
+    cookies = session_cookies(port)
+    debug_port = free_port()
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(work / "signed-in-profile"),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[f"--remote-debugging-port={debug_port}", "--no-sandbox", "--disable-gpu"],
+        )
+        try:
+            context.add_cookies(
+                [
+                    {"name": name, "value": value, "url": f"http://127.0.0.1:{port}"}
+                    for name, value in cookies
+                ]
+            )
+            yield debug_port
+        finally:
+            context.close()
 
 
 def first_load_js(web: Path, route: str) -> int:
@@ -431,17 +461,21 @@ class Run:
 RETRIES = 1  # extra attempts for a run that fails
 
 
-def run_lighthouse(url: str, report: Path, work: Path, cookie: str | None = None) -> Run:
-    """One Lighthouse run; never raises for a Lighthouse failure (the Run carries the error)."""
-    extra = [f"--extra-headers={json.dumps({'Cookie': cookie})}"] if cookie else []
+def run_lighthouse(url: str, report: Path, work: Path, browser_port: int | None = None) -> Run:
+    """One Lighthouse run; never raises for a Lighthouse failure (the Run carries the error).
+    With `browser_port`, in that running Chromium (signed in), its cookies kept."""
+    browser = (
+        [f"--port={browser_port}", "--disable-storage-reset"]
+        if browser_port
+        else [f"--chrome-flags={CHROME_FLAGS}"]
+    )
     argv = [
         str(LIGHTHOUSE),
         url,
-        *extra,
         "--output=json",
         f"--output-path={report}",
         "--quiet",
-        f"--chrome-flags={CHROME_FLAGS}",
+        *browser,
         f"--only-categories={','.join(CATEGORIES)}",
         "--no-enable-error-reporting",
     ]
@@ -804,42 +838,46 @@ def measure(results: list[RouteResult], port: int, args: argparse.Namespace, wor
     started = time.monotonic()
     if args.save_reports:
         args.save_reports.mkdir(parents=True, exist_ok=True)
-    cookie = session_cookie(port) if any(r.route in SIGNED_IN_ROUTES for r in results) else None
-    for result in results:
-        status = get_status(port, result.route)
-        if status != 200:
-            raise SetupError(f"GET {result.route} answered {status}, not 200")
-        url = f"http://127.0.0.1:{port}{result.route}"
-        signed_in = cookie if result.route in SIGNED_IN_ROUTES else None
-        for i in range(1, args.runs + 1):
-            report = work / "report.json"
-            run = run_lighthouse(url, report, work, signed_in)
-            for _ in range(RETRIES):
-                # Lighthouse now and then loses its trace (NO_NAVSTART, ...) and says to run
-                # it again: a failed run is repeated before it counts as a miss.
-                if not run.error:
-                    break
-                first_line = run.error.splitlines()[0]
-                log(f"{result.route} run {i}: failed, running it again: {first_line}")
-                run = run_lighthouse(url, report, work, signed_in)
-            result.runs.append(run)
-            done += 1
-            if args.save_reports and report.is_file():
-                slug = result.route.strip("/").replace("/", "_") or "index"
-                shutil.copyfile(report, args.save_reports / f"{slug}-{i}.json")
-            eta = (time.monotonic() - started) / done * (total - done)
-            prefix = f"[{done}/{total}] {result.route} run {i}/{args.runs}"
-            if run.error:
-                log(f"{prefix}: FAILED ({run.seconds:.0f} s): {run.error}")
-                continue
-            scores = " ".join(
-                f"{short} {run.scores[name]}"
-                for name, short in zip(CATEGORIES, ("perf", "a11y", "bp", "seo"), strict=True)
-            )
-            metrics = ", ".join(f"{k} {v}" for k, v in run.metrics.items())
-            log(f"{prefix}: {scores} ({metrics}) {run.seconds:.0f} s, ~{eta / 60:.0f} min left")
-            for warning in run.warnings:
-                log(f"    warning: {warning}")
+    # The signed-in routes come last: one Chromium holding the session serves them all.
+    browser_port: int | None = None
+    with contextlib.ExitStack() as stack:
+        for result in results:
+            status = get_status(port, result.route)
+            if status != 200:
+                raise SetupError(f"GET {result.route} answered {status}, not 200")
+            url = f"http://127.0.0.1:{port}{result.route}"
+            signed_in = result.route in SIGNED_IN_ROUTES
+            if signed_in and browser_port is None:
+                browser_port = stack.enter_context(signed_in_browser(port, work))
+            for i in range(1, args.runs + 1):
+                report = work / "report.json"
+                run = run_lighthouse(url, report, work, browser_port if signed_in else None)
+                for _ in range(RETRIES):
+                    # Lighthouse now and then loses its trace (NO_NAVSTART, ...) and says to run
+                    # it again: a failed run is repeated before it counts as a miss.
+                    if not run.error:
+                        break
+                    first_line = run.error.splitlines()[0]
+                    log(f"{result.route} run {i}: failed, running it again: {first_line}")
+                    run = run_lighthouse(url, report, work, browser_port if signed_in else None)
+                result.runs.append(run)
+                done += 1
+                if args.save_reports and report.is_file():
+                    slug = result.route.strip("/").replace("/", "_") or "index"
+                    shutil.copyfile(report, args.save_reports / f"{slug}-{i}.json")
+                eta = (time.monotonic() - started) / done * (total - done)
+                prefix = f"[{done}/{total}] {result.route} run {i}/{args.runs}"
+                if run.error:
+                    log(f"{prefix}: FAILED ({run.seconds:.0f} s): {run.error}")
+                    continue
+                scores = " ".join(
+                    f"{short} {run.scores[name]}"
+                    for name, short in zip(CATEGORIES, ("perf", "a11y", "bp", "seo"), strict=True)
+                )
+                metrics = ", ".join(f"{k} {v}" for k, v in run.metrics.items())
+                log(f"{prefix}: {scores} ({metrics}) {run.seconds:.0f} s, ~{eta / 60:.0f} min left")
+                for warning in run.warnings:
+                    log(f"    warning: {warning}")
 
 
 if __name__ == "__main__":
