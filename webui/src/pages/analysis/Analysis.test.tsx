@@ -334,6 +334,10 @@ describe('scrolling (spec §2)', () => {
     ;(Element.prototype.scrollIntoView as unknown as { mockClear: () => void }).mockClear()
     await run(page, 'example.com', 'ann@example.com')
     await screen.findByRole('alert')
+    // The scroll happens in an effect after the alert renders: wait for it, then check it
+    // again once the effects have settled (the general page must not scroll at all).
+    if (toForm) await waitFor(() => expect(scrolled()).toContain('analysis-form'))
+    else await new Promise((resolve) => setTimeout(resolve, 100))
     expect(scrolled().includes('analysis-form')).toBe(toForm)
     },
   )
