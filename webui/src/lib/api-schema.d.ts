@@ -1348,11 +1348,8 @@ export interface operations {
     requestBody?: {
       content: {
         "application/json": {
-          /**
-           * Content
-           * @default
-           */
-          content?: string;
+          /** Content */
+          content: string;
         };
       };
     };

@@ -98,7 +98,8 @@ class ArticleList(BaseModel):
 
 
 class PreviewIn(BaseModel):
-    content: Lines = Field(default="", max_length=CONTENT_MAX)
+    # Required: a body without it (or with other keys only) is a mistake, not an empty preview.
+    content: Lines = Field(max_length=CONTENT_MAX)
 
 
 class PreviewOut(BaseModel):
