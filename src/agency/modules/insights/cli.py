@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import RenderableType
@@ -80,6 +81,7 @@ class ProviderChoice(StrEnum):
 # The progress bar's pace, as on the pages (about 25 s); it waits short of the end until the
 # result is in.
 EXPECTED_SECONDS = 25.0
+T = TypeVar("T")
 TICK_SECONDS = 0.05
 
 
@@ -115,12 +117,10 @@ def speedtest(
         console.print(result_table(domain, strategy.value, result))
 
 
-async def _run_with_progress(
-    settings: Settings, domain: str, strategy: str, provider: str, *, quiet: bool
-) -> SpeedResultOut:
-    work = asyncio.create_task(speedtests.run_now(domain, strategy, provider, settings))
-    if quiet:
-        return await work
+async def _with_progress(work: Awaitable[T], label: str, expected_seconds: float) -> T:
+    """Await `work` behind a rich bar that fills over `expected_seconds` (held at 95 % until
+    the work ends): the speed test and the analysis show the same progress."""
+    task = asyncio.ensure_future(work)
     progress = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -132,13 +132,23 @@ async def _run_with_progress(
     )
     started = time.monotonic()
     with progress:
-        bar = progress.add_task(f"Testing {domain} ({strategy}, {provider})", total=100)
-        while not work.done():
-            share = (time.monotonic() - started) / EXPECTED_SECONDS
+        bar = progress.add_task(label, total=100)
+        while not task.done():
+            share = (time.monotonic() - started) / expected_seconds
             progress.update(bar, completed=min(95.0, share * 100))
-            await asyncio.wait({work}, timeout=TICK_SECONDS)
+            await asyncio.wait({task}, timeout=TICK_SECONDS)
         progress.update(bar, completed=100)
-    return work.result()
+    return task.result()
+
+
+async def _run_with_progress(
+    settings: Settings, domain: str, strategy: str, provider: str, *, quiet: bool
+) -> SpeedResultOut:
+    work = speedtests.run_now(domain, strategy, provider, settings)
+    if quiet:
+        return await work
+    label = f"Testing {domain} ({strategy}, {provider})"
+    return await _with_progress(work, label, EXPECTED_SECONDS)
 
 
 def _ms(value: int | None) -> str:
@@ -218,27 +228,11 @@ def analyze(
 async def _analyze_with_progress(
     settings: Settings, domain: str, variant: AnalysisVariant, *, quiet: bool
 ) -> tuple[AnalysisOut, SpeedResultOut | None, str | None]:
-    work = asyncio.create_task(analyses.run_now(domain, variant, settings))
+    work = analyses.run_now(domain, variant, settings)
     if quiet:
         return await work
-    progress = Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.percentage:>3.0f}%"),
-        TimeElapsedColumn(),
-        console=errors,
-        transient=True,
-    )
-    started = time.monotonic()
-    with progress:
-        bar = progress.add_task(f"Analyzing {domain} ({variant})", total=100)
-        while not work.done():
-            share = (time.monotonic() - started) / ANALYSIS_EXPECTED_SECONDS
-            progress.update(bar, completed=min(95.0, share * 100))
-            await asyncio.wait({work}, timeout=TICK_SECONDS)
-        progress.update(bar, completed=100)
-    return work.result()
+    label = f"Analyzing {domain} ({variant})"
+    return await _with_progress(work, label, ANALYSIS_EXPECTED_SECONDS)
 
 
 def analysis_view(
