@@ -261,6 +261,39 @@ async def test_stop_lets_running_jobs_finish_within_the_grace(orm: str) -> None:
     assert await _count(jobs.DONE, 1)
 
 
+async def test_stop_during_a_claim_starts_what_it_took_instead_of_stranding_it(
+    orm: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop that lands while a claim's commit is on its way back (the rows are running in
+    the database, the runner has no task for them yet) must not leave them running until their
+    lease runs out: CI saw a worker's SIGTERM strand a mail job that way."""
+    real_claim = jobs.claim
+    committed = asyncio.Event()
+
+    async def slow_return(*args: Any, **kwargs: Any) -> list[jobs.Job]:
+        claimed = await real_claim(*args, **kwargs)
+        if claimed:
+            committed.set()
+            await asyncio.sleep(0.3)  # the round trip after the commit
+        return claimed
+
+    monkeypatch.setattr(jobs, "claim", slow_return)
+    finished: list[int] = []
+
+    async def handler(payload: dict[str, Any]) -> None:
+        finished.append(payload["n"])
+
+    await jobs.enqueue("work", {"n": 1})
+    runner = jobs.JobRunner({"work": handler}, poll_seconds=0.02)
+    runner.start()
+    async with asyncio.timeout(10):
+        await committed.wait()
+    await runner.stop(grace=5)
+    job = await jobs.Job.get(kind="work")
+    assert (job.status, job.locked_by) == (jobs.DONE, None)
+    assert finished == [1]
+
+
 async def test_a_job_lost_with_its_worker_on_every_attempt_fails_with_a_clear_message(
     orm: str,
 ) -> None:

@@ -55,6 +55,9 @@ SCHEDULE_CHECK_SECONDS = 15.0
 SCHEDULED_ATTEMPTS = 3
 # After a wake-up, how long the runner waits for more before it claims (see `_loop`).
 WAKE_SETTLE_SECONDS = 0.1
+# How long `stop` lets a claim in flight finish before cancelling the loop anyway (a database
+# that does not answer must not hold a shutdown).
+STOP_CLAIM_SECONDS = 5.0
 
 # Whether the job being run is on its last attempt (set in each job's task by the runner).
 _final_attempt: contextvars.ContextVar[bool] = contextvars.ContextVar(
@@ -357,6 +360,7 @@ class JobRunner:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._running: Counter[str] = Counter()
         self._lost: set[int] = set()
+        self._stopping = False
 
     @property
     def running(self) -> int:
@@ -376,10 +380,18 @@ class JobRunner:
         put them back in the queue (due at once, the interrupted attempt not counted), so
         another runner takes them without waiting for their lease."""
         if self._task is not None:
-            self._task.cancel()
+            # Not a plain cancel: one landing while a claim commits would leave the claimed
+            # rows running with no task here, stuck until their lease ran out. The loop stops
+            # at its next turn, after starting what a claim in flight took.
+            self._stopping = True
+            self._wake.set()
+            await asyncio.wait({self._task}, timeout=STOP_CLAIM_SECONDS)
+            if not self._task.done():
+                self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+            self._stopping = False
         tasks = list(self._tasks.values())
         if not tasks:
             return
@@ -512,7 +524,7 @@ class JobRunner:
                 return
 
     async def _loop(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()
             try:
                 if self.schedules and time.monotonic() >= self._next_schedule_check:
@@ -530,8 +542,12 @@ class JobRunner:
                 elif not self._in_outage:
                     self._in_outage = True
                     log.warning("job runner: the database is out of reach (%s); retrying", error)
+            if self._stopping:
+                return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
+                if self._stopping:
+                    return
                 # Woken (a job queued or finished): let a burst of such wake-ups settle, so
                 # that 200 requests queuing tests, or 64 tests finishing together, make a few
                 # claims of many jobs rather than one claim (a write transaction) per job.
