@@ -20,6 +20,7 @@ from tortoise import connections, fields
 from tortoise.models import Model
 
 from agency.core.errors import TooManyRequests
+from agency.core.sql import placeholders
 
 # Rows not updated for this long are deleted now and then; no limit uses a longer window.
 MAX_WINDOW_SECONDS = 24 * 3600
@@ -59,13 +60,6 @@ def _ms(now: float | None) -> int:
     return round((time.time() if now is None else now) * 1000)
 
 
-def _placeholders(count: int) -> list[str]:
-    """Numbered parameters, each usable several times in one statement."""
-    dialect = connections.get("default").capabilities.dialect
-    mark = "$" if dialect == "postgres" else "?"
-    return [f"{mark}{i}" for i in range(1, count + 1)]
-
-
 def _times(text: str) -> list[int]:
     return [int(text[i : i + DIGITS]) for i in range(0, len(text) - DIGITS + 1, DIGITS)]
 
@@ -100,7 +94,7 @@ def _upsert(limit: Limit, *, conditional: bool) -> str:
     `limit` recorded times are within the window if `conditional`. Parameters: key, now (ms),
     now (s), now as stored text, and if `conditional` the window's start (ms). Its text
     depends only on the limit, so PostgreSQL's prepared statements are reused."""
-    key, now_ms, now_s, now_text, since_ms = _placeholders(5)
+    key, now_ms, now_s, now_text, since_ms = placeholders(5)
     cap = limit.limit * DIGITS
     keep = (limit.limit - 1) * DIGITS
     t = "rate_counter.times"

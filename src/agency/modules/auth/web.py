@@ -35,18 +35,19 @@ class SessionUser(AuthUser):
 
     def __init__(self, auth_id: str | None, action: Action = Action.PASS) -> None:
         super().__init__(auth_id, action)
-        self._user_id: int | None = None
+        self._account: Account | None = None
         self._resolved = False
 
-    async def user_id(self) -> int | None:
+    async def account(self) -> Account | None:
+        """The session's account (one query, asked once per request), or None."""
         if not self._resolved:
-            self._user_id = await sessions.session_user_id(self.auth_id) if self.auth_id else None
+            self._account = await sessions.session_account(self.auth_id) if self.auth_id else None
             self._resolved = True
-        return self._user_id
+        return self._account
 
     @property
     async def is_authenticated(self) -> bool:
-        return await self.user_id() is not None
+        return await self.account() is not None
 
 
 def client_ip() -> str:
@@ -70,8 +71,7 @@ async def sign_in(account: Account, *, remember: bool = False) -> None:
 async def current_account() -> Account | None:
     """The signed-in account of this request, or None."""
     if "account" not in g:
-        user_id = await current_user.user_id() if isinstance(current_user, SessionUser) else None
-        g.account = await accounts.get_account(user_id) if user_id is not None else None
+        g.account = await current_user.account() if isinstance(current_user, SessionUser) else None
     account: Account | None = g.account
     return account
 
