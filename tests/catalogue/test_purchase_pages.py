@@ -83,7 +83,8 @@ def test_ai_start_variants() -> None:
 def test_the_embedded_catalogue_cannot_close_its_element(text: str) -> None:
     plans = [FIXTURE.plans[0].model_copy(update={"description": text + "</script><!--"})]
     data = FIXTURE.model_copy(update={"plans": plans})
-    page = service.purchase_page("<body>x</body>", data, canceled=False)
+    embeddable = service.embeddable_json(data.model_dump_json())
+    page = service.purchase_page("<body>x</body>", embeddable, canceled=False)
     start = page.index(">", page.index("<script")) + 1
     payload = page[start : page.index("</script>", start)]
     assert "<" not in payload
@@ -151,6 +152,23 @@ async def test_start_serves_the_variant_with_the_catalogue(
     # A variant the build lacks (the catalogue changed since): the page's own template.
     other = await site.get("/start/?type=ugc")
     assert other.status_code == 200 and "<h1>Start (pattern)</h1>" in other.text
+
+
+async def test_the_purchase_pages_follow_a_catalogue_change_at_once(
+    site: httpx.AsyncClient,
+) -> None:
+    """The pages embed the catalogue cached per change of it (as /api/catalogue sends it): a new
+    price shows on the very next request."""
+    before = embedded((await site.get("/start?type=ai-booking")).text)
+    data = service.load_file()
+    plans = [p.model_copy(update={"price": p.price + 100}) for p in data.plans]
+    await service.seed(data.model_copy(update={"plans": plans}))
+    for path in ("/start?type=ai-booking", "/ai-start"):
+        after = embedded((await site.get(path)).text)
+        assert after != before and after == (await site.get("/api/catalogue")).json()
+        assert isinstance(after, dict) and isinstance(before, dict)
+        prices = {p["key"]: p["price"] for p in after["plans"]}
+        assert all(prices[p["key"]] == p["price"] + 100 for p in before["plans"])
 
 
 async def test_ai_start_serves_the_variant(site: httpx.AsyncClient) -> None:

@@ -55,9 +55,11 @@ async def start_page() -> Response:
     shell = _shell_without_template(service.START_PAGE)
     if shell is not None:
         return shell
-    data = await service.catalogue()
-    variant = service.start_variant(data, request.args.get("type"), request.args.get("plan"))
-    return _purchase_page(service.START_PAGE, variant, data)
+    current = await service.catalogue_json()
+    variant = service.start_variant(
+        current.data, request.args.get("type"), request.args.get("plan")
+    )
+    return _purchase_page(service.START_PAGE, variant, current)
 
 
 @blueprint.get(service.AI_START_PAGE)
@@ -67,9 +69,9 @@ async def ai_start_page() -> Response:
     shell = _shell_without_template(service.AI_START_PAGE)
     if shell is not None:
         return shell
-    data = await service.catalogue()
-    variant = service.ai_start_variant(data, request.args.get("plan"))
-    return _purchase_page(service.AI_START_PAGE, variant, data)
+    current = await service.catalogue_json()
+    variant = service.ai_start_variant(current.data, request.args.get("plan"))
+    return _purchase_page(service.AI_START_PAGE, variant, current)
 
 
 def _site() -> SiteFiles:
@@ -94,10 +96,10 @@ def _shell_without_template(pattern: str) -> Response | None:
     return _html(site.spa.variants["identity"])
 
 
-def _purchase_page(pattern: str, variant: str | None, data: CatalogueOut) -> Response:
+def _purchase_page(pattern: str, variant: str | None, current: service.CatalogueJson) -> Response:
     site = _site()
     template = (site.page_template(variant) if variant else None) or site.page_template(pattern)
     if template is None:
         raise NotFound("The web UI is not built.")
     canceled = request.args.get("canceled") == "true"
-    return _html(service.purchase_page(template, data, canceled=canceled))
+    return _html(service.purchase_page(template, current.embeddable, canceled=canceled))

@@ -153,10 +153,13 @@ _shared_version = Coalesced(version)
 
 @dataclass(frozen=True)
 class CatalogueJson:
-    """The public catalogue as sent: its JSON bytes and their ETag (quoted)."""
+    """The public catalogue as sent: its JSON bytes and their ETag (quoted), and what the
+    purchase pages embed (the same data, parsed, and as a script element's text)."""
 
     body: bytes
     etag: str
+    data: CatalogueOut
+    embeddable: str
 
 
 # (the connection it was read through, its version, the JSON): a reopened or other database
@@ -174,8 +177,14 @@ async def catalogue_json() -> CatalogueJson:
     cached = _cached
     if cached is not None and cached[0] is database and cached[1] == current:
         return cached[2]
-    body = (await catalogue()).model_dump_json().encode()
-    built = CatalogueJson(body, '"' + hashlib.blake2s(body, digest_size=12).hexdigest() + '"')
+    data = await catalogue()
+    body = data.model_dump_json().encode()
+    built = CatalogueJson(
+        body=body,
+        etag='"' + hashlib.blake2s(body, digest_size=12).hexdigest() + '"',
+        data=data,
+        embeddable=embeddable_json(body.decode()),
+    )
     _cached = (database, current, built)
     return built
 
@@ -300,11 +309,15 @@ def ai_start_variant(data: CatalogueOut, plan: str | None) -> str | None:
     return f"{AI_START_PAGE}?plan={plan if plan in plans else family.default_plan}"
 
 
-def purchase_page(template: str, data: CatalogueOut, *, canceled: bool) -> str:
+def embeddable_json(text: str) -> str:
+    """JSON safe inside a non-executed script element: `<` escaped, so no text can close it."""
+    return text.replace("<", "\\u003c")
+
+
+def purchase_page(template: str, embeddable: str, *, canceled: bool) -> str:
     """A prerendered purchase page (built with the note of a cancelled checkout) filled for one
-    request: the note only when asked for, and the catalogue embedded for the page to hydrate
-    with (JSON in a non-executed script element; `<` escaped so no text can close it)."""
+    request: the note only when asked for, and the catalogue (`embeddable_json`) embedded for
+    the page to hydrate with."""
     page = template if canceled else template.replace(CANCELED_NOTE, "", 1)
-    payload = data.model_dump_json().replace("<", "\\u003c")
-    embedded = f'<script type="application/json" id="{EMBEDDED_CATALOGUE_ID}">{payload}</script>'
+    embedded = f'<script type="application/json" id="{EMBEDDED_CATALOGUE_ID}">{embeddable}</script>'
     return page.replace("</body>", embedded + "</body>", 1)
