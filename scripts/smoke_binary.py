@@ -168,6 +168,21 @@ def run_unconfigured(binary: Path) -> None:
                 status, home = get(f"{server.base_url}/")
                 if status != 200 or HEADLINE not in home:
                     raise SmokeFailure(f"status {status}, headline missing")
+            with step("the page's script is served brotli-compressed from the bundled build"):
+                script = re.search(r'src="(/assets/[^"]+\.js)"', home)
+                if script is None:
+                    raise SmokeFailure("no module script in the home page")
+                request = urllib.request.Request(
+                    server.base_url + script.group(1), headers={"Accept-Encoding": "br"}
+                )
+                with urllib.request.urlopen(request, timeout=2) as response:
+                    encoding = response.headers.get("Content-Encoding")
+                    if response.status != 200 or encoding != "br" or not response.read():
+                        raise SmokeFailure(f"status {response.status}, encoding {encoding}")
+            with step("/start is the purchase page filled with the catalogue"):
+                status, start = get(f"{server.base_url}/start?type=website")
+                if status != 200 or 'type="application/json"' not in start:
+                    raise SmokeFailure(f"status {status}, no embedded catalogue")
             with step("SQLite database created in ./data"):
                 if not (Path(empty_dir) / "data" / "agency.db").is_file():
                     raise SmokeFailure("no data/agency.db")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import zipfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -50,10 +51,22 @@ def write_build(root: Path) -> None:
     )
 
 
-@pytest.fixture
-async def http(tmp_path: Path) -> Any:
+def zip_build(root: Path, archive_path: Path) -> Path:
+    """The build as the one-file binary carries it (agency.spec): one stored zip."""
+    with zipfile.ZipFile(archive_path, "w", zipfile.ZIP_STORED) as archive:
+        for path in sorted(root.rglob("*")):
+            if path.is_file():
+                archive.write(path, path.relative_to(root).as_posix())
+    return archive_path
+
+
+@pytest.fixture(params=["directory", "zip"])
+async def http(tmp_path: Path, request: pytest.FixtureRequest) -> Any:
+    """The site served from a build directory, and from the same build as one zip."""
     web = tmp_path / "web"
     write_build(web)
+    if request.param == "zip":
+        web = zip_build(web, tmp_path / "web.zip")
     settings = make_settings(tmp_path, "sqlite://:memory:", web_dir=web)
     app = create_app(settings)
     async with app.test_app():  # opens the database for the Quart side
@@ -152,6 +165,27 @@ def routed_site(tmp_path_factory: pytest.TempPathFactory) -> SiteFiles:
     (root / "spa.html").write_text("spa")
     (root / "routes.json").write_text(json.dumps(routes))
     return SiteFiles(root, [])
+
+
+def test_a_zipped_build_is_served_as_its_directory(tmp_path: Path) -> None:
+    web = tmp_path / "web"
+    write_build(web)
+    (web / "_templates").mkdir()
+    (web / "_templates" / "start.html").write_text("<html>start</html>")
+    manifest = json.loads((web / "routes.json").read_text())
+    (web / "routes.json").write_text(
+        json.dumps({**manifest, "templates": {"/start": "_templates/start.html"}})
+    )
+    from_directory = SiteFiles(web, [], server_pages=["/start"])
+    from_zip = SiteFiles(zip_build(web, tmp_path / "web.zip"), [], server_pages=["/start"])
+    assert from_zip.files.keys() == from_directory.files.keys() and from_zip.files
+    for path, entry in from_directory.files.items():
+        assert from_zip.files[path].variants == entry.variants
+        assert from_zip.files[path].headers == entry.headers
+    assert from_zip.templates == from_directory.templates == {"/start": "<html>start</html>"}
+    assert from_zip.spa is not None and from_directory.spa is not None
+    assert from_zip.spa.variants == from_directory.spa.variants
+    assert from_zip.sitemap_paths == from_directory.sitemap_paths == ["/", "/landing"]
 
 
 @pytest.mark.parametrize("case", ROUTE_CASES["cases"], ids=lambda case: case["path"])

@@ -42,7 +42,13 @@ def run_spec(tmp_path: Path) -> Recorder:
     try:
         exec(
             code,
-            {"SPECPATH": str(tmp_path), "Analysis": Analysis, "PYZ": Recorder, "EXE": Recorder},
+            {
+                "SPECPATH": str(tmp_path),
+                "workpath": str(tmp_path / "build"),
+                "Analysis": Analysis,
+                "PYZ": Recorder,
+                "EXE": Recorder,
+            },
         )
     finally:
         sys.path[:] = saved_path
@@ -78,3 +84,13 @@ def test_the_ca_certificates_hook_runs_in_the_binary(tmp_path: Path) -> None:
     # The spec names it under its own directory (here tmp_path stands for the repository).
     assert [Path(h).relative_to(tmp_path) for h in hooks] == [HOOK.relative_to(REPO)]
     assert HOOK.is_file()
+
+
+def test_the_web_ui_is_bundled_as_one_zip(tmp_path: Path) -> None:
+    """One archive, not hundreds of files: the binary unpacks what it holds at every start."""
+    import zipfile
+
+    files = bundled_files(tmp_path)
+    assert not any(path.startswith("agency/web/") for path in files)
+    with zipfile.ZipFile(files["agency/web.zip"]) as archive:
+        assert archive.namelist() == ["index.html"]

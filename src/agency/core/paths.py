@@ -16,8 +16,11 @@ def _first_existing(*candidates: Path) -> Path:
 
 
 def web_dir() -> Path:
-    """The built web UI: `agency/web` in a wheel or the binary, `webui/dist` in a checkout."""
-    return _first_existing(PACKAGE_DIR / "web", REPO_DIR / "webui" / "dist")
+    """The built web UI: one `agency/web.zip` in the binary, `agency/web` in a wheel,
+    `webui/dist` in a checkout."""
+    return _first_existing(
+        PACKAGE_DIR / "web.zip", PACKAGE_DIR / "web", REPO_DIR / "webui" / "dist"
+    )
 
 
 def config_dir() -> Path:

@@ -13,10 +13,11 @@ import json
 import logging
 import mimetypes
 import string
+import zipfile
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from pathlib import Path, PurePosixPath
+from typing import Any, Protocol
 
 import brotli
 
@@ -57,7 +58,64 @@ EXTRA_TYPES = {
 }
 
 
-def content_type_for(path: Path) -> str:
+class BuildTree(Protocol):
+    """The files of one web UI build, by their path relative to its root (`assets/x.js`)."""
+
+    def names(self) -> list[str]: ...
+
+    def has(self, relative: str) -> bool: ...
+
+    def read(self, relative: str) -> bytes: ...
+
+
+class DirectoryTree:
+    """A build as a directory (`webui/dist`, or `agency/web` in a wheel)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def names(self) -> list[str]:
+        if not self.root.is_dir():
+            return []
+        return sorted(
+            p.relative_to(self.root).as_posix() for p in self.root.rglob("*") if p.is_file()
+        )
+
+    def has(self, relative: str) -> bool:
+        return (self.root / relative).is_file()
+
+    def read(self, relative: str) -> bytes:
+        return (self.root / relative).read_bytes()
+
+
+class ZipTree:
+    """A build as one zip file (`agency/web.zip` in the one-file binary, which unpacks every
+    file it holds at each start: one archive is one file to write instead of hundreds)."""
+
+    def __init__(self, path: Path) -> None:
+        with zipfile.ZipFile(path) as archive:
+            self._files = {
+                info.filename: archive.read(info)
+                for info in archive.infolist()
+                if not info.is_dir()
+            }
+
+    def names(self) -> list[str]:
+        return sorted(self._files)
+
+    def has(self, relative: str) -> bool:
+        return relative in self._files
+
+    def read(self, relative: str) -> bytes:
+        return self._files[relative]
+
+
+def build_tree(root: Path) -> BuildTree:
+    """The build at `root`: a zip file, else a directory (which may not exist)."""
+    return ZipTree(root) if root.suffix == ".zip" and root.is_file() else DirectoryTree(root)
+
+
+def content_type_for(path: PurePosixPath | Path) -> str:
     kind = EXTRA_TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0]
     kind = kind or "application/octet-stream"
     return f"{kind}; charset=utf-8" if kind in TEXT_TYPES else kind
@@ -74,13 +132,16 @@ class Entry:
     headers: dict[str, list[tuple[bytes, bytes]]] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, path: Path, cache_control: str, common: list[tuple[bytes, bytes]]) -> Entry:
-        variants = {"identity": path.read_bytes()}
+    def load(
+        cls, tree: BuildTree, relative: str, cache_control: str, common: list[tuple[bytes, bytes]]
+    ) -> Entry:
+        variants = {"identity": tree.read(relative)}
         for encoding, suffix in (("br", ".br"), ("gzip", ".gz")):
-            compressed = path.with_name(path.name + suffix)
-            if compressed.is_file():
-                variants[encoding] = compressed.read_bytes()
-        return cls.from_variants(variants, content_type_for(path), cache_control, common)
+            if tree.has(relative + suffix):
+                variants[encoding] = tree.read(relative + suffix)
+        return cls.from_variants(
+            variants, content_type_for(PurePosixPath(relative)), cache_control, common
+        )
 
     @classmethod
     def compressed(
@@ -205,18 +266,15 @@ class SiteFiles:
         self.templates: dict[str, str] = {}
         # Public pages for /sitemap.xml (from the build's route table).
         self.sitemap_paths: list[str] = []
-        if not (root / "index.html").is_file():
+        tree = build_tree(root)
+        if not tree.has("index.html"):
             log.warning("web UI not built: %s has no index.html; only the API is served", root)
             return
-        manifest = (
-            json.loads((root / "routes.json").read_text())
-            if (root / "routes.json").is_file()
-            else {}
-        )
-        for path in sorted(root.rglob("*")):
-            if not path.is_file() or path.suffix in (".br", ".gz") or path.name == "routes.json":
+        manifest = json.loads(tree.read("routes.json")) if tree.has("routes.json") else {}
+        for relative in tree.names():
+            path = PurePosixPath(relative)
+            if path.suffix in (".br", ".gz") or relative == "routes.json":
                 continue
-            relative = path.relative_to(root).as_posix()
             if relative.startswith(TEMPLATES_DIR):
                 continue  # loaded below, by pattern
             if relative.startswith("assets/"):
@@ -226,10 +284,10 @@ class SiteFiles:
             else:
                 cache = SHORT
             if html_filter is not None and path.suffix == ".html":
-                text = html_filter(relative, path.read_text(encoding="utf-8"))
+                text = html_filter(relative, tree.read(relative).decode("utf-8"))
                 entry = Entry.compressed(text.encode(), content_type_for(path), cache, common)
             else:
-                entry = Entry.load(path, cache, common)
+                entry = Entry.load(tree, relative, cache, common)
             if relative == "spa.html":
                 self.spa = entry
                 continue
@@ -241,8 +299,8 @@ class SiteFiles:
                 if directory != "/":
                     self.files[directory.rstrip("/")] = entry
         for pattern, relative in dict(manifest.get("templates", {})).items():
-            if (root / relative).is_file():
-                text = (root / relative).read_text(encoding="utf-8")
+            if tree.has(relative):
+                text = tree.read(relative).decode("utf-8")
                 self.templates[pattern] = html_filter(relative, text) if html_filter else text
         for pattern in self.server_pages:
             built = self.files.get(pattern)
