@@ -8,8 +8,11 @@ commands are named by path in `agency.commands` and imported on use (`agency.cor
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -58,6 +61,23 @@ def root(ctx: typer.Context) -> None:
     from agency.core.cli_support import CliContext
 
     ctx.obj = CliContext(model_modules)
+
+
+@contextmanager
+def _starting() -> Iterator[None]:
+    """Start-up without the cyclic garbage collector: importing and building the app allocates
+    hundreds of thousands of objects that live as long as the process, and the collector
+    scanning them again and again during the imports was about a tenth of `agency serve`'s
+    start. After it, what was built is frozen (never scanned again, and a forked worker keeps
+    sharing those pages with its parent) and collection resumes for what requests allocate."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def settings_or_exit(**overrides: Any) -> Settings:
@@ -126,24 +146,26 @@ def serve(
     ] = True,
 ) -> None:
     """Serve the web site and the API (applies pending migrations first)."""
-    from granian.constants import Interfaces
-    from granian.server import Server
+    with _starting():
+        from granian.constants import Interfaces
+        from granian.server import Server
 
-    from agency.app import create_app
-    from agency.core.logging import configure_logging
+        from agency.app import create_app
+        from agency.core.logging import configure_logging
 
-    console = _stderr()
-    settings = settings_or_exit(host=host, port=port, workers=workers)
-    settings.effective_secret_key()  # created once here, before the workers start
-    if migrate:
-        for name in apply_migrations(settings):
-            console.print(f"applied migration {name}")
-    prepare_modules(settings)
+        console = _stderr()
+        settings = settings_or_exit(host=host, port=port, workers=workers)
+        settings.effective_secret_key()  # created once here, before the workers start
+        if migrate:
+            for name in apply_migrations(settings):
+                console.print(f"applied migration {name}")
+        prepare_modules(settings)
 
     def load_app(_target: str) -> Any:
         # Runs in each worker process: every worker builds its own app and connections.
-        configure_logging(settings.log_level, settings.log_format)
-        return create_app(settings)
+        with _starting():
+            configure_logging(settings.log_level, settings.log_format)
+            return create_app(settings)
 
     console.print(
         f"agency {__version__} serving on http://{settings.host}:{settings.port} "
@@ -192,7 +214,8 @@ def worker(
     import asyncio
 
     console = _stderr()
-    settings = settings_or_exit(jobs_concurrency=concurrency)
+    with _starting():
+        settings = settings_or_exit(jobs_concurrency=concurrency)
     if migrate:
         for name in apply_migrations(settings):
             console.print(f"applied migration {name}")
@@ -235,7 +258,8 @@ async def _run_worker(settings: Settings, grace: float) -> None:
 
     # The app is built as for serving (handlers, schedules, the modules' job options, an app
     # context for handlers that read `current_app`) but serves nothing.
-    app = create_app(settings.model_copy(update={"run_jobs": False}))
+    with _starting():
+        app = create_app(settings.model_copy(update={"run_jobs": False}))
     runner: jobs.JobRunner = app.extensions["agency.jobs"]
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
