@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from quart import Blueprint, Quart, Response, current_app, g, jsonify
 from quart.blueprints import BlueprintSetupState
-from quart_auth import QuartAuth, current_user, logout_user
+from quart_auth import current_user, logout_user
 from quart_schema import validate_request, validate_response
 
 from agency.modules.auth.schemas import (
@@ -25,6 +25,7 @@ from agency.modules.auth.schemas import (
 )
 from agency.modules.auth.service import accounts, profile, resets, sessions, user_data
 from agency.modules.auth.web import (
+    SessionAuth,
     SessionUser,
     client_ip,
     login_required,
@@ -45,7 +46,7 @@ def install_sessions(state: BlueprintSetupState) -> None:
     provider sends the buyer back), Secure when the site is served over https."""
     app = cast(Quart, state.app)
     settings = app.extensions["agency.settings"]
-    QuartAuth(
+    SessionAuth(
         app,
         cookie_name=COOKIE_NAME,
         cookie_http_only=True,

@@ -7,8 +7,8 @@ from collections.abc import Awaitable, Callable
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
-from quart import g, request
-from quart_auth import Action, AuthUser, current_user, login_user
+from quart import Response, g, request
+from quart_auth import Action, AuthUser, QuartAuth, current_user, login_user
 
 from agency.core.errors import Forbidden, Unauthorized
 from agency.modules.auth.schemas import Account
@@ -27,6 +27,18 @@ __all__ = [
 P = ParamSpec("P")
 T = TypeVar("T")
 MSG_ADMINS_ONLY = "Only admins can do this."
+
+
+class SessionAuth(QuartAuth):
+    """quart-auth, minus its work on requests that never asked who is signed in: its
+    after-request hook resolved the user (a cookie signature check) on every API request, only
+    to find nothing to write. Signing in or out, or reading `current_user`, sets the request's
+    user attribute, and then the hook runs as before."""
+
+    async def after_request(self, response: Response) -> Response:
+        if not hasattr(g, self.attribute_name):
+            return response
+        return await super().after_request(response)
 
 
 class SessionUser(AuthUser):
