@@ -138,3 +138,20 @@ def test_the_version_command_answers_as_a_user_runs_it(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == __version__
+
+
+def test_the_server_loads_no_sdk_until_a_feature_calls_it() -> None:
+    """What `agency serve` imports before its first answer: the app and every module, but not
+    the SDKs of features a request may never use (openai, stripe, httpx with the rich console
+    its own command line pulls in), each loaded by its first call."""
+    code = (
+        "import json, sys\n"
+        "import agency.registry, agency.app\n"
+        "print(json.dumps(sorted(m.split('.')[0] for m in sys.modules)))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded = set(json.loads(result.stdout))
+    assert {"quart", "tortoise", "agency"} <= loaded  # the probe does load the server
+    assert not loaded & {"openai", "stripe", "httpx", "httpx2", "rich"}

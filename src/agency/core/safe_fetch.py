@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import functools
 import re
 import ssl
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
-
-import httpx
 
 from agency import __version__
 from agency.core.addresses import (
@@ -41,6 +40,11 @@ from agency.core.addresses import (
     resolve_public,
     system_resolver,
 )
+
+# httpx (with the rich console its command line pulls in) loads with the first fetch, not with
+# the server: about 40 ms of every start, for a feature a request may never use.
+if TYPE_CHECKING:
+    import httpx
 
 MSG_REFUSED: Final = "This address cannot be analysed."
 MSG_UNREACHABLE: Final = (
@@ -87,23 +91,29 @@ class FetchedPage:
     redirects: tuple[str, ...]  # every address that redirected, in order
 
 
-class PinnedTransport(httpx.AsyncHTTPTransport):
-    """Connects to the address checked for the request's host (`pins`: host -> address),
-    never to a new lookup; the Host header stays the name, TLS checks the name (SNI)."""
+@functools.cache
+def _pinned_transport_class() -> type[Any]:
+    import httpx
 
-    def __init__(self, verify: ssl.SSLContext | bool = True) -> None:
-        super().__init__(verify=verify, retries=0, http2=False, trust_env=False)
-        self.pins: dict[str, str] = {}
+    class PinnedTransport(httpx.AsyncHTTPTransport):
+        """Connects to the address checked for the request's host (`pins`: host -> address),
+        never to a new lookup; the Host header stays the name, TLS checks the name (SNI)."""
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        host = request.url.host
-        address = self.pins.get(host)
-        if address is None:
-            raise FetchRefused(MSG_REFUSED, f"{host} was not checked before connecting")
-        if request.url.scheme == "https" and parse_ip_literal(host) is None:
-            request.extensions["sni_hostname"] = host
-        request.url = request.url.copy_with(host=address)
-        return await super().handle_async_request(request)
+        def __init__(self, verify: ssl.SSLContext | bool = True) -> None:
+            super().__init__(verify=verify, retries=0, http2=False, trust_env=False)
+            self.pins: dict[str, str] = {}
+
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            host = request.url.host
+            address = self.pins.get(host)
+            if address is None:
+                raise FetchRefused(MSG_REFUSED, f"{host} was not checked before connecting")
+            if request.url.scheme == "https" and parse_ip_literal(host) is None:
+                request.extensions["sni_hostname"] = host
+            request.url = request.url.copy_with(host=address)
+            return await super().handle_async_request(request)
+
+    return PinnedTransport
 
 
 async def check_url(
@@ -136,6 +146,8 @@ async def check_url(
 
 
 def _parse(url: str) -> httpx.URL:
+    import httpx
+
     try:
         parsed = httpx.URL(url)
     except (httpx.InvalidURL, ValueError, TypeError) as exc:
@@ -221,7 +233,9 @@ async def _fetch(
     max_redirects: int,
     verify: ssl.SSLContext | bool,
 ) -> FetchedPage:
-    transport = PinnedTransport(verify)
+    import httpx
+
+    transport = _pinned_transport_class()(verify)
     redirects: list[str] = []
     async with httpx.AsyncClient(
         transport=transport, follow_redirects=False, timeout=timeout, trust_env=False

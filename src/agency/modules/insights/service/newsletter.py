@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from agency.core.settings import Settings
 from agency.modules.insights.service.speed_providers import tls_context
+
+if TYPE_CHECKING:
+    import httpx  # loaded by the first subscription, not with the server
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,8 @@ def _body(response: httpx.Response) -> Any:
 async def _post(
     client: httpx.AsyncClient, url: str, payload: dict[str, Any], headers: dict[str, str]
 ) -> None:
+    import httpx
+
     try:
         response = await client.post(url, json=payload, headers=headers)
     except httpx.HTTPError as exc:
@@ -95,6 +98,8 @@ async def subscribe(settings: Settings, email: str) -> None:
     version = settings.kit_api_version
     base = (settings.kit_api_base or OFFICIAL_BASE[version]).rstrip("/")
     form = settings.kit_form_id
+    import httpx
+
     async with httpx.AsyncClient(timeout=TIMEOUT, verify=tls_context()) as client:
         if version == "v3":
             await _post(

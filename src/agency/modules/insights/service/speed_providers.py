@@ -34,12 +34,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-import httpx
-
 from agency.core.addresses import Resolver, is_public_address
 from agency.core.egress_proxy import Allowed, EgressProxy
 from agency.core.settings import Settings
 
+# httpx loads with the first speed test (tls_context, PageSpeedInsights.run), not with the
+# server: about 40 ms of every start.
 log = logging.getLogger(__name__)
 
 Strategy = Literal["mobile", "desktop"]
@@ -358,6 +358,8 @@ def tls_context() -> ssl.SSLContext:
     """One TLS context per process: loading the CA bundle costs tens of milliseconds of CPU,
     which each new client would pay (httpx builds one even for an http:// address) on the event
     loop the site is served from."""
+    import httpx
+
     return httpx.create_ssl_context()
 
 
@@ -375,6 +377,8 @@ class PageSpeedInsights:
         if self.api_key:
             params["key"] = self.api_key
         endpoint = self.api_base.rstrip("/") + PSI_PATH
+        import httpx
+
         try:
             async with httpx.AsyncClient(timeout=self.timeout, verify=tls_context()) as client:
                 response = await client.get(endpoint, params=params)
