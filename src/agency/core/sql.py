@@ -10,3 +10,13 @@ def placeholders(count: int, connection_name: str = "default") -> list[str]:
     dialect = connections.get(connection_name).capabilities.dialect
     mark = "$" if dialect == "postgres" else "?"
     return [f"{mark}{i}" for i in range(1, count + 1)]
+
+
+# An `IntField` primary key's range: a larger number (which a URL can carry) names no row, and
+# PostgreSQL would refuse to compare it with the column instead of finding nothing.
+INT_ID_MAX = 2**31 - 1
+
+
+def fits_int_id(value: int) -> bool:
+    """Whether `value` can be the id of a row with an `IntField` primary key."""
+    return 0 < value <= INT_ID_MAX

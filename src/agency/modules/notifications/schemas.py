@@ -7,6 +7,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
+from agency.core.sql import INT_ID_MAX
+
 # The kinds of notification (the notifications_notification.kind column holds up to 32).
 SITE_LIVE = "site_live"
 PAYMENT_FAILED = "payment_failed"
@@ -15,7 +17,7 @@ SCORE_DROPPED = "score_dropped"
 KINDS = (SITE_LIVE, PAYMENT_FAILED, SUPPORT_ANSWERED, SCORE_DROPPED)
 
 # A row id: positive and within a 32-bit integer column (a larger number is no row of ours).
-NotificationId = Annotated[int, Field(ge=1, le=2_147_483_647)]
+NotificationId = Annotated[int, Field(ge=1, le=INT_ID_MAX)]
 READ_IDS_MAX = 500
 
 

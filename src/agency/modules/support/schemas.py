@@ -7,6 +7,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
+from agency.core.sql import INT_ID_MAX
 from agency.core.text import EMAIL_MAX, Line, Lines
 
 # Bounded by the support_request columns (tests/test_schema_limits.py checks it).
@@ -14,7 +15,7 @@ NAME_MAX = 200
 SUBJECT_MAX = 200
 MESSAGE_MAX = 5000
 
-RowId = Annotated[int, Field(ge=1, le=2_147_483_647)]
+RowId = Annotated[int, Field(ge=1, le=INT_ID_MAX)]
 
 
 class SupportIn(BaseModel):

@@ -10,6 +10,7 @@ from agency.core import mail, ratelimit
 from agency.core.errors import NotFound, ValidationFailed
 from agency.core.ratelimit import Limit
 from agency.core.settings import Settings
+from agency.core.sql import fits_int_id
 from agency.core.text import valid_email
 from agency.modules.auth import api as auth_api
 from agency.modules.notifications import api as notifications_api
@@ -164,11 +165,8 @@ async def list_all(status: str | None = None) -> list[AdminSupportRequestOut]:
     return [_admin_out(row) for row in rows]
 
 
-ID_MAX = 2**31 - 1  # the id column's range; a larger number names no request
-
-
 async def _get(request_id: int) -> SupportRequest:
-    if not 1 <= request_id <= ID_MAX:
+    if not fits_int_id(request_id):
         raise NotFound(MSG_NOT_FOUND)
     row = await SupportRequest.get_or_none(id=request_id)
     if row is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Literal
 
 from agency.core.errors import Conflict, NotFound, ValidationFailed
+from agency.core.sql import fits_int_id
 from agency.modules.blog import api as blog_api
 from agency.modules.blog.api import ArticleStatus
 from agency.modules.seo.schemas import ArticleIn, ArticleOut
@@ -24,7 +25,6 @@ MSG_NOT_FOUND = "This article does not exist."
 MSG_ALREADY_PUBLISHED = "This article is already published."
 MSG_ALREADY_ARCHIVED = "This article is already archived."
 MSG_ALREADY_DRAFT = "This article is already a draft."
-ID_MAX = 2**31 - 1  # the id column's range; a larger number names no article
 
 TARGET: dict[Action, ArticleStatus] = {
     "publish": "published",
@@ -62,7 +62,7 @@ async def list_articles(status: str | None = None, search: str | None = None) ->
 
 
 def _check_id(article_id: int) -> None:
-    if not 1 <= article_id <= ID_MAX:
+    if not fits_int_id(article_id):
         raise NotFound(MSG_NOT_FOUND, code="article_not_found")
 
 

@@ -13,6 +13,7 @@ from tortoise.transactions import in_transaction
 from agency.core import mail
 from agency.core.errors import NotFound, ValidationFailed
 from agency.core.settings import Settings
+from agency.core.sql import fits_int_id
 from agency.modules.auth import api as auth_api
 from agency.modules.catalogue import api as catalogue_api
 from agency.modules.insights import api as insights_api
@@ -45,7 +46,6 @@ MSG_NOT_FOUND = "This website does not exist."
 MSG_NO_CHECK = "This website has no speed test yet."
 MSG_STATUS = "The status must be building, live, paused or cancelled."
 LIVE_TEMPLATE = "site_live"
-ID_MAX = 2**31 - 1  # the id column's range; a larger number names no website
 HISTORY_POINTS = 52  # a year of weekly tests
 _LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
 _DOMAIN = re.compile(rf"^(?:{_LABEL}\.)+[a-z]{{2,63}}$")
@@ -104,7 +104,7 @@ async def list_websites(user_id: int) -> list[WebsiteOut]:
 async def own_site(user_id: int, site_id: int) -> Website:
     """The user's (not deleted) website; another user's or a removed one is a 404."""
     site = None
-    if 0 < site_id <= ID_MAX:
+    if fits_int_id(site_id):
         site = await Website.get_or_none(id=site_id, user_id=user_id, deleted_at=None)
     if site is None:
         raise NotFound(MSG_NOT_FOUND)
@@ -229,7 +229,7 @@ async def set_status(site_id: int, status: str, settings: Settings) -> AdminWebs
     if status not in STATUSES:
         raise ValidationFailed(MSG_STATUS, fields={"status": MSG_STATUS})
     site = None
-    if 0 < site_id <= ID_MAX:
+    if fits_int_id(site_id):
         site = await Website.get_or_none(id=site_id, deleted_at=None)
     if site is None:
         raise NotFound(MSG_NOT_FOUND)
