@@ -78,17 +78,5 @@ class ArticleOut(BaseModel):
     published_at: datetime | None
 
 
-class ArticleList(BaseModel):
-    articles: list[ArticleOut]
-
-
-class PreviewIn(BaseModel):
-    content: Lines = Field(default="", max_length=CONTENT_MAX)
-
-
-class PreviewOut(BaseModel):
-    html: str = Field(description="The body as it will be saved and shown: sanitised.")
-
-
 class BlogQuery(BaseModel):
     page: int | None = Field(default=None, ge=1, description="The page, from 1 (default 1).")
