@@ -112,6 +112,29 @@ def backoff(attempts: int) -> timedelta:
     return min(timedelta(seconds=10 * attempts * attempts), MAX_BACKOFF)
 
 
+async def start_run(
+    model_class: type[Model], row: Any, run_limit: timedelta, /, **also: Any
+) -> datetime | None:
+    """Mark a row a job works on (a speed test, an analysis, a generation: `status` and
+    `started_at` columns) as running by this run, and return the run's `started_at`; the run's
+    later writes match on it, so a runner holding a stale copy of the row writes nothing.
+
+    None when another runner holds the row (running, started less than `run_limit` ago: a dead
+    runner's row is older) or took it between the caller's read and this update (a
+    compare-and-swap on status and `started_at`). `also`: more columns to set with it."""
+    started = _now()
+    if (
+        row.status == RUNNING
+        and row.started_at is not None
+        and row.started_at > started - run_limit
+    ):
+        return None
+    won = await model_class.filter(id=row.id, status=row.status, started_at=row.started_at).update(
+        status=RUNNING, started_at=started, **also
+    )
+    return started if won else None
+
+
 async def enqueue(
     kind: str,
     payload: Mapping[str, Any] | None = None,

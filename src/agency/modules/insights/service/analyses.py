@@ -429,18 +429,9 @@ async def run_analysis(settings: Settings, public_id: str) -> None:
     if row is None or row.status == FAILED:
         return
     if row.status != DONE:
-        started = _now()
-        if (
-            row.status == RUNNING
-            and row.started_at is not None
-            and row.started_at > started - run_limit(settings)
-        ):
-            return  # another runner is on it now
-        won = await Analysis.filter(id=row.id, status=row.status, started_at=row.started_at).update(
-            status=RUNNING, started_at=started
-        )
-        if not won:
-            return
+        started = await jobs.start_run(Analysis, row, run_limit(settings))
+        if started is None:
+            return  # another runner is on it
         written = await _produce(settings, row, started)
         won = await Analysis.filter(id=row.id, status=RUNNING, started_at=started).update(
             status=DONE,

@@ -519,18 +519,9 @@ async def run_speed_test(settings: Settings, public_id: str) -> None:
     test = await SpeedTest.get_or_none(public_id=public_id)
     if test is None or test.status in (DONE, FAILED):
         return  # gone, or finished by an earlier run of this job
-    started = _now()
-    if (
-        test.status == RUNNING
-        and test.started_at is not None
-        and test.started_at > started - run_limit(settings)
-    ):
-        return  # another runner is on it now (a dead runner's test is older than a run)
-    won = await SpeedTest.filter(id=test.id, status=test.status, started_at=test.started_at).update(
-        status=RUNNING, started_at=started
-    )
-    if not won:
-        return  # another runner took it between our read and our update
+    started = await jobs.start_run(SpeedTest, test, run_limit(settings))
+    if started is None:
+        return  # another runner is on it
     try:
         await recheck_address(test, settings)
         report = await run_provider(settings, test.url, test.strategy)

@@ -257,18 +257,11 @@ async def run_generation(settings: Settings, public_id: str) -> None:
     row = await Generation.get_or_none(public_id=public_id)
     if row is None or row.status in (DONE, FAILED):
         return
-    started = _now()
-    if (
-        row.status == RUNNING
-        and row.started_at is not None
-        and row.started_at > started - run_limit(settings)
-    ):
-        return  # another runner is on it now
-    won = await Generation.filter(id=row.id, status=row.status, started_at=row.started_at).update(
-        status=RUNNING, started_at=started, model=ai.model_name(settings)
+    started = await jobs.start_run(
+        Generation, row, run_limit(settings), model=ai.model_name(settings)
     )
-    if not won:
-        return
+    if started is None:
+        return  # another runner is on it
     try:
         work = _work(row, settings, started)
         await asyncio.wait_for(work, run_limit(settings).total_seconds())
