@@ -88,34 +88,54 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
     requestAnimationFrame(() => errorRef.current?.scrollIntoView({ block: 'center', behavior: 'smooth' }))
   }
 
-  const validate = (): Problem | null => {
-    if (!selected) return { message: MSG_SELECT_PACKAGE, fields: ['plan'] }
+  const validate = (current: typeof values, chosen: Plan | null): Problem | null => {
+    if (!chosen) return { message: MSG_SELECT_PACKAGE, fields: ['plan'] }
     if (!user) {
       const missing = (['full_name', 'email', 'password'] as const).filter((name) =>
-        name === 'password' ? values.password === '' : values[name].trim() === '',
+        name === 'password' ? current.password === '' : current[name].trim() === '',
       )
       if (missing.length > 0) return { message: MSG_FILL_REQUIRED, fields: [...missing] }
     }
     return null
   }
 
+  /** What the form holds now. The page is prerendered: a visitor (or the browser's autofill)
+   * may type into it, or pick a package, before React has hydrated it, and React's state never
+   * hears of that; the inputs themselves have it. */
+  const readForm = (form: HTMLFormElement): { current: typeof values; chosenKey: string | null } => {
+    const text = (name: keyof typeof values) => {
+      const input = form.elements.namedItem(name)
+      return input instanceof HTMLInputElement ? input.value : values[name]
+    }
+    const radios = form.elements.namedItem('plan')
+    let chosenKey = planKey
+    if (radios instanceof RadioNodeList && radios.value) chosenKey = radios.value
+    else if (radios instanceof HTMLInputElement && radios.checked) chosenKey = radios.value
+    const current = { full_name: text('full_name'), email: text('email'), password: text('password'), domain: text('domain') }
+    return { current, chosenKey }
+  }
+
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     if (busy) return
-    const found = validate()
-    if (found || !selected) {
+    const { current, chosenKey } = readForm(event.currentTarget)
+    setValues(current)
+    if (chosenKey !== planKey) setPlanKey(chosenKey)
+    const chosen = plans.find((plan) => plan.key === chosenKey) ?? null
+    const found = validate(current, chosen)
+    if (found || !chosen) {
       show(found ?? { message: MSG_SELECT_PACKAGE, fields: ['plan'] })
       return
     }
     setProblem(null)
     setBusy(true)
-    const body: CheckoutBody = { plan: selected.key, page }
-    const domain = values.domain.trim()
+    const body: CheckoutBody = { plan: chosen.key, page }
+    const domain = current.domain.trim()
     if (family.show_domain && domain !== '') body.domain = domain
     if (!user) {
-      body.full_name = values.full_name.trim()
-      body.email = values.email.trim()
-      body.password = values.password
+      body.full_name = current.full_name.trim()
+      body.email = current.email.trim()
+      body.password = current.password
     }
     try {
       const data = await api.post(CHECKOUT_PATH, body)
@@ -126,7 +146,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
       setBusy(false)
       const fields = err instanceof ApiError && err.fields ? Object.keys(err.fields) : []
       if (err instanceof ApiError && err.code === 'email_registered') {
-        const next = returnUrl(location.pathname, location.search, selected.key)
+        const next = returnUrl(location.pathname, location.search, chosen.key)
         show({
           message: err.message,
           fields: ['email', 'password'],

@@ -203,6 +203,34 @@ describe('/start', () => {
     expect(assign).toHaveBeenCalledWith('https://checkout.stripe.test/c/pay_1')
   })
 
+  it('sends what was typed and picked before React hydrated the prerendered form', async () => {
+    // A fast visitor or the browser's autofill fills the server's HTML before the scripts run:
+    // the inputs change, React's state does not (no events reach it).
+    const assign = stubLocationAssign()
+    const fetchMock = mockVisitorShop(() => ({ status: 200, body: { url: 'https://checkout.stripe.test/c/pay_2' } }))
+    renderApp('/start?type=website')
+    await screen.findByRole('radiogroup')
+    const typeSilently = (label: RegExp, value: string) => {
+      ;(screen.getByLabelText(label) as HTMLInputElement).value = value
+    }
+    typeSilently(/^Full Name/, 'Margaret Hamilton')
+    typeSilently(/^Email Address/, 'margaret@example.com')
+    typeSilently(/^Password/, 'apollo 11 code')
+    typeSilently(/^Domain Name/, 'hamilton-code.com')
+    ;(radio(/^Premium/) as HTMLInputElement).checked = true
+    await submit()
+    expect(screen.queryByText('Please fill in all required fields')).not.toBeInTheDocument()
+    expect(sentBody(fetchMock, CHECKOUT)).toEqual({
+      plan: 'premium',
+      page: 'start',
+      domain: 'hamilton-code.com',
+      full_name: 'Margaret Hamilton',
+      email: 'margaret@example.com',
+      password: 'apollo 11 code',
+    })
+    expect(assign).toHaveBeenCalledWith('https://checkout.stripe.test/c/pay_2')
+  })
+
   it('offers a Log in link back to the same plan when the e-mail is registered', async () => {
     mockVisitorShop(() => ({
       status: 409,
