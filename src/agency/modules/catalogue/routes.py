@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from quart import Blueprint, Response, current_app, request
 from quart_schema import document_response, hide
 
@@ -52,26 +54,22 @@ def _encoded(current: service.CatalogueJson, encoding: str) -> bytes:
 @hide
 async def start_page() -> Response:
     """/start: the page prerendered for the query's family and plan, the catalogue embedded."""
-    shell = _shell_without_template(service.START_PAGE)
-    if shell is not None:
-        return shell
-    current = await service.catalogue_json()
-    variant = service.start_variant(
-        current.data, request.args.get("type"), request.args.get("plan")
+    return await _purchase_page(
+        service.START_PAGE,
+        lambda data: service.start_variant(
+            data, request.args.get("type"), request.args.get("plan")
+        ),
     )
-    return _purchase_page(service.START_PAGE, variant, current)
 
 
 @blueprint.get(service.AI_START_PAGE)
 @hide
 async def ai_start_page() -> Response:
     """/ai-start: the website packages, the query's plan preselected, the catalogue embedded."""
-    shell = _shell_without_template(service.AI_START_PAGE)
-    if shell is not None:
-        return shell
-    current = await service.catalogue_json()
-    variant = service.ai_start_variant(current.data, request.args.get("plan"))
-    return _purchase_page(service.AI_START_PAGE, variant, current)
+    return await _purchase_page(
+        service.AI_START_PAGE,
+        lambda data: service.ai_start_variant(data, request.args.get("plan")),
+    )
 
 
 def _site() -> SiteFiles:
@@ -96,7 +94,16 @@ def _shell_without_template(pattern: str) -> Response | None:
     return _html(site.spa.variants["identity"])
 
 
-def _purchase_page(pattern: str, variant: str | None, current: service.CatalogueJson) -> Response:
+async def _purchase_page(
+    pattern: str, pick_variant: Callable[[CatalogueOut], str | None]
+) -> Response:
+    """The purchase page `pattern` in the variant `pick_variant` names for the current
+    catalogue, filled for this request (the client shell when the build has no templates)."""
+    shell = _shell_without_template(pattern)
+    if shell is not None:
+        return shell
+    current = await service.catalogue_json()
+    variant = pick_variant(current.data)
     site = _site()
     template = (site.page_template(variant) if variant else None) or site.page_template(pattern)
     if template is None:
