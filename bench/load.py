@@ -38,7 +38,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -57,6 +56,8 @@ import httpx
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from tests.fakes.tcp_proxy import TcpProxy  # noqa: E402
+
+from procs import stop_group  # noqa: E402  (bench/, first on the path of a script run from it)
 
 AGENCY = Path(sys.executable).parent / "agency"
 WEB_DIST = REPO / "webui" / "dist"
@@ -137,12 +138,7 @@ def server(database_url: str, workdir: Path) -> Iterator[str]:
             time.sleep(0.2)
         yield base
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_group(proc)
         log.close()
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import signal
 import socket
 import statistics
 import subprocess
@@ -27,6 +26,8 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from procs import stop_group
 
 # The `agency` script of the interpreter running us, so a venv measures its own install.
 AGENCY = Path(sys.executable).parent / "agency"
@@ -84,12 +85,7 @@ def time_serve(command: Sequence[str], cwd: Path) -> float:
                 raise SystemExit(f"serve did not answer within {READY_TIMEOUT} s")
             time.sleep(0.005)
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_group(process)
 
 
 def children_cpu() -> float:
