@@ -17,7 +17,12 @@ from agency.core.requests import JsonRequest
 from agency.core.security import security_headers
 from agency.core.settings import Settings, check_settings, load_settings
 from agency.core.site import SiteFiles, StaticSite
-from agency.core.web import core_blueprint, install_error_handlers, install_request_hooks
+from agency.core.web import (
+    core_blueprint,
+    install_error_handlers,
+    install_request_layer,
+    pass_responses_through,
+)
 from agency.registry import MODULES
 
 log = logging.getLogger(__name__)
@@ -53,8 +58,9 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
         scalar_ui_path=None,
         info=Info(title="agency API", version=__version__),
     )
+    pass_responses_through(app)
     install_error_handlers(app)
-    install_request_hooks(
+    install_request_layer(
         app,
         settings,
         csrf_exempt=[path for m in modules for path in m.csrf_exempt],

@@ -1,18 +1,17 @@
-"""The Quart side of the kernel: request ids and access logs, security headers, the CSRF guard,
-the one JSON error shape, and the core routes (`/api/health`, `/docs`)."""
+"""The Quart side of the kernel: the one JSON error shape, the request layer in front of Quart
+(request ids, access logs, security headers, the CSRF guard, compression: `request_layer`), and
+the core routes (`/api/health`, `/docs`)."""
 
 from __future__ import annotations
 
 import logging
 import re
-import time
-import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 from pydantic import BaseModel
-from quart import Blueprint, Quart, Response, g, jsonify, redirect, request
+from quart import Blueprint, Quart, Response, jsonify, redirect, request
 from quart.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from quart.typing import ResponseReturnValue
 from quart.wrappers import BaseRequestWebsocket
@@ -23,22 +22,19 @@ from werkzeug.exceptions import HTTPException
 from agency import __version__
 from agency.core import db
 from agency.core.coalesce import Coalesced
-from agency.core.compression import compress_response
 from agency.core.errors import (
     GENERIC_MESSAGE,
     UNAVAILABLE_MESSAGE,
     UNAVAILABLE_RETRY_AFTER,
     AppError,
-    Forbidden,
     ServiceUnavailable,
     ValidationFailed,
 )
-from agency.core.logging import request_id_var
-from agency.core.security import STATE_CHANGING, client_address, csrf_failure, security_headers
+from agency.core.request_layer import RequestLayer, is_api
+from agency.core.security import security_headers
 from agency.core.settings import Settings
 
 log = logging.getLogger("agency.request")
-REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
 def error_response(error: AppError) -> Response:
@@ -78,7 +74,7 @@ def install_error_handlers(app: Quart) -> None:
     @app.errorhandler(HTTPException)
     async def handle_http(error: HTTPException) -> ResponseReturnValue:
         status = error.code or 500
-        if status == 404 and request.method in ("GET", "HEAD") and not _is_api(request.path):
+        if status == 404 and request.method in ("GET", "HEAD") and not is_api(request.path):
             # The spec: any unknown page redirects to the root.
             return redirect("/", 302)
         code = re.sub(r"[^a-z]+", "_", (error.name or "error").lower()).strip("_")
@@ -126,10 +122,6 @@ def _unfit_value(error: BaseException) -> bool:
     return False
 
 
-def _is_api(path: str) -> bool:
-    return path == "/api" or path.startswith("/api/")
-
-
 class LazyCookieSessions(SecureCookieSessionInterface):
     """Quart's cookie session, paid for only when a request brings the cookie.
 
@@ -153,92 +145,38 @@ class LazyCookieSessions(SecureCookieSessionInterface):
         await super().save_session(app, session, response)
 
 
-def install_request_hooks(
+def pass_responses_through(app: Quart) -> None:
+    """quart-schema converts every route's return value (two model dumps, four config reads)
+    so that a route may return a model; a finished Response, which the hot routes return,
+    needs none of it. Call after QuartSchema has wrapped `make_response`."""
+    converting = app.make_response
+
+    async def make_response(result: Any) -> Any:
+        if isinstance(result, Response):
+            return result
+        return await converting(result)
+
+    app.make_response = make_response  # type: ignore[method-assign]
+
+
+def install_request_layer(
     app: Quart,
     settings: Settings,
     csrf_exempt: Iterable[str],
     frame_origins: Sequence[str] = (),
 ) -> None:
-    exempt = tuple(csrf_exempt)
-    # Worked out once: the headers every response carries, lower-cased names beside them.
-    static_headers = [
-        (name.lower(), name, value)
-        for name, value in security_headers(
-            https=settings.served_over_https, frame_origins=frame_origins
-        )
-    ]
-    trusted_proxies = settings.trusted_proxies
-    access_log = settings.access_log
-    https_site = settings.served_over_https
+    """Puts `core.request_layer` in front of Quart, and Quart's cookie session behind a check."""
     app.session_interface = LazyCookieSessions()
-
-    @app.before_request
-    async def start_request() -> None:
-        headers = request.headers
-        incoming = headers.get("X-Request-ID", "")
-        request_id = incoming if incoming and REQUEST_ID.match(incoming) else uuid.uuid4().hex
-        g.request_id = request_id
-        g.request_token = request_id_var.set(request_id)
-        if access_log:
-            g.started = time.perf_counter()
-        g.client_ip = client_address(
-            request.remote_addr,
-            headers.get("X-Forwarded-For") if trusted_proxies > 0 else None,
-            trusted_proxies,
-        )
-        method = request.method
-        if method not in STATE_CHANGING:
-            return  # the CSRF guard only looks at state-changing requests
-        reason = csrf_failure(
-            method=method,
-            path=request.path,
-            headers=headers,
-            host=request.host,
-            has_body=bool(request.content_length) or "Transfer-Encoding" in headers,
-            exempt=exempt,
-        )
-        if reason is not None:
-            raise Forbidden(reason, code="csrf_failed")
-
-    @app.after_request
-    async def finish_request(response: Response) -> Response:
-        headers = response.headers
-        # One pass over the response's headers instead of one `setdefault` scan per header.
-        present = {key.lower() for key, _ in headers.items()}
-        for lower, name, value in static_headers:
-            if lower not in present:
-                headers.add(name, value)
-        scheme = request.scheme
-        if scheme == "https" and not https_site and "strict-transport-security" not in present:
-            headers.add("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
-        path = request.path
-        if "cache-control" not in present and _is_api(path):
-            headers.add("Cache-Control", "no-store")
-        request_id = getattr(g, "request_id", None)
-        if request_id:
-            if "x-request-id" in present:
-                headers["X-Request-ID"] = request_id
-            else:
-                headers.add("X-Request-ID", request_id)
-        response = await compress_response(
-            response, request.headers.get("Accept-Encoding", ""), present
-        )
-        if access_log:
-            elapsed = (time.perf_counter() - getattr(g, "started", time.perf_counter())) * 1000
-            log.info(
-                "%s %s %s",
-                request.method,
-                path,
-                response.status_code,
-                extra={"duration_ms": round(elapsed, 1), "client": getattr(g, "client_ip", "-")},
-            )
-        return response
-
-    @app.teardown_request
-    async def reset_request_id(_exc: BaseException | None) -> None:
-        token = getattr(g, "request_token", None)
-        if token is not None:
-            request_id_var.reset(token)
+    app.asgi_app = RequestLayer(  # type: ignore[method-assign, assignment]
+        app.asgi_app,  # type: ignore[arg-type]
+        static_headers=security_headers(
+            https=settings.served_over_https, frame_origins=frame_origins
+        ),
+        trusted_proxies=settings.trusted_proxies,
+        access_log=settings.access_log,
+        https_site=settings.served_over_https,
+        csrf_exempt=list(csrf_exempt),
+    )
 
 
 class Health(BaseModel):

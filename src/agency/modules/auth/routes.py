@@ -35,9 +35,6 @@ from agency.modules.auth.web import (
 
 blueprint = Blueprint("auth", __name__)
 COOKIE_NAME = "agency_session"
-# Readable by scripts and holding no secret: it only tells the web UI that asking
-# /api/auth/me is worth it, so anonymous visitors make no API call at all.
-HINT_COOKIE = "agency_signed_in"
 
 
 @blueprint.record_once
@@ -55,27 +52,6 @@ def install_sessions(state: BlueprintSetupState) -> None:
         duration=int(timedelta(days=sessions.REMEMBER_DAYS).total_seconds()),
         user_class=SessionUser,
     )
-
-
-@blueprint.after_app_request  # app-wide: other modules sign people in too (checkout)
-async def write_session_hint(response: Response) -> Response:
-    hint = g.pop("session_hint", None)
-    if hint is None:
-        return response
-    secure = bool(current_app.extensions["agency.settings"].served_over_https)
-    if hint == "clear":
-        response.delete_cookie(HINT_COOKIE, samesite="Lax", secure=secure)
-    else:
-        max_age = int(timedelta(days=sessions.REMEMBER_DAYS).total_seconds())
-        response.set_cookie(
-            HINT_COOKIE,
-            "1",
-            max_age=max_age if hint == "remember" else None,
-            samesite="Lax",
-            secure=secure,
-            httponly=False,
-        )
-    return response
 
 
 @blueprint.post("/api/auth/signup")

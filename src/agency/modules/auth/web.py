@@ -4,6 +4,7 @@ Quart-bound; plain functions and data are in `api.py`."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
@@ -11,10 +12,13 @@ from quart import Response, g, request
 from quart_auth import Action, AuthUser, QuartAuth, current_user, login_user
 
 from agency.core.errors import Forbidden, Unauthorized
+from agency.core.request_layer import current_client_ip
 from agency.modules.auth.schemas import Account
 from agency.modules.auth.service import accounts, sessions
 
 __all__ = [
+    "HINT_COOKIE",
+    "SessionAuth",
     "SessionUser",
     "admin_required",
     "client_ip",
@@ -29,16 +33,39 @@ T = TypeVar("T")
 MSG_ADMINS_ONLY = "Only admins can do this."
 
 
+# Readable by scripts and holding no secret: it only tells the web UI that asking
+# /api/auth/me is worth it, so anonymous visitors make no API call at all.
+HINT_COOKIE = "agency_signed_in"
+
+
 class SessionAuth(QuartAuth):
     """quart-auth, minus its work on requests that never asked who is signed in: its
     after-request hook resolved the user (a cookie signature check) on every API request, only
     to find nothing to write. Signing in or out, or reading `current_user`, sets the request's
-    user attribute, and then the hook runs as before."""
+    user attribute, and then the hook runs as before, and writes the hint cookie too."""
 
     async def after_request(self, response: Response) -> Response:
         if not hasattr(g, self.attribute_name):
             return response
+        _write_session_hint(response, secure=bool(self.cookie_secure))
         return await super().after_request(response)
+
+
+def _write_session_hint(response: Response, *, secure: bool) -> None:
+    """Sets or clears the hint cookie when this request signed someone in or out."""
+    hint = g.pop("session_hint", None)
+    if hint == "clear":
+        response.delete_cookie(HINT_COOKIE, samesite="Lax", secure=secure)
+    elif hint is not None:
+        max_age = int(timedelta(days=sessions.REMEMBER_DAYS).total_seconds())
+        response.set_cookie(
+            HINT_COOKIE,
+            "1",
+            max_age=max_age if hint == "remember" else None,
+            samesite="Lax",
+            secure=secure,
+            httponly=False,
+        )
 
 
 class SessionUser(AuthUser):
@@ -64,7 +91,7 @@ class SessionUser(AuthUser):
 
 def client_ip() -> str:
     """The client's address as the core worked it out (trusted proxies honoured)."""
-    return str(getattr(g, "client_ip", request.remote_addr or "unknown"))
+    return current_client_ip() or request.remote_addr or "unknown"
 
 
 async def sign_in(account: Account, *, remember: bool = False) -> None:
