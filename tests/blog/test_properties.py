@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agency.modules.blog.schemas import SLUG_MAX
@@ -72,25 +73,41 @@ ORDINARY = [
 ]  # fmt: skip
 PIECES = st.lists(st.sampled_from(DANGEROUS + ORDINARY) | st.text(max_size=20), max_size=12)
 
-EVENT_ATTRIBUTE = re.compile(r"<[^>]*\son[a-z]+\s*=", re.IGNORECASE)
 BAD_TAG = re.compile(
     r"<\s*(script|style|iframe|form|object|embed|input|button|meta|base|link|svg|math|body|template)\b",
     re.IGNORECASE,
 )
-BAD_URL = re.compile(
-    r"(href|src|srcset|action|formaction)\s*=\s*[\"']?\s*(javascript|data|vbscript):", re.I
-)
+URL_ATTRIBUTES = {"href", "src", "srcset", "action", "formaction"}
+BAD_SCHEME = re.compile(r"^\s*(javascript|data|vbscript):", re.IGNORECASE)
+
+
+class Attributes(HTMLParser):
+    """Every attribute of every tag, as a browser reads them (escaped text inside a value,
+    such as `title="&lt;img onerror=...&gt;"`, is text, not markup)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found += [(name.lower(), value or "") for name, value in attrs]
 
 
 def assert_harmless(html: str) -> None:
     assert not BAD_TAG.search(html), html
-    assert not EVENT_ATTRIBUTE.search(html), html
-    assert not BAD_URL.search(html), html
-    assert "style=" not in html.lower(), html
+    parser = Attributes()
+    parser.feed(html)
+    parser.close()
+    for name, value in parser.found:
+        assert not name.startswith("on"), html
+        assert name != "style", html
+        assert not (name in URL_ATTRIBUTES and BAD_SCHEME.match(value)), html
 
 
 @settings(max_examples=400)
 @given(PIECES)
+# Escaped markup inside an attribute's value is text: the old regex oracle called it an attribute.
+@example(['<p title="</noscript><img src=x onerror=alert(1)>"></p>'])
 def test_nothing_dangerous_survives_and_sanitising_twice_changes_nothing(pieces: list[str]) -> None:
     html = sanitise("".join(pieces))
     assert_harmless(html)
