@@ -76,3 +76,25 @@ export function invalidProps(current: FormProblem | null, name: string, errorBox
   const flagged = current !== null && current.fields.includes(name)
   return flagged ? { invalid: true, describedBy: errorBoxId } : {}
 }
+
+/**
+ * What a form's named fields hold now, by name (`fallback`, React's state, for a name the form
+ * has no field for). The public pages are prerendered: a visitor or the browser's autofill may
+ * fill a field before or while React hydrates it, and React's state never hears of that; the
+ * elements have it. Forms read their fields with this when they are submitted.
+ */
+export function readFields<T extends Record<string, string>>(form: HTMLFormElement, fallback: T): T {
+  const current: Record<string, string> = { ...fallback }
+  for (const name of Object.keys(fallback)) {
+    const field = form.elements.namedItem(name)
+    if (
+      field instanceof HTMLInputElement ||
+      field instanceof HTMLTextAreaElement ||
+      field instanceof HTMLSelectElement ||
+      field instanceof RadioNodeList
+    ) {
+      current[name] = field.value
+    }
+  }
+  return current as T
+}

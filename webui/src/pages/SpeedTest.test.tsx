@@ -93,6 +93,18 @@ describe.each(PAGES)('$path', ({ path, source, badge }) => {
     expect(screen.queryByText('Too Slow')).not.toBeInTheDocument()
   })
 
+  it('sends what was typed or autofilled before React hydrated the prerendered form', async () => {
+    // Filled in the server's HTML before the scripts ran: the inputs changed, React's state did not.
+    const fetchMock = server({ polls: [{ status: 200, body: speedTest('running', 'early.example.com') }] })
+    await open(path)
+    ;(screen.getByLabelText(/^Website URL/) as HTMLInputElement).value = 'early.example.com'
+    ;(screen.getByLabelText(/^Your Email/) as HTMLInputElement).value = 'early@example.com'
+    await userEvent.click(screen.getByRole('button', { name: 'Test My Website Speed' }))
+    await waitFor(() => expect(sentBody(fetchMock, '/api/newsletter')).toEqual({ email: 'early@example.com', source }))
+    expect(screen.queryByText('Please enter a website URL')).not.toBeInTheDocument()
+    await waitFor(() => expect(sentBody(fetchMock, '/api/speed-tests')).toMatchObject({ url: 'early.example.com' }))
+  })
+
   it('requires the URL first, then the e-mail, without any call', async () => {
     const fetchMock = server()
     await open(path)

@@ -51,6 +51,31 @@ describe('/support (visitors)', () => {
     })
   })
 
+  it('sends what was typed before React hydrated the prerendered form', async () => {
+    const fetchMock = mockFetch((method, url) => {
+      if (url === '/api/support' && method === 'POST') return { status: 201, body: { message: THANKS } }
+      return { status: 401, body: { error: { code: 'unauthorized', message: 'Not signed in.' } } }
+    })
+    renderApp('/support')
+    await screen.findByRole('heading', { level: 1, name: 'Support' })
+    const silently = (label: RegExp, value: string) => {
+      ;(screen.getByLabelText(label) as HTMLInputElement | HTMLTextAreaElement).value = value
+    }
+    silently(/Your Name/, 'Grace Hopper')
+    silently(/Email Address/, 'grace@example.com')
+    silently(/Subject/, 'Plans')
+    silently(/Message/, 'Do you build shops?')
+    await userEvent.click(screen.getByRole('button', { name: 'Send request' }))
+    expect(await screen.findByRole('status')).toHaveTextContent(THANKS)
+    expect(sentBody(fetchMock, '/api/support')).toEqual({
+      name: 'Grace Hopper',
+      email: 'grace@example.com',
+      subject: 'Plans',
+      message: 'Do you build shops?',
+      company_website: '',
+    })
+  })
+
   it("shows the server's field messages", async () => {
     mockFetch((method, url) => {
       if (url === '/api/support' && method === 'POST') {

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { VARIANT_OF, type AnalysisSource } from '../../lib/analysis'
-import { useHydrated } from '../../lib/forms'
+import { readFields, useHydrated } from '../../lib/forms'
 import { scrollToId } from '../../lib/scroll'
 import { isTooSlow } from '../../lib/speed-test'
 import { useAnalysis, type AnalysisState } from '../../lib/use-analysis'
@@ -82,7 +82,11 @@ export function AnalysisTool(props: AnalysisToolProps) {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    if (!busy) void submit({ url, email })
+    if (busy) return
+    const current = readFields(event.currentTarget, { url, email })
+    setUrl(current.url)
+    setEmail(current.email)
+    void submit(current)
   }
 
   const invalid = (field: 'url' | 'email') =>

@@ -27,6 +27,25 @@ describe('LeadForm', () => {
     expect(JSON.parse(String(init.body))).toEqual({ source: 'ai-onboarding-audit', email: 'ada@example.eu', company_website: '' })
   })
 
+  it('sends what was typed before React hydrated the prerendered form, honeypot included', async () => {
+    const fetch = mockFetch(() => ({ status: 201, body: { message: THANKS } }))
+    render(<LeadForm source="ai-onboarding-audit" submitLabel="Get My Free Audit" fields={EVERY_FIELD} requireAll />)
+    ;(screen.getByLabelText(/Your Name/) as HTMLInputElement).value = 'Ada Lovelace'
+    ;(screen.getByLabelText(/Email Address/) as HTMLInputElement).value = 'ada@example.eu'
+    ;(screen.getByLabelText(/Website URL/) as HTMLInputElement).value = 'analytical.engine'
+    ;(document.querySelector('input[name="company_website"]') as HTMLInputElement).value = 'bot.example'
+    await userEvent.click(screen.getByRole('button', { name: 'Get My Free Audit' }))
+    expect(await screen.findByText(THANKS)).toBeInTheDocument()
+    const [, init] = fetch.mock.calls[0] as [string, RequestInit]
+    expect(JSON.parse(String(init.body))).toEqual({
+      source: 'ai-onboarding-audit',
+      name: 'Ada Lovelace',
+      email: 'ada@example.eu',
+      domain: 'analytical.engine',
+      company_website: 'bot.example',
+    })
+  })
+
   it('shows the server error in the red box and keeps the form', async () => {
     mockFetch(() => ({ status: 429, body: { error: { code: 'rate_limited', message: 'Too many requests. Please try again later.' } } }))
     setup()

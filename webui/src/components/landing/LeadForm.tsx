@@ -4,7 +4,7 @@ import { Button } from '../ui/Button'
 import { ErrorBox } from '../ui/ErrorBox'
 import { Field } from '../ui/Field'
 import { api, errorMessage } from '../../lib/api-client'
-import { MSG_FILL_ALL } from '../../lib/forms'
+import { MSG_FILL_ALL, readFields } from '../../lib/forms'
 
 /** The values a lead form can ask for; each is also the input's `name` and its key in the request. */
 export type LeadFieldKey = 'name' | 'email' | 'domain'
@@ -88,7 +88,9 @@ export function LeadForm({
     event.preventDefault()
     if (busy) return
     setError(null)
-    const sent = { name: values.name.trim(), email: values.email.trim(), domain: values.domain.trim() }
+    const { company_website: trap, ...typed } = readFields(event.currentTarget, { ...values, company_website: honeypot })
+    setValues(typed)
+    const sent = { name: typed.name.trim(), email: typed.email.trim(), domain: typed.domain.trim() }
     if (requireAll && fields.some((field) => !sent[field.name])) {
       setError(MSG_FILL_ALL) // no call is made
       return
@@ -97,7 +99,7 @@ export function LeadForm({
     const body: Partial<Record<LeadFieldKey, string>> & { source: string; company_website: string } = {
       source,
       email: sent.email,
-      company_website: honeypot,
+      company_website: trap,
     }
     for (const { name } of fields) if (sent[name]) body[name] = sent[name]
     try {

@@ -11,6 +11,7 @@ import { api, ApiError, errorMessage, type RequestBody } from '../../lib/api-cli
 import { useAuth } from '../../lib/auth'
 import { badgeLabel, billingSuffix, formatPrice, priceWithSuffix, type Family, type Plan, type PlanBadge } from '../../lib/catalogue'
 import { cx } from '../../lib/cx'
+import { readFields } from '../../lib/forms'
 // Purchase styles load with the purchase pages only.
 import '../../styles/purchase.css'
 
@@ -103,15 +104,11 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
    * may type into it, or pick a package, before React has hydrated it, and React's state never
    * hears of that; the inputs themselves have it. */
   const readForm = (form: HTMLFormElement): { current: typeof values; chosenKey: string | null } => {
-    const text = (name: keyof typeof values) => {
-      const input = form.elements.namedItem(name)
-      return input instanceof HTMLInputElement ? input.value : values[name]
-    }
     const radios = form.elements.namedItem('plan')
     let chosenKey = planKey
     if (radios instanceof RadioNodeList && radios.value) chosenKey = radios.value
     else if (radios instanceof HTMLInputElement && radios.checked) chosenKey = radios.value
-    const current = { full_name: text('full_name'), email: text('email'), password: text('password'), domain: text('domain') }
+    const current = readFields(form, values)
     return { current, chosenKey }
   }
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { useHydrated } from '../../lib/forms'
+import { readFields, useHydrated } from '../../lib/forms'
 import { ratingFor, type SpeedSource } from '../../lib/speed-test'
 import { useSpeedTest, type SpeedTestState } from '../../lib/use-speed-test'
 import { CheckList } from '../landing/Blocks'
@@ -56,7 +56,11 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
-    if (!busy) void submit({ url, email })
+    if (busy) return
+    const current = readFields(event.currentTarget, { url, email })
+    setUrl(current.url)
+    setEmail(current.email)
+    void submit(current)
   }
 
   const invalid = (field: 'url' | 'email') =>

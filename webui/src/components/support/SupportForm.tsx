@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
-import { problemFromError, type FormProblem } from '../../lib/forms'
+import { problemFromError, readFields, type FormProblem } from '../../lib/forms'
 import {
   checkSupport,
   EMAIL_MAX,
@@ -52,19 +52,26 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
-    const found = checkSupport(values, visitor)
+    const {
+      website_id: chosenSite,
+      company_website: trap,
+      ...typed
+    } = readFields(event.currentTarget, { ...values, website_id: website, company_website: honeypot })
+    setValues(typed)
+    setWebsite(chosenSite)
+    const found = checkSupport(typed, visitor)
     setProblem(found)
     if (found) return
     const body: SupportInput = {
-      subject: values.subject.trim(),
-      message: values.message.trim(),
-      company_website: honeypot,
+      subject: typed.subject.trim(),
+      message: typed.message.trim(),
+      company_website: trap,
     }
     if (visitor) {
-      body.name = values.name.trim()
-      body.email = values.email.trim()
-    } else if (website) {
-      body.website_id = Number(website)
+      body.name = typed.name.trim()
+      body.email = typed.email.trim()
+    } else if (chosenSite) {
+      body.website_id = Number(chosenSite)
     }
     setBusy(true)
     try {

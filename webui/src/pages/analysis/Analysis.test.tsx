@@ -153,6 +153,17 @@ describe.each(PAGES)('$path', (page) => {
     }
   })
 
+  it('sends what was typed or autofilled before React hydrated the prerendered form', async () => {
+    const fetchMock = server()
+    await open(page)
+    ;(screen.getByLabelText(new RegExp(`^${page.urlLabel}`)) as HTMLInputElement).value = 'early-bird.com'
+    ;(screen.getByLabelText(new RegExp(`^${page.emailLabel}`)) as HTMLInputElement).value = 'early-bird.com'
+    await userEvent.click(formButton(page))
+    await waitFor(() =>
+      expect(sentBody(fetchMock, '/api/analyses')).toEqual({ url: 'early-bird.com', email: 'early-bird.com', source: page.source }),
+    )
+  })
+
   it('checks the URL, then the e-mail, then the domain, with the page words and without a call', async () => {
     const fetchMock = server()
     await open(page)
