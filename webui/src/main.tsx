@@ -4,44 +4,8 @@ import { BrowserRouter } from 'react-router-dom'
 import { App } from './app/App'
 import { markHeadPrerendered } from './app/RouteMeta'
 import { findRoute } from './app/routes'
+import { rememberTypedValues, replayTypedValues } from './lib/early-input'
 import './styles/index.css'
-
-type TypedValue = [id: string, value: string | boolean]
-
-/** What a visitor typed into a prerendered form before the script arrived. Hydration resets
- * controlled inputs to their state (empty), so it would be lost without this. */
-function rememberTypedValues(container: HTMLElement): TypedValue[] {
-  const typed: TypedValue[] = []
-  container.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input[id], textarea[id]').forEach((field) => {
-    if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
-      if (field.checked !== field.defaultChecked) typed.push([field.id, field.checked])
-    } else if (field.value !== field.defaultValue) {
-      typed.push([field.id, field.value])
-    }
-  })
-  return typed
-}
-
-/** Give each typed value back, through React's own change handling, once React has taken the
- * field over (hydrating it resets the value; page content hydrates in a later pass). */
-function replayTypedValues(typed: TypedValue[], deadline = Date.now() + 5000) {
-  const pending = typed.filter(([id, value]) => {
-    const field = document.getElementById(id)
-    if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return false
-    if (typeof value === 'boolean') {
-      if (!(field instanceof HTMLInputElement) || field.checked === value) return true // not yet
-      field.click() // a click is how React learns of a checkbox change
-      return false
-    }
-    if (field.value === value) return true // not hydrated yet: look again
-    // React listens to the native setter + input event, not to a plain assignment.
-    const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), 'value')?.set
-    setter?.call(field, value)
-    field.dispatchEvent(new Event('input', { bubbles: true }))
-    return false
-  })
-  if (pending.length > 0 && Date.now() < deadline) setTimeout(() => replayTypedValues(pending, deadline), 50)
-}
 
 async function start() {
   const container = document.getElementById('root')

@@ -4,6 +4,7 @@
  */
 import { useSyncExternalStore } from 'react'
 import { ApiError, errorMessage } from './api-client'
+import { typedBeforeHydration } from './early-input'
 
 export const MSG_FILL_ALL = 'Please fill in all fields'
 export const MSG_PASSWORD_MISMATCH = 'Passwords do not match'
@@ -79,21 +80,25 @@ export function invalidProps(current: FormProblem | null, name: string, errorBox
 
 /**
  * What a form's named fields hold now, by name (`fallback`, React's state, for a name the form
- * has no field for). The public pages are prerendered: a visitor or the browser's autofill may
- * fill a field before or while React hydrates it, and React's state never hears of that; the
- * elements have it. Forms read their fields with this when they are submitted.
+ * has no field for; a radio group gives its checked value, '' when none is). The public pages
+ * are prerendered: a visitor or the browser's autofill may fill a field before or while React
+ * hydrates it, and React's state never hears of that; the elements have it, or, for a field
+ * hydration has just reset, `typedBeforeHydration` does. Forms read their fields with this
+ * when they are submitted.
  */
 export function readFields<T extends Record<string, string>>(form: HTMLFormElement, fallback: T): T {
   const current: Record<string, string> = { ...fallback }
   for (const name of Object.keys(fallback)) {
     const field = form.elements.namedItem(name)
-    if (
-      field instanceof HTMLInputElement ||
-      field instanceof HTMLTextAreaElement ||
-      field instanceof HTMLSelectElement ||
-      field instanceof RadioNodeList
-    ) {
-      current[name] = field.value
+    if (field instanceof RadioNodeList) {
+      const choices = Array.from(field).filter((item): item is HTMLInputElement => item instanceof HTMLInputElement)
+      current[name] = (choices.find((item) => typedBeforeHydration(item.id) === true) ?? choices.find((item) => item.checked))?.value ?? ''
+    } else if (field instanceof HTMLInputElement && (field.type === 'radio' || field.type === 'checkbox')) {
+      const early = typedBeforeHydration(field.id)
+      current[name] = (typeof early === 'boolean' ? early : field.checked) ? field.value : ''
+    } else if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement || field instanceof HTMLSelectElement) {
+      const early = field.id ? typedBeforeHydration(field.id) : undefined
+      current[name] = typeof early === 'string' ? early : field.value
     }
   }
   return current as T

@@ -100,22 +100,12 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
     return null
   }
 
-  /** What the form holds now. The page is prerendered: a visitor (or the browser's autofill)
-   * may type into it, or pick a package, before React has hydrated it, and React's state never
-   * hears of that; the inputs themselves have it. */
-  const readForm = (form: HTMLFormElement): { current: typeof values; chosenKey: string | null } => {
-    const radios = form.elements.namedItem('plan')
-    let chosenKey = planKey
-    if (radios instanceof RadioNodeList && radios.value) chosenKey = radios.value
-    else if (radios instanceof HTMLInputElement && radios.checked) chosenKey = radios.value
-    const current = readFields(form, values)
-    return { current, chosenKey }
-  }
-
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     if (busy) return
-    const { current, chosenKey } = readForm(event.currentTarget)
+    // Read from the form, not React's state: see readFields.
+    const { plan: checkedKey, ...current } = readFields(event.currentTarget, { ...values, plan: '' })
+    const chosenKey = checkedKey || planKey
     setValues(current)
     if (chosenKey !== planKey) setPlanKey(chosenKey)
     const chosen = plans.find((plan) => plan.key === chosenKey) ?? null
@@ -341,6 +331,7 @@ function PackageOption({
   return (
     <label className={cx('package-option', checked && 'package-option--checked', plan.badge && `package-option--${plan.badge}`)}>
       <input
+        id={`${id}-choice`} // main.tsx gives back a choice made before hydration by id
         type="radio"
         name="plan"
         value={plan.key}
