@@ -1,16 +1,13 @@
 /**
  * What a visitor typed into a prerendered form before React hydrated it.
  *
- * Hydration resets controlled inputs to their state (empty), so `main.tsx` notes what was typed
- * just before it hydrates, and gives each value back through React's own change handling once
- * React has taken the field over. Until a value is back, a submit must still see it:
- * `readFields` (lib/forms.ts) asks {@link typedBeforeHydration}. A click can come in between:
- * React hydrates the clicked part first, resetting its fields, and runs the submit at once.
+ * The next render of a hydrated controlled input puts React's state (empty) back into it, so
+ * `main.tsx` notes what was typed just before it hydrates, and gives each value back through
+ * React's own change handling once that has happened. The public forms also take their fields
+ * over as they are when they hydrate (`useAdoptFilledFields` in lib/forms.ts).
  */
 
 type TypedValue = [id: string, value: string | boolean]
-
-const pending = new Map<string, string | boolean>()
 
 /** Notes every field of `container` whose value (or checked state) differs from the markup's. */
 export function rememberTypedValues(container: HTMLElement): TypedValue[] {
@@ -22,7 +19,6 @@ export function rememberTypedValues(container: HTMLElement): TypedValue[] {
       typed.push([field.id, field.value])
     }
   })
-  for (const [id, value] of typed) pending.set(id, value)
   return typed
 }
 
@@ -44,13 +40,5 @@ export function replayTypedValues(typed: TypedValue[], deadline = Date.now() + 5
     field.dispatchEvent(new Event('input', { bubbles: true }))
     return false
   })
-  for (const [id] of typed) if (!waiting.some(([other]) => other === id)) pending.delete(id)
-  if (waiting.length === 0) return
-  if (Date.now() < deadline) setTimeout(() => replayTypedValues(waiting, deadline), 50)
-  else for (const [id] of waiting) pending.delete(id)
-}
-
-/** The value typed into field `id` before hydration that React has not been given back yet. */
-export function typedBeforeHydration(id: string): string | boolean | undefined {
-  return pending.get(id)
+  if (waiting.length > 0 && Date.now() < deadline) setTimeout(() => replayTypedValues(waiting, deadline), 50)
 }

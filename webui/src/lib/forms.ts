@@ -2,9 +2,8 @@
  * Client-side form checks and error plumbing shared by the account forms.
  * Messages are the spec's wording (accounts spec, section 5) and match the server's.
  */
-import { useSyncExternalStore } from 'react'
+import { useLayoutEffect, useRef, useSyncExternalStore, type RefObject } from 'react'
 import { ApiError, errorMessage } from './api-client'
-import { typedBeforeHydration } from './early-input'
 
 export const MSG_FILL_ALL = 'Please fill in all fields'
 export const MSG_PASSWORD_MISMATCH = 'Passwords do not match'
@@ -82,24 +81,43 @@ export function invalidProps(current: FormProblem | null, name: string, errorBox
  * What a form's named fields hold now, by name (`fallback`, React's state, for a name the form
  * has no field for; a radio group gives its checked value, '' when none is). The public pages
  * are prerendered: a visitor or the browser's autofill may fill a field before or while React
- * hydrates it, and React's state never hears of that; the elements have it, or, for a field
- * hydration has just reset, `typedBeforeHydration` does. Forms read their fields with this
- * when they are submitted.
+ * hydrates it, and React's state never hears of that; the elements have it. Forms read their
+ * fields with this when they are submitted.
  */
 export function readFields<T extends Record<string, string>>(form: HTMLFormElement, fallback: T): T {
   const current: Record<string, string> = { ...fallback }
   for (const name of Object.keys(fallback)) {
     const field = form.elements.namedItem(name)
     if (field instanceof RadioNodeList) {
-      const choices = Array.from(field).filter((item): item is HTMLInputElement => item instanceof HTMLInputElement)
-      current[name] = (choices.find((item) => typedBeforeHydration(item.id) === true) ?? choices.find((item) => item.checked))?.value ?? ''
+      current[name] = field.value
     } else if (field instanceof HTMLInputElement && (field.type === 'radio' || field.type === 'checkbox')) {
-      const early = typedBeforeHydration(field.id)
-      current[name] = (typeof early === 'boolean' ? early : field.checked) ? field.value : ''
+      current[name] = field.checked ? field.value : ''
     } else if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement || field instanceof HTMLSelectElement) {
-      const early = field.id ? typedBeforeHydration(field.id) : undefined
-      current[name] = typeof early === 'string' ? early : field.value
+      current[name] = field.value
     }
   }
   return current as T
+}
+
+/**
+ * The ref for a prerendered form whose fields React's state must take over as they are when
+ * React hydrates them. Hydration keeps what a visitor or autofill put into a field, but React's
+ * state does not know it, and the next render of the field would put the state ('') back. The
+ * layout effect runs in the commit that hydrates the form, before any event can reach it, and
+ * hands `adopt` the fields that differ from `initial` (React's state at that moment).
+ */
+export function useAdoptFilledFields<T extends Record<string, string>>(
+  initial: T,
+  adopt: (filled: T) => void,
+): RefObject<HTMLFormElement | null> {
+  const ref = useRef<HTMLFormElement>(null)
+  const first = useRef({ initial, adopt })
+  useLayoutEffect(() => {
+    const form = ref.current
+    if (!form) return
+    const { initial: state, adopt: take } = first.current
+    const filled = readFields(form, state)
+    if (Object.keys(state).some((name) => filled[name] !== state[name])) take(filled)
+  }, [])
+  return ref
 }

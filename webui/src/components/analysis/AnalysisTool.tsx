@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { VARIANT_OF, type AnalysisSource } from '../../lib/analysis'
-import { readFields, useHydrated } from '../../lib/forms'
+import { readFields, useAdoptFilledFields, useHydrated } from '../../lib/forms'
 import { scrollToId } from '../../lib/scroll'
 import { isTooSlow } from '../../lib/speed-test'
 import { useAnalysis, type AnalysisState } from '../../lib/use-analysis'
@@ -59,6 +59,10 @@ export function AnalysisTool(props: AnalysisToolProps) {
   const { state, submit } = useAnalysis(source)
   const [url, setUrl] = useState('')
   const [email, setEmail] = useState('')
+  const formRef = useAdoptFilledFields({ url, email }, (filled) => {
+    setUrl(filled.url)
+    setEmail(filled.email)
+  })
   const urlRef = useRef<HTMLInputElement>(null)
   const emailRef = useRef<HTMLInputElement>(null)
   const busy = state.phase === 'loading'
@@ -110,7 +114,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
           </div>
           <Card id={cardId} className="analysis-card">
             <h2 className="analysis-card__title">Get your free analysis</h2>
-            <form id={formId} className="analysis-form" onSubmit={onSubmit} noValidate aria-describedby={state.error ? errorId : undefined}>
+            <form id={formId} className="analysis-form" ref={formRef} onSubmit={onSubmit} noValidate aria-describedby={state.error ? errorId : undefined}>
               {state.error && (
                 <ErrorBox key={state.attempt} id={errorId}>
                   {state.error}

@@ -1,4 +1,6 @@
-import { render, screen } from '@testing-library/react'
+import { act, render, screen, within } from '@testing-library/react'
+import { hydrateRoot } from 'react-dom/client'
+import { renderToString } from 'react-dom/server'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { mockFetch } from '@test/utils'
@@ -143,5 +145,30 @@ describe('LeadForm', () => {
     await vi.waitFor(() =>
       expect(onSent).toHaveBeenCalledWith({ message: 'Request Received!', values: { name: 'Ada', email: 'ada@example.eu', domain: 'ada.example' } }),
     )
+  })
+})
+
+describe('LeadForm hydrated over prerendered markup', () => {
+  it('takes over what was typed before hydration, so a later render does not wipe it', async () => {
+    // The prerendered form, filled by a visitor (no events reach React, which is not there yet).
+    const fetch = mockFetch(() => ({ status: 201, body: { message: THANKS } }))
+    const form = <LeadForm source="ai-onboarding-audit" submitLabel="Get My Free Audit" fields={EVERY_FIELD} requireAll />
+    const container = document.createElement('div')
+    container.innerHTML = renderToString(form)
+    document.body.append(container)
+    const field = (name: string) => container.querySelector<HTMLInputElement>(`input[name="${name}"]`)!
+    field('name').value = 'Ada Lovelace'
+    field('domain').value = 'analytical.engine'
+    const root = await act(async () => hydrateRoot(container, form))
+    // Typing into another field renders the form again: the hydrated fields keep their text.
+    await userEvent.type(field('email'), 'ada@example.eu')
+    expect(field('name').value).toBe('Ada Lovelace')
+    expect(field('domain').value).toBe('analytical.engine')
+    await userEvent.click(within(container).getByRole('button', { name: 'Get My Free Audit' }))
+    expect(await within(container).findByText(THANKS)).toBeInTheDocument()
+    const [, init] = fetch.mock.calls[0] as [string, RequestInit]
+    expect(JSON.parse(String(init.body))).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.eu', domain: 'analytical.engine' })
+    act(() => root.unmount())
+    container.remove()
   })
 })

@@ -4,7 +4,7 @@ import { Button } from '../ui/Button'
 import { ErrorBox } from '../ui/ErrorBox'
 import { Field } from '../ui/Field'
 import { api, errorMessage } from '../../lib/api-client'
-import { MSG_FILL_ALL, readFields } from '../../lib/forms'
+import { MSG_FILL_ALL, readFields, useAdoptFilledFields } from '../../lib/forms'
 
 /** The values a lead form can ask for; each is also the input's `name` and its key in the request. */
 export type LeadFieldKey = 'name' | 'email' | 'domain'
@@ -82,6 +82,10 @@ export function LeadForm({
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [confirmation, setConfirmation] = useState<string | null>(null)
+  const formRef = useAdoptFilledFields({ ...values, company_website: honeypot }, ({ company_website: trap, ...typed }) => {
+    setValues(typed)
+    setHoneypot(trap)
+  })
   const errorId = `${id}-error`
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -126,7 +130,7 @@ export function LeadForm({
   }
 
   return (
-    <form className={className} onSubmit={onSubmit} noValidate={requireAll} aria-describedby={error ? errorId : undefined}>
+    <form ref={formRef} className={className} onSubmit={onSubmit} noValidate={requireAll} aria-describedby={error ? errorId : undefined}>
       {error && <ErrorBox id={errorId}>{error}</ErrorBox>}
       {fields.map((field) => (
         <Field

@@ -11,7 +11,7 @@ import { api, ApiError, errorMessage, type RequestBody } from '../../lib/api-cli
 import { useAuth } from '../../lib/auth'
 import { badgeLabel, billingSuffix, formatPrice, priceWithSuffix, type Family, type Plan, type PlanBadge } from '../../lib/catalogue'
 import { cx } from '../../lib/cx'
-import { readFields } from '../../lib/forms'
+import { readFields, useAdoptFilledFields } from '../../lib/forms'
 // Purchase styles load with the purchase pages only.
 import '../../styles/purchase.css'
 
@@ -72,6 +72,10 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
     initialPlan && plans.some((plan) => plan.key === initialPlan) ? initialPlan : null,
   )
   const [values, setValues] = useState({ full_name: '', email: '', password: '', domain: '' })
+  const formRef = useAdoptFilledFields({ ...values, plan: planKey ?? '' }, ({ plan, ...typed }) => {
+    setValues(typed)
+    if (plan) setPlanKey(plan)
+  })
   const [showPassword, setShowPassword] = useState(false)
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<Problem | null>(null)
@@ -163,7 +167,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
   )
 
   return (
-    <form className="purchase-form" method="post" noValidate onSubmit={handleSubmit} aria-busy={busy || undefined}>
+    <form ref={formRef} className="purchase-form" method="post" noValidate onSubmit={handleSubmit} aria-busy={busy || undefined}>
       {problem && (
         <div ref={errorRef}>
           <ErrorBox id={errorId}>

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { readFields, useHydrated } from '../../lib/forms'
+import { readFields, useAdoptFilledFields, useHydrated } from '../../lib/forms'
 import { ratingFor, type SpeedSource } from '../../lib/speed-test'
 import { useSpeedTest, type SpeedTestState } from '../../lib/use-speed-test'
 import { CheckList } from '../landing/Blocks'
@@ -43,6 +43,10 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
   const { state, submit } = useSpeedTest(source)
   const [url, setUrl] = useState('')
   const [email, setEmail] = useState('')
+  const formRef = useAdoptFilledFields({ url, email }, (filled) => {
+    setUrl(filled.url)
+    setEmail(filled.email)
+  })
   const urlRef = useRef<HTMLInputElement>(null)
   const emailRef = useRef<HTMLInputElement>(null)
   const busy = state.phase === 'subscribing' || state.phase === 'scanning'
@@ -79,7 +83,7 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
           </div>
           <Card className="speedtest-card">
             <h2 className="speedtest-card__title">Test your website for free</h2>
-            <form className="speedtest-form" onSubmit={onSubmit} noValidate aria-describedby={state.error ? errorId : undefined}>
+            <form className="speedtest-form" ref={formRef} onSubmit={onSubmit} noValidate aria-describedby={state.error ? errorId : undefined}>
               {state.error && (
                 <ErrorBox key={state.attempt} id={errorId}>
                   {state.error}

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
-import { problemFromError, readFields, type FormProblem } from '../../lib/forms'
+import { problemFromError, readFields, useAdoptFilledFields, type FormProblem } from '../../lib/forms'
 import {
   checkSupport,
   EMAIL_MAX,
@@ -44,6 +44,14 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<FormProblem | null>(null)
   const [sent, setSent] = useState<string | null>(null)
+  const formRef = useAdoptFilledFields(
+    { ...values, website_id: website, company_website: honeypot },
+    ({ website_id: site, company_website: trap, ...typed }) => {
+      setValues(typed)
+      setWebsite(site)
+      setHoneypot(trap)
+    },
+  )
   const errorId = `${id}-error`
 
   const set = (key: keyof SupportValues) => (value: string) => setValues((current) => ({ ...current, [key]: value }))
@@ -102,7 +110,7 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
   }
 
   return (
-    <form className="support-form form-stack" onSubmit={onSubmit} noValidate aria-describedby={problem ? errorId : undefined}>
+    <form ref={formRef} className="support-form form-stack" onSubmit={onSubmit} noValidate aria-describedby={problem ? errorId : undefined}>
       {problem && <ErrorBox id={errorId}>{problem.message}</ErrorBox>}
       {visitor && (
         <>

@@ -2,7 +2,6 @@ import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { resetCatalogueCache } from '../../lib/catalogue'
-import { rememberTypedValues } from '../../lib/early-input'
 import { testCatalogue } from '@test/catalogue'
 import { mockFetch, mockSignedIn, renderApp, sentBody, stubLocationAssign, testUser, type FakeResponse } from '@test/utils'
 
@@ -230,33 +229,6 @@ describe('/start', () => {
       password: 'apollo 11 code',
     })
     expect(assign).toHaveBeenCalledWith('https://checkout.stripe.test/c/pay_2')
-  })
-
-  it('sends what was typed before hydration even when the submit comes before the replay gives it back', async () => {
-    // main.tsx notes the typed values, hydration resets the fields to React's empty state, and a
-    // click on the not-yet-hydrated button runs the submit before the replay has put them back.
-    const assign = stubLocationAssign()
-    const fetchMock = mockVisitorShop(() => ({ status: 200, body: { url: 'https://checkout.stripe.test/c/pay_3' } }))
-    renderApp('/start?type=website')
-    await screen.findByRole('radiogroup')
-    const fields: [RegExp, string][] = [
-      [/^Full Name/, 'Katherine Johnson'],
-      [/^Email Address/, 'katherine@example.com'],
-      [/^Password/, 'orbital mechanics'],
-    ]
-    for (const [label, value] of fields) (screen.getByLabelText(label) as HTMLInputElement).value = value
-    ;(radio(/^Premium/) as HTMLInputElement).checked = true
-    rememberTypedValues(document.body)
-    for (const [label] of fields) (screen.getByLabelText(label) as HTMLInputElement).value = ''
-    ;(radio(/^Professional/) as HTMLInputElement).checked = true
-    await submit()
-    expect(sentBody(fetchMock, CHECKOUT)).toMatchObject({
-      plan: 'premium',
-      full_name: 'Katherine Johnson',
-      email: 'katherine@example.com',
-      password: 'orbital mechanics',
-    })
-    expect(assign).toHaveBeenCalledWith('https://checkout.stripe.test/c/pay_3')
   })
 
   it('offers a Log in link back to the same plan when the e-mail is registered', async () => {
