@@ -40,6 +40,8 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
     frame_origins = [
         o for m in modules if m.frame_origins is not None for o in m.frame_origins(settings)
     ]
+    # One list for Quart's answers and the static site's files.
+    common_headers = security_headers(https=settings.served_over_https, frame_origins=frame_origins)
     app = Quart("agency")
     app.request_class = JsonRequest  # a body that is not JSON is a 400, never a 500
     app.config.update(
@@ -64,7 +66,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
         app,
         settings,
         csrf_exempt=[path for m in modules for path in m.csrf_exempt],
-        frame_origins=frame_origins,
+        static_headers=common_headers,
     )
     app.register_blueprint(core_blueprint)
     for module in modules:
@@ -108,7 +110,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
 
     files = SiteFiles(
         settings.web_dir or web_dir(),
-        security_headers(https=settings.served_over_https, frame_origins=frame_origins),
+        common_headers,
         _chain([m.html_filter(settings, app.extensions) for m in modules if m.html_filter]),
         server_pages=[pattern for m in modules for pattern in m.server_pages],
     )

@@ -31,7 +31,6 @@ from agency.core.errors import (
     ValidationFailed,
 )
 from agency.core.request_layer import RequestLayer, is_api
-from agency.core.security import security_headers
 from agency.core.settings import Settings
 
 log = logging.getLogger("agency.request")
@@ -163,15 +162,14 @@ def install_request_layer(
     app: Quart,
     settings: Settings,
     csrf_exempt: Iterable[str],
-    frame_origins: Sequence[str] = (),
+    static_headers: Sequence[tuple[str, str]],
 ) -> None:
-    """Puts `core.request_layer` in front of Quart, and Quart's cookie session behind a check."""
+    """Puts `core.request_layer` in front of Quart, and Quart's cookie session behind a check.
+    `static_headers`: what every response carries (`security.security_headers`)."""
     app.session_interface = LazyCookieSessions()
     app.asgi_app = RequestLayer(  # type: ignore[method-assign, assignment]
         app.asgi_app,  # type: ignore[arg-type]
-        static_headers=security_headers(
-            https=settings.served_over_https, frame_origins=frame_origins
-        ),
+        static_headers=static_headers,
         trusted_proxies=settings.trusted_proxies,
         access_log=settings.access_log,
         https_site=settings.served_over_https,
