@@ -7,10 +7,17 @@ ever holds more than `limit` accepted events: there is no window edge to double 
 (fixed windows let 2 x limit through across one). The decision and the update are one atomic
 upsert (`INSERT ... ON CONFLICT DO UPDATE ... WHERE ... RETURNING`) on SQLite and PostgreSQL;
 a refused event changes nothing, so refusals do not extend a lock.
+
+Limits per client address (`Limit(..., per_address=True)`) count an IPv6 client by its /64
+network, not by its address: one subscriber line, host or virtual machine is routinely given a
+whole /64 (RFC 6177) and may use any of its 2^64 addresses, so counting each address let one
+client multiply any per-address limit at will. `address_subject` is the one place that decides
+what a client address counts as.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import random
 import time
@@ -40,19 +47,41 @@ class RateCounter(Model):
         table = "rate_counter"
 
 
+def address_subject(address: str) -> str:
+    """What a client address counts as in a per-address limit: an IPv4 address as it is (an
+    IPv4-mapped IPv6 address as its IPv4 address), any other IPv6 address as its /64 network
+    (`2001:db8:1:2::/64`), anything else (`unknown`) as it is, stripped. Never raises."""
+    text = address.strip()
+    try:
+        ip = ipaddress.ip_address(text.strip("[]"))
+    except ValueError:
+        return text
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        # From the integer, so a zone (`fe80::1%eth0`) does not matter: one link, one client.
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
 @dataclass(frozen=True)
 class Limit:
-    """At most `limit` accepted events in any `window` seconds for one key."""
+    """At most `limit` accepted events in any `window` seconds for one key. A `per_address`
+    limit's subject is a client address, counted as `address_subject` says (every function
+    here normalises it, so a caller cannot forget)."""
 
     name: str
     limit: int
     window: int
+    per_address: bool = False
 
     def __post_init__(self) -> None:
         if not 1 <= self.limit <= MAX_LIMIT or self.window < 1:
             raise ValueError(f"bad rate limit {self}")
 
     def key(self, subject: str) -> str:
+        if self.per_address:
+            subject = address_subject(subject)
         return f"{self.name}:{subject}"[:255]
 
 

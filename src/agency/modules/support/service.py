@@ -41,7 +41,7 @@ MSG_STATUS = "Status must be open, answered or resolved."
 MSG_NOT_FOUND = "Support request not found."
 THANKS = "Thank you! We received your request and will reply by email."
 
-REQUESTS_PER_ADDRESS = Limit("support-ip", limit=5, window=60 * 60)
+REQUESTS_PER_ADDRESS = Limit("support-ip", limit=5, window=60 * 60, per_address=True)
 DASHBOARD_SUPPORT = "/dashboard/support"
 
 

@@ -24,11 +24,11 @@ MSG_EMAIL_TAKEN = "This email is already registered."
 MSG_BAD_LOGIN = "Incorrect email or password. Please try again."
 MSG_NOT_SIGNED_IN = "Please log in to continue."
 
-LOGIN_PER_ADDRESS = Limit("login-ip", limit=30, window=15 * 60)
+LOGIN_PER_ADDRESS = Limit("login-ip", limit=30, window=15 * 60, per_address=True)
 # Every attempt counts, before its password is checked; a right password is given back (it
 # does not count), but never forgives the wrong ones.
 LOGIN_ATTEMPTS_PER_EMAIL = Limit("login-email", limit=10, window=15 * 60)
-SIGNUP_PER_ADDRESS = Limit("signup-ip", limit=10, window=60 * 60)
+SIGNUP_PER_ADDRESS = Limit("signup-ip", limit=10, window=60 * 60, per_address=True)
 
 
 async def account_of(user: User) -> Account:

@@ -23,8 +23,8 @@ MSG_RESET_DONE = "Your password has been reset. You can now log in."
 
 RESET_VALID = timedelta(hours=1)
 RESET_JOB = "auth.password_reset"
-FORGOT_PER_ADDRESS = Limit("forgot-ip", limit=5, window=15 * 60)
-RESET_PER_ADDRESS = Limit("reset-ip", limit=20, window=15 * 60)
+FORGOT_PER_ADDRESS = Limit("forgot-ip", limit=5, window=15 * 60, per_address=True)
+RESET_PER_ADDRESS = Limit("reset-ip", limit=20, window=15 * 60, per_address=True)
 # Reset e-mails one account receives, whoever asks (counted in the job: the answer never changes).
 RESET_MAILS_PER_ACCOUNT = Limit("reset-mail", limit=3, window=60 * 60)
 

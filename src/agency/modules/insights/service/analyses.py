@@ -112,7 +112,7 @@ def notice(email: str) -> str:
 
 
 # A visitor may start 10 analyses an hour; one domain is analysed at most 20 times an hour.
-ANALYSES_PER_ADDRESS = Limit("analysis-ip", limit=10, window=60 * 60)
+ANALYSES_PER_ADDRESS = Limit("analysis-ip", limit=10, window=60 * 60, per_address=True)
 ANALYSES_PER_DOMAIN = Limit("analysis-domain", limit=20, window=60 * 60)
 # One retry, for a run lost with its worker (the row says where it stands).
 JOB_ATTEMPTS = 2

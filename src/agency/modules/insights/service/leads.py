@@ -28,7 +28,7 @@ SOURCE_MAX = 64  # the insights_lead.source column
 THANKS_CONSULTATION = (
     "Thank you! We'll contact you within 24 hours to schedule your free consultation."
 )
-LEADS_PER_ADDRESS = Limit("lead-ip", limit=10, window=60 * 60)
+LEADS_PER_ADDRESS = Limit("lead-ip", limit=10, window=60 * 60, per_address=True)
 
 
 @dataclass(frozen=True)

@@ -85,9 +85,9 @@ def subscribed_message(email: str) -> str:
 
 # A visitor may start 10 tests an hour; one domain is tested at most 20 times an hour (results
 # reused within `speedtest_reuse_minutes` are not counted: they cost nothing).
-TESTS_PER_ADDRESS = Limit("speedtest-ip", limit=10, window=60 * 60)
+TESTS_PER_ADDRESS = Limit("speedtest-ip", limit=10, window=60 * 60, per_address=True)
 TESTS_PER_DOMAIN = Limit("speedtest-domain", limit=20, window=60 * 60)
-SUBSCRIBES_PER_ADDRESS = Limit("newsletter-ip", limit=10, window=60 * 60)
+SUBSCRIBES_PER_ADDRESS = Limit("newsletter-ip", limit=10, window=60 * 60, per_address=True)
 # One visit posts the newsletter and then the test with the same e-mail: one lead, not two.
 LEAD_SAME_VISIT = timedelta(hours=1)
 # The job gets one retry for a failure worth retrying (a timeout, the provider's 5xx).
