@@ -1,14 +1,27 @@
-"""Accounts: read one, create one, sign up, log in, and the checkout's sign-up-or-log-in."""
+"""Accounts: read one, create one, sign up, log in, and the checkout's sign-up-or-log-in.
+
+Password guesses are limited as OWASP's Authentication Cheat Sheet describes, so that a guesser
+cannot lock the owner out: wrong passwords are counted per account AND client address (an IPv6
+client by its /64), 10 in 15 minutes, and per account from all addresses together, a much higher
+100 an hour. One address (or /64) can make at most 40 guesses an hour, so it can never reach the
+account's cap: the owner signing in from anywhere else is not held back by it. Only guesses
+spread over ten or more networks at once reach the cap; then the refusal tells the owner the way
+in that needs no waiting: a password reset (an e-mailed link), which clears the account's
+counters, since guesses at the old password say nothing about the new one.
+"""
 
 from __future__ import annotations
+
+import hashlib
 
 from tortoise.exceptions import IntegrityError
 from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
 from agency.core import ratelimit
-from agency.core.errors import Conflict, Unauthorized, ValidationFailed
-from agency.core.ratelimit import Limit
+from agency.core.errors import Conflict, TooManyRequests, Unauthorized, ValidationFailed
+from agency.core.ratelimit import Limit, RateCounter
+from agency.core.request_layer import current_client_ip
 from agency.modules.auth.models import ROLE_USER, Profile, User
 from agency.modules.auth.schemas import Account
 from agency.modules.auth.service import passwords
@@ -24,10 +37,18 @@ MSG_EMAIL_TAKEN = "This email is already registered."
 MSG_BAD_LOGIN = "Incorrect email or password. Please try again."
 MSG_NOT_SIGNED_IN = "Please log in to continue."
 
+MSG_LOCKED_ADVICE = (
+    "To sign in now, choose 'Forgot password?' and set a new password with the link we e-mail you."
+)
+
 LOGIN_PER_ADDRESS = Limit("login-ip", limit=30, window=15 * 60, per_address=True)
-# Every attempt counts, before its password is checked; a right password is given back (it
-# does not count), but never forgives the wrong ones.
-LOGIN_ATTEMPTS_PER_EMAIL = Limit("login-email", limit=10, window=15 * 60)
+# Password checks of one account (every attempt counts, before its password is checked; a
+# right password is given back: it does not count, but never forgives the wrong ones): from one
+# client address (subject `email address-subject`), and from all addresses together. The second
+# is far above what one address can reach (4 x 10 an hour), so one guesser locks out only
+# themselves.
+LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS = Limit("login-email-ip", limit=10, window=15 * 60)
+LOGIN_ATTEMPTS_PER_EMAIL = Limit("login-email", limit=100, window=60 * 60)
 SIGNUP_PER_ADDRESS = Limit("signup-ip", limit=10, window=60 * 60, per_address=True)
 
 
@@ -130,18 +151,50 @@ async def sign_up(
     return await create_user(email, password, first_name, last_name)
 
 
-async def check_password(email: str, password_hash: str, password: str) -> bool:
-    """Whether the password is right, as one attempt on the account's limit: the attempt is
-    counted (or refused with 429) in one atomic statement before the password is verified, so
-    concurrent guesses get at most `limit` wrong verifications per window, whatever their order
-    or a right password among them. A right password is given back: it does not count, and it
-    does not clear the wrong ones (a user signing in must not renew a guesser's allowance).
-    Used by every path that checks an account's password."""
-    counted = await ratelimit.enforce(LOGIN_ATTEMPTS_PER_EMAIL, email)
+def _account_part(email: str) -> str:
+    # A digest, so that a long e-mail and an address always fit in a key (255 characters).
+    return hashlib.sha256(email.encode()).hexdigest()[:32]
+
+
+def account_address_subject(email: str, client_ip: str) -> str:
+    """The key of an account's guesses from one client (an IPv6 client by its /64)."""
+    return f"{_account_part(email)} {ratelimit.address_subject(client_ip)}"
+
+
+async def check_password(
+    email: str, password_hash: str, password: str, client_ip: str | None = None
+) -> bool:
+    """Whether the password is right, as one attempt on the account's limits (from this client
+    address, `client_ip` or else the request's, and from all addresses): the attempt is
+    counted (or refused with 429) in one atomic statement per limit before the password is
+    verified, so concurrent guesses get at most `limit` wrong verifications per window,
+    whatever their order or a right password among them. A right password is given back: it
+    does not count, and it does not clear the wrong ones (a user signing in must not renew a
+    guesser's allowance). Used by every path that checks an account's password."""
+    pair = account_address_subject(email, client_ip or current_client_ip() or "unknown")
+    from_here = await ratelimit.enforce(LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS, pair)
+    try:
+        counted = await ratelimit.enforce(LOGIN_ATTEMPTS_PER_EMAIL, email)
+    except TooManyRequests:
+        # Not verified: the attempt does not count against this address either.
+        await ratelimit.give_back(LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS, pair, from_here)
+        raise
     if not await passwords.verify(password_hash, password):
         return False
     await ratelimit.give_back(LOGIN_ATTEMPTS_PER_EMAIL, email, counted)
+    await ratelimit.give_back(LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS, pair, from_here)
     return True
+
+
+async def clear_failed_log_ins(user_id: int) -> None:
+    """Forget the account's counted guesses, from every address: after a password reset they
+    say nothing about the new password, and the owner must be able to sign in at once."""
+    user = await User.get_or_none(id=user_id)
+    if user is None:
+        return
+    await ratelimit.reset(LOGIN_ATTEMPTS_PER_EMAIL, user.email)
+    prefix = LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS.key(f"{_account_part(user.email)} ")
+    await RateCounter.filter(key__startswith=prefix).delete()
 
 
 async def authenticate(*, email: str, password: str, client_ip: str) -> Account:
@@ -153,7 +206,13 @@ async def authenticate(*, email: str, password: str, client_ip: str) -> Account:
     await ratelimit.enforce(LOGIN_PER_ADDRESS, client_ip)
     user = await User.get_or_none(email=email)
     password_hash = user.password_hash if user else passwords.unknown_user_hash()
-    verified = await check_password(email, password_hash, password)
+    try:
+        verified = await check_password(email, password_hash, password, client_ip)
+    except TooManyRequests as refused:
+        # Say what else the owner can do than wait (the reset clears the account's counters).
+        raise TooManyRequests(
+            f"{refused.message} {MSG_LOCKED_ADVICE}", headers=refused.headers
+        ) from refused
     if user is None or not verified:
         raise Unauthorized(MSG_BAD_LOGIN, code="invalid_credentials")
     if passwords.needs_rehash(user.password_hash):

@@ -100,3 +100,4 @@ async def reset_password(
     await User.filter(id=user_id).update(password_hash=await passwords.hash_password(password))
     await void_reset_links(user_id)
     await sessions.end_sessions(user_id)
+    await accounts.clear_failed_log_ins(user_id)
