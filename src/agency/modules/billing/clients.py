@@ -15,6 +15,7 @@ from agency.core.errors import ServiceUnavailable, ValidationFailed
 WEBHOOK_TOLERANCE_SECONDS = 300
 MSG_NOT_CONFIGURED = "Payments are not set up yet. Please contact us to order."
 MSG_BAD_SIGNATURE = "Invalid webhook signature."
+MSG_NOT_AN_EVENT = "The event is not a Stripe event: it is not a JSON object with a text id."
 
 if TYPE_CHECKING:
     # Imported where used: the SDK costs a few tenths of a second at start-up (`agency serve`,
@@ -84,11 +85,14 @@ class StripeGateway:
                 self.webhook_secret,
                 WEBHOOK_TOLERANCE_SECONDS,
             )
-            event: Any = json.loads(payload)
         except (stripe.SignatureVerificationError, ValueError, UnicodeDecodeError) as exc:
             raise ValidationFailed(MSG_BAD_SIGNATURE, code="bad_signature") from exc
+        try:
+            event: Any = json.loads(payload)
+        except (ValueError, RecursionError) as exc:  # RecursionError: nested thousands deep
+            raise ValidationFailed(MSG_NOT_AN_EVENT, code="malformed_event") from exc
         if not isinstance(event, dict) or not isinstance(event.get("id"), str):
-            raise ValidationFailed(MSG_BAD_SIGNATURE, code="bad_signature")
+            raise ValidationFailed(MSG_NOT_AN_EVENT, code="malformed_event")
         return event
 
     # --- customers and checkout -------------------------------------------------------------

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from typing import cast
 
 from quart import Blueprint, Quart, current_app, request
 from quart.blueprints import BlueprintSetupState
 from quart_schema import validate_request, validate_response
 
+from agency.core.errors import ValidationFailed
 from agency.modules.auth import web as auth_web
 from agency.modules.billing.clients import StripeGateway
 from agency.modules.billing.schemas import (
@@ -22,6 +24,7 @@ from agency.modules.billing.service import checkout, reads, webhooks
 
 blueprint = Blueprint("billing", __name__)
 WEBHOOK_PATH = "/api/billing/webhook"
+log = logging.getLogger(__name__)
 
 
 @blueprint.record_once
@@ -65,7 +68,12 @@ async def post_webhook() -> WebhookOut:
     """Stripe's events, verified by signature; the only source of truth about payments."""
     payload = await request.get_data(as_text=False)
     assert isinstance(payload, bytes)
-    event = _gateway().verify_event(payload, request.headers.get("Stripe-Signature"))
+    try:
+        event = _gateway().verify_event(payload, request.headers.get("Stripe-Signature"))
+    except ValidationFailed as refused:
+        if refused.code == "malformed_event":  # signed by Stripe's secret, yet not an event
+            log.warning("stripe event refused: %s", refused.message)
+        raise
     outcome = await webhooks.receive_event(_gateway(), event)
     return WebhookOut(received=True, outcome=outcome)
 
