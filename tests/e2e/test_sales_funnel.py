@@ -171,7 +171,7 @@ def test_teardown_application_becomes_a_lead(
     expect(book.get_by_role("status")).to_have_text(THANKS)
     export = live_server.workdir / "funnel-leads.csv"
     live_server.cli("leads", "export", "--csv", str(export), "--source", "sales-funnel-teardown")
-    assert "Sales funnel teardown,mara@lind.example,Mara Lind,lind-coaching.example" in (
+    assert '"Sales funnel teardown","mara@lind.example","Mara Lind","lind-coaching.example"' in (
         export.read_text()
     )
     assert console.problems == [], console.problems

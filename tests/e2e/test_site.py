@@ -230,7 +230,8 @@ def test_free_preview_request_becomes_a_lead(
     expect(page.get_by_role("heading", name="Request Received!")).to_be_visible()
     export = live_server.workdir / "leads.csv"
     live_server.cli("leads", "export", "--csv", str(export), "--source", "free-preview")
-    assert "Real Estate Website Rebuild,nora@estates.example,Nora Estates,nora-estates.com" in (
-        export.read_text()
+    assert (
+        '"Real Estate Website Rebuild","nora@estates.example","Nora Estates","nora-estates.com"'
+        in export.read_text()
     )
     assert console.problems == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import logging
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -175,25 +176,54 @@ async def list_leads(source: str | None = None, since: datetime | None = None) -
     return [_out(lead) for lead in await query.order_by("-created_at", "-id")]
 
 
-# A spreadsheet runs a cell that starts with one of these as a formula (OWASP: CSV injection).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# CSV injection (OWASP): a spreadsheet runs a cell that starts with one of these as a formula.
+FORMULA_STARTS = "=+-@\t\r"
+# Where a spreadsheet may start a cell inside our text: Excel in German or French splits a CSV
+# on ';' (so `x;=1+1` would become `x` and the formula `=1+1`), and a line break may end a row
+# when the file is split on another separator than ours. A tab separates in other imports.
+CELL_BREAKS = ",;\t\n\r"
+# A cell start (the text's start, or after a break), maybe double quotes (which a spreadsheet
+# splitting on another separator reads as the new cell's quoting), then single quotes and a
+# formula start: one more single quote goes after the double quotes. The spreadsheet shows the
+# rest as text, and `csv_text` can take exactly that quote away again.
+_FORMULA_AT_CELL_START = re.compile(
+    rf'(?:^|(?<=[{CELL_BREAKS}]))("*)(\'*[{re.escape(FORMULA_STARTS)}])'
+)
+_DISARMED_CELL_START = re.compile(
+    rf'(?:^|(?<=[{CELL_BREAKS}]))("*)\'(\'*[{re.escape(FORMULA_STARTS)}])'
+)
 
 
 def csv_cell(value: str) -> str:
-    """A text cell a spreadsheet shows as text: a leading quote disarms a formula start."""
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
+    """A text cell a spreadsheet shows as text, whatever separator it splits the file on: a
+    single quote goes before every formula start at the start of the text or after a separator
+    or line break in it (`=SUM(A1)` -> `'=SUM(A1)`, `x;=1+1` -> `x;'=1+1`); other text is kept
+    as it is."""
+    return _FORMULA_AT_CELL_START.sub(r"\1'\2", value)
+
+
+def csv_text(cell: str) -> str:
+    """The text `csv_cell` was given (for whoever reads the export back)."""
+    return _DISARMED_CELL_START.sub(r"\1\2", cell)
+
+
+CSV_HEADER = ("created_at", "form", "email", "name", "domain", "message")
 
 
 def to_csv(leads: list[LeadOut]) -> str:
-    """The leads as CSV; every visitor-typed cell is neutralised with `csv_cell`."""
+    """The leads as CSV: every cell quoted (so a separator inside a text never splits it where
+    the file's own separator is read) and every text cell neutralised with `csv_cell`. The
+    header row, fixed words, is written plain."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(["created_at", "form", "email", "name", "domain", "message"])
+    # Rows end in a bare line feed (spreadsheets read both): with CRLF, a text ending in ';'
+    # would leave a cell starting with CR (a formula start) to a reader splitting on ';'.
+    csv.writer(buffer, lineterminator="\n").writerow(CSV_HEADER)
+    writer = csv.writer(buffer, quoting=csv.QUOTE_ALL, lineterminator="\n")
     for lead in leads:
         writer.writerow(
             [
                 lead.created_at.isoformat(),
-                lead.source_label,
+                csv_cell(lead.source_label),
                 csv_cell(lead.email),
                 csv_cell(lead.name or ""),
                 csv_cell(lead.domain or ""),
