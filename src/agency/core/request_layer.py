@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
 from contextvars import ContextVar
 from typing import Any
+from urllib.parse import quote
 
 from werkzeug.datastructures import Headers
 
@@ -32,6 +33,9 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 log = logging.getLogger("agency.request")
+# What a path segment may hold unencoded (RFC 3986 pchar, and '/'): an ordinary path is logged
+# as it is; anything else is percent-encoded.
+PATH_SAFE = "/:@!$&'()*+,;=~"
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 # Bodies larger than this are sent as they are rather than held in memory to be compressed.
 MAX_COMPRESSED_SIZE = 8 * 1024 * 1024
@@ -290,7 +294,9 @@ class _Response:
         log.info(
             "%s %s %s",
             self.scope["method"],
-            self.scope["path"],
+            # As a client would write it (percent-encoded), not as the server decoded it: a
+            # space or a line break in the path cannot pass for another field or line.
+            quote(self.scope["path"], safe=PATH_SAFE, errors="backslashreplace"),
             self.status,
             extra={"duration_ms": round(elapsed, 1), "client": self.client_ip},
         )
