@@ -14,7 +14,8 @@ test setting), audits it (`page_audit.audit_html`) and writes the report: with t
 AI model (`analysis_ai.ai_report`) or, without one or when the provider fails, by the rules
 (`analysis_rules.rules_report`); `generated_by` and `generated_note` say which. The row is then
 `done` (or `failed` with a message for people). Then it waits, bounded, for the speed test and
-queues the report e-mail once (`report_sent` flips by a compare-and-swap). A job re-run after a
+queues the report e-mail once (`report_sent` flips by a compare-and-swap; left out when the
+mailbox had its reports for the day, `speedtests.REPORTS_PER_RECIPIENT`). A job re-run after a
 crash continues where the row stands; a row still unfinished long after any job could have
 ended reads as failed.
 
@@ -490,7 +491,8 @@ async def _send_report_once(settings: Settings, row: Analysis) -> None:
     context = report_context(analysis, test.result if test else None, settings)
     async with in_transaction():
         won = await Analysis.filter(id=row.id, report_sent=False).update(report_sent=True)
-        if won:
+        # The mailbox's daily allowance of reports is shared with the speed tests'.
+        if won and await speedtests.report_allowed(row.email, "analysis", row.public_id):
             await mail.send_mail(row.email, REPORT_TEMPLATE, context)
 
 

@@ -37,7 +37,7 @@ from agency.core.addresses import (
     parse_ip_literal,
     resolve_public,
 )
-from agency.core.errors import AppError, NotFound, ValidationFailed
+from agency.core.errors import AppError, NotFound, TooManyRequests, ValidationFailed
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
 from agency.core.settings import Settings
@@ -83,11 +83,17 @@ def subscribed_message(email: str) -> str:
     return f"You're subscribed! Your speed report will arrive at {email} in about 60 seconds."
 
 
-# A visitor may start 10 tests an hour; one domain is tested at most 20 times an hour (results
-# reused within `speedtest_reuse_minutes` are not counted: they cost nothing).
+# A visitor may start 10 tests an hour; one host is tested at most 20 times an hour, whatever
+# the port (`domain_subject`; results reused within `speedtest_reuse_minutes` are not counted:
+# they cost nothing).
 TESTS_PER_ADDRESS = Limit("speedtest-ip", limit=10, window=60 * 60, per_address=True)
 TESTS_PER_DOMAIN = Limit("speedtest-domain", limit=20, window=60 * 60)
 SUBSCRIBES_PER_ADDRESS = Limit("newsletter-ip", limit=10, window=60 * 60, per_address=True)
+# Report e-mails (speed tests' and analyses' together) one mailbox receives in a day, whoever
+# asks and from wherever (`recipient_subject`): the pages send to any address typed, and without
+# this a visitor could have us mail a stranger hundreds of reports. Over it the test still runs
+# and shows on the page; only the e-mail is left out.
+REPORTS_PER_RECIPIENT = Limit("report-mail", limit=3, window=24 * 60 * 60)
 # One visit posts the newsletter and then the test with the same e-mail: one lead, not two.
 LEAD_SAME_VISIT = timedelta(hours=1)
 # The job gets one retry for a failure worth retrying (a timeout, the provider's 5xx).
@@ -166,6 +172,14 @@ def host_of(rest: str) -> tuple[str, str] | None:
         host = f"[{literal}]" if literal.version == 6 else str(literal)
     domain = f"{host}:{port}" if port else host
     return (domain, host.strip("[]")) if len(domain) <= 261 else None
+
+
+def domain_subject(hostname: str) -> str:
+    """What the per-domain limit counts for a target's host: the host alone, lower-case, with no
+    trailing dot (never the port: each of a host's 65535 ports would have had its own 20 tests
+    an hour), and an IPv6 literal as its /64 network, like a client address."""
+    host = hostname.strip().strip("[]").rstrip(".").lower()
+    return ratelimit.address_subject(host)
 
 
 def target_for(source: str, raw_url: str) -> Target:
@@ -273,7 +287,7 @@ async def begin(
     reused = await reuse(target, strategy, settings, source=source, email=email)
     if reused is not None:
         return reused
-    await ratelimit.enforce(TESTS_PER_DOMAIN, target.domain)
+    await ratelimit.enforce(TESTS_PER_DOMAIN, domain_subject(target.hostname))
     async with in_transaction():
         test = await SpeedTest.create(
             public_id=uuid.uuid4().hex,
@@ -630,9 +644,44 @@ def report_context(test: SpeedTest, settings: Settings) -> dict[str, Any]:
 
 
 async def send_report(test: SpeedTest, settings: Settings) -> None:
-    """Queue the visitor's report (nothing when the test has no e-mail)."""
-    if test.email:
+    """Queue the visitor's report (nothing when the test has no e-mail, or its mailbox had its
+    reports for the day)."""
+    if test.email and await report_allowed(test.email, "speed test", test.public_id):
         await mail.send_mail(test.email, REPORT_TEMPLATE, report_context(test, settings))
+
+
+# Mail services that ignore dots in the local part (one mailbox, many spellings).
+_DOTLESS_DOMAINS = {"gmail.com": "gmail.com", "googlemail.com": "gmail.com"}
+
+
+def recipient_subject(email: str) -> str:
+    """The mailbox an address delivers to, as far as we can tell, for counting what it is sent:
+    lower-case, without a `+tag` (RFC 5233 subaddressing: most providers deliver `ann+1@` to
+    `ann@`), and Gmail's dots and second domain dropped. Never raises."""
+    local, at, domain = email.strip().lower().rpartition("@")
+    if not at:
+        return email.strip().lower()
+    local = local.split("+", 1)[0] or local
+    if domain in _DOTLESS_DOMAINS:
+        domain = _DOTLESS_DOMAINS[domain]
+        local = local.replace(".", "") or local
+    return f"{local}@{domain}"
+
+
+async def report_allowed(email: str, what: str, public_id: str) -> bool:
+    """Count one report e-mail to this mailbox, or say no (and log it) when it had
+    `REPORTS_PER_RECIPIENT` in the last day."""
+    try:
+        await ratelimit.enforce(REPORTS_PER_RECIPIENT, recipient_subject(email))
+    except TooManyRequests:
+        log.info(
+            "%s report not e-mailed: the recipient had %d reports in the last day",
+            what,
+            REPORTS_PER_RECIPIENT.limit,
+            extra={"public_id": public_id},
+        )
+        return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
