@@ -7,6 +7,10 @@ it back with the same API into a database file that has no tables yet.
 PostgreSQL: `pg_dump --format=custom` through the configured URL, restored with `pg_restore`
 into a database that has no tables yet. The password goes to the tools in `PGPASSWORD`, never
 on their command line. When the tools are missing, the error says how to install them.
+
+A backup holds password hashes and e-mail addresses: its file is created 0600 (owner only)
+before anything is written to it, as the database file is; so is a SQLite database restored
+into a new file.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit, urlunsplit
 
-from agency.core.db import sqlite_path
+from agency.core.db import PRIVATE_MODE, private_file, sqlite_path
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PGDUMP_MAGIC = b"PGDMP"
@@ -86,6 +90,7 @@ def backup_sqlite(url: str, target: Path, *, overwrite: bool = False) -> Result:
     _check_target(target, overwrite)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
+    private_file(partial)  # SQLite writes into it, and gives its journal the same mode
     source = sqlite3.connect(source_path, timeout=30)
     try:
         copy = sqlite3.connect(partial)
@@ -111,6 +116,7 @@ def backup_sqlite(url: str, target: Path, *, overwrite: bool = False) -> Result:
 def restore_sqlite(url: str, source_file: Path) -> Result:
     target_path = _sqlite_file(url)
     target_path.parent.mkdir(parents=True, exist_ok=True)
+    private_file(target_path)
     source = sqlite3.connect(source_file)
     try:
         try:
@@ -170,7 +176,15 @@ def _tool(name: str) -> str:
 
 
 def _run(command: list[str], env: dict[str, str]) -> None:
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    # umask: whatever file the tool creates is its owner's only.
+    done = subprocess.run(
+        command,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        umask=0o777 & ~PRIVATE_MODE,
+    )
     if done.returncode != 0:
         tool = Path(command[0]).name
         raise BackupError(f"{tool} failed (exit {done.returncode}):\n{done.stderr.strip()}")
@@ -205,6 +219,7 @@ def backup_postgres(url: str, target: Path, *, overwrite: bool = False) -> Resul
     _check_target(target, overwrite)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
+    private_file(partial)  # pg_dump truncates and fills it, keeping its mode
     # pg_dump reads in one REPEATABLE READ transaction: a consistent snapshot while the server
     # keeps writing. --no-owner/--no-privileges: the dump restores under any role.
     try:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import errno
 import logging
+import os
 import socket
 import sqlite3
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -89,10 +91,44 @@ def tortoise_config(url: str, model_modules: Iterable[ModuleType]) -> dict[str, 
     }
 
 
+# The database holds password hashes and e-mail addresses, its backups too: their files are
+# for the owner only (0600), like the secret key. SQLite gives the -wal, -shm and -journal files
+# it creates the database file's mode, so creating that file 0600 first is enough.
+PRIVATE_MODE = 0o600
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def private_file(path: Path) -> None:
+    """Create `path` empty with mode 0600 if it does not exist; take the group's and others'
+    access away from it if it does (a database written by an earlier version, 0644)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, PRIVATE_MODE)
+    except OSError as exc:  # unreadable or not creatable: whoever opens it next says why
+        log.warning("could not make %s private: %s", path, exc)
+        return
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISREG(mode) and mode & 0o077:
+            os.fchmod(fd, PRIVATE_MODE)
+            log.warning(
+                "made %s readable by its owner only (it was %s)", path, oct(stat.S_IMODE(mode))
+            )
+    except OSError as exc:  # not our file, or a file system without modes: say so, go on
+        log.warning("could not make %s private: %s", path, exc)
+    finally:
+        os.close(fd)
+
+
 def _prepare(url: str) -> None:
     path = sqlite_path(url.split("?", 1)[0])
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    private_file(path)
+    for suffix in SQLITE_SIDE_FILES:
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            private_file(side)
 
 
 async def init_db(url: str, model_modules: Sequence[ModuleType]) -> None:
