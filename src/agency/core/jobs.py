@@ -7,7 +7,13 @@ A runner runs several jobs at once (asyncio tasks): `jobs_concurrency` of the ki
 limit of their own, plus up to its limit of each kind that declares one (`JobOptions`), and never
 more of a kind than its per-host limit on one machine. A running job holds a lease that its
 runner renews (heartbeat); a job whose runner died (crash, SIGKILL) is taken over by another
-when the lease runs out, which a kind may make short (a speed test someone is watching).
+when the lease runs out: a minute unless its kind declares another.
+
+A runner remembers what the database has not heard from it. A database cut can land between a
+claim's commit and its answer (the rows are running, leased to this runner, which never saw
+them), or take away a job's outcome or a stopped job's give-back: each is written again as soon
+as the database answers (each poll, for `SETTLE_FOR` at most), so such jobs run again within a
+poll of the database's return instead of waiting for their lease.
 
 Schedules (work every N hours) use the same queue: each has a row in `job_schedule` holding when
 its next run is due. A runner that finds it due moves it one interval on with a conditional
@@ -29,7 +35,7 @@ import os
 import socket
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -45,8 +51,16 @@ log = logging.getLogger(__name__)
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 # A running job whose worker vanished (crash, kill) is retried after this long, unless its
-# kind declares its own lease (`JobOptions.lease`).
-LEASE = timedelta(minutes=5)
+# kind declares its own lease (`JobOptions.lease`). Short, so that a dead worker's e-mail is
+# sent within about a minute; the heartbeat renews it every third while a job runs, so a slow
+# one (an SMTP server taking its time) is never taken over from a live worker.
+LEASE = timedelta(seconds=60)
+# A heartbeat that failed (the database away) tries again this soon, not a third of the lease
+# later, so a job's lease is renewed within a second or so of the database's return.
+HEARTBEAT_RETRY_SECONDS = 1.0
+# How long a runner keeps trying to write what a database outage kept from it (a claim's
+# give-back, a job's outcome) before leaving those jobs to their lease.
+SETTLE_FOR = timedelta(minutes=15)
 # Jobs of the kinds without a limit of their own that one runner runs at once.
 DEFAULT_CONCURRENCY = 16
 MAX_BACKOFF = timedelta(hours=1)
@@ -203,7 +217,12 @@ LOST_MESSAGE = "its worker stopped while running it (lease expired), on its last
 
 
 async def claim(
-    worker_id: str, budget: Budget, options: Mapping[str, JobOptions] | None = None
+    worker_id: str,
+    budget: Budget,
+    options: Mapping[str, JobOptions] | None = None,
+    *,
+    claiming: set[int] | None = None,
+    skip: Collection[int] = (),
 ) -> list[Job]:
     """Take due jobs within `budget` (oldest first) for `worker_id`; returns them, running.
 
@@ -216,6 +235,11 @@ async def claim(
     two processes of one machine never both take the last place.
     A job lost with its worker is run again; one lost on every attempt and its extra one is
     failed for good.
+
+    claiming: receives the ids of the jobs taken before the transaction commits, so a caller
+    whose commit's answer is lost (a connection cut) knows which rows may be leased to it.
+    skip: ids never taken (the caller's own runs, still going here after their lease ran out
+    during a database outage: taken again they would run twice in one process).
     """
     options = options or {}
     kinds = budget.kinds()
@@ -223,7 +247,10 @@ async def claim(
         return []
     now = _now()
     # A cheap look first: an idle queue costs one read, and no write lock on SQLite.
-    if not await Job.filter(_due(now), kind__in=kinds).exists():
+    due = Job.filter(_due(now), kind__in=kinds)
+    if skip:
+        due = due.exclude(id__in=list(skip))
+    if not await due.exists():
         return []
     postgres = connections.get("default").capabilities.dialect == "postgres"
     host = host_prefix()
@@ -247,12 +274,10 @@ async def claim(
         kinds = budget.kinds()
         if not kinds:
             return []
-        query = (
-            Job.filter(_due(now), kind__in=kinds)
-            .order_by("run_at", "id")
-            .limit(budget.total())
-            .using_db(tx)
-        )
+        query = Job.filter(_due(now), kind__in=kinds)
+        if skip:
+            query = query.exclude(id__in=list(skip))
+        query = query.order_by("run_at", "id").limit(budget.total()).using_db(tx)
         if postgres:
             query = query.select_for_update(skip_locked=True)
         rows = await query
@@ -268,6 +293,8 @@ async def claim(
         for row in rows:
             if row.id not in lost and budget.take(row.kind):
                 picked.setdefault(row.kind, []).append(row.id)
+        if claiming is not None:
+            claiming.update(i for group in picked.values() for i in group)
         for kind, ids in picked.items():
             lease = _lease(options.get(kind))
             await (
@@ -349,6 +376,12 @@ class JobRunner:
     Each running job has a heartbeat renewing its lease every third of it; a job whose lease
     was taken over meanwhile (this process stalled longer than the lease) is cancelled here,
     and its outcome is not recorded.
+
+    What a database outage kept it from writing waits in the runner and is written at the start
+    of each poll (`_settle`): the jobs a claim took whose answer was lost, and the jobs stopped
+    here whose give-back failed, go back to the queue (due at once, the attempt not counted);
+    a job's outcome that could not be recorded (done, or failed and due for its retry) is
+    recorded.
     """
 
     def __init__(
@@ -384,6 +417,12 @@ class JobRunner:
         self._running: Counter[str] = Counter()
         self._lost: set[int] = set()
         self._stopping = False
+        # Written when the database answers again (see `_settle`): jobs leased to this runner
+        # that it is not running, and outcomes of jobs it ran (job id -> the columns to set).
+        self._give_back: set[int] = set()
+        self._unrecorded: dict[int, dict[str, Any]] = {}
+        self._unsettled_since: float | None = None
+        self._settle_failing = False
 
     @property
     def running(self) -> int:
@@ -397,6 +436,15 @@ class JobRunner:
     def wake(self) -> None:
         """Look at the queue now instead of at the next poll."""
         self._wake.set()
+
+    def lease(self, kind: str) -> timedelta:
+        """How long a job of `kind` stays leased to its runner without a heartbeat."""
+        return _lease(self.options.get(kind))
+
+    @property
+    def unsettled(self) -> int:
+        """How many jobs wait for the database to hear their give-back or outcome."""
+        return len(self._give_back) + len(self._unrecorded)
 
     async def stop(self, grace: float = 0.0) -> None:
         """Stop claiming; give running jobs `grace` seconds to finish, then cancel them and
@@ -416,21 +464,62 @@ class JobRunner:
             self._task = None
             self._stopping = False
         tasks = list(self._tasks.values())
-        if not tasks:
+        if tasks:
+            if grace > 0:
+                await asyncio.wait(tasks, timeout=grace)
+            unfinished = [task for task in tasks if not task.done()]
+            for task in unfinished:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            if unfinished:
+                log.info("job runner: %d running job(s) put back in the queue", len(unfinished))
+        await self._settle_before_exit()
+
+    async def _settle_before_exit(self) -> None:
+        """One last try at what an outage kept from the database; the rest waits for its
+        lease (a stop must not wait on a database that does not answer)."""
+        if not self.unsettled:
             return
-        if grace > 0:
-            await asyncio.wait(tasks, timeout=grace)
-        unfinished = [task for task in tasks if not task.done()]
-        for task in unfinished:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        if unfinished:
-            log.info("job runner: %d running job(s) put back in the queue", len(unfinished))
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(STOP_CLAIM_SECONDS):
+                await self._settle()
+        if self.unsettled:
+            log.warning(
+                "job runner stopped with %d job(s) the database did not hear back about; "
+                "they run again when their lease runs out",
+                self.unsettled,
+                extra={"jobs": sorted(self._give_back | self._unrecorded.keys())},
+            )
 
     async def poll(self) -> int:
-        """Claim due jobs up to the free slots and start them; returns how many started."""
-        claimed = await claim(self.worker_id, self._budget(), self.options)
+        """Write what an outage held back (`_settle`), then claim due jobs up to the free slots
+        and start them; returns how many started."""
+        await self._settle()
+        taking: set[int] = set()
+        try:
+            claimed = await claim(
+                self.worker_id,
+                self._budget(),
+                self.options,
+                claiming=taking,
+                skip=self._tasks.keys() | self._unrecorded.keys(),
+            )
+        except BaseException:
+            # The commit may have reached the database and only its answer been lost (the
+            # connection cut on the way back): those rows are running, leased to this runner,
+            # which will not run them. They go back as soon as the database answers. (If the
+            # commit never arrived, the give-back matches nothing.)
+            if taking:
+                log.warning(
+                    "job runner: a claim failed after taking %d job(s); they go back to the "
+                    "queue when the database answers",
+                    len(taking),
+                    extra={"jobs": sorted(taking)},
+                )
+                self._defer_give_back(taking)
+            raise
         for job in claimed:
+            self._give_back.discard(job.id)  # taken again (its lease ran out): it runs now
             self._start(job)
         return len(claimed)
 
@@ -490,12 +579,9 @@ class JobRunner:
             heartbeat.cancel()
 
     async def _record(self, job: Job, exc: Exception | None) -> None:
-        try:
-            if exc is None:
-                await Job.filter(id=job.id, locked_by=self.worker_id).update(
-                    status=DONE, last_error=None, locked_by=None, locked_until=None
-                )
-                return
+        if exc is None:
+            outcome: dict[str, Any] = {"status": DONE, "last_error": None}
+        else:
             permanent = isinstance(exc, PermanentFailure)
             retry = job.attempts < job.max_attempts and not permanent
             log.warning(
@@ -503,40 +589,124 @@ class JobRunner:
                 extra={"job_id": job.id, "kind": job.kind, "attempt": job.attempts, "retry": retry},
                 exc_info=exc if not permanent else None,
             )
-            await Job.filter(id=job.id, locked_by=self.worker_id).update(
-                status=QUEUED if retry else FAILED,
-                run_at=_now() + backoff(job.attempts),
-                last_error=f"{type(exc).__name__}: {exc}"[:2000],
-                locked_by=None,
-                locked_until=None,
+            # A handler that met a database outage fails like any other: its normal retry.
+            outcome = {
+                "status": QUEUED if retry else FAILED,
+                "run_at": _now() + backoff(job.attempts),
+                "last_error": f"{type(exc).__name__}: {exc}"[:2000],
+            }
+        outcome.update(locked_by=None, locked_until=None)
+        try:
+            await Job.filter(id=job.id, locked_by=self.worker_id).update(**outcome)
+        except Exception as error:
+            # Most likely the database that the handler met away as well: recorded when it
+            # answers again (`_settle`), rather than the job left running until its lease ends.
+            log.warning(
+                "job outcome not recorded yet (%s); written when the database answers",
+                error,
+                extra={"job_id": job.id, "kind": job.kind},
             )
-        except Exception:
-            # The lease runs out and another runner takes the job over.
-            log.exception("job outcome not recorded", extra={"job_id": job.id, "kind": job.kind})
+            self._defer_outcome(job.id, outcome)
 
     async def _release(self, job: Job) -> None:
         try:
-            await Job.filter(id=job.id, locked_by=self.worker_id, status=RUNNING).update(
-                status=QUEUED,
-                attempts=F("attempts") - 1,
-                run_at=_now(),
-                locked_by=None,
-                locked_until=None,
+            await self._give_back_now([job.id])
+        except Exception as error:
+            log.warning(
+                "job not put back in the queue yet (%s); put back when the database answers",
+                error,
+                extra={"job_id": job.id},
             )
-        except Exception:
-            log.exception("job not put back in the queue", extra={"job_id": job.id})
+            self._defer_give_back([job.id])
+
+    async def _give_back_now(self, ids: list[int]) -> int:
+        """Put jobs leased to this runner back in the queue: due at once, the attempt not
+        counted (it never ran, or was cut short here). Returns how many were."""
+        return await Job.filter(id__in=ids, locked_by=self.worker_id, status=RUNNING).update(
+            status=QUEUED,
+            attempts=F("attempts") - 1,
+            run_at=_now(),
+            locked_by=None,
+            locked_until=None,
+        )
+
+    def _defer_give_back(self, ids: Collection[int]) -> None:
+        self._give_back.update(ids)
+        self._unsettled()
+
+    def _defer_outcome(self, job_id: int, outcome: dict[str, Any]) -> None:
+        self._unrecorded[job_id] = outcome
+        self._unsettled()
+
+    def _unsettled(self) -> None:
+        if self._unsettled_since is None:
+            self._unsettled_since = time.monotonic()
+        self._wake.set()  # try at once: the outage may already be over
+
+    async def _settle(self) -> None:
+        """Write the give-backs and outcomes an outage held back. Failing (the database still
+        away), they wait for the next poll, for `SETTLE_FOR` at most: after that, their lease
+        (long run out) lets any runner take them over. Never raises: a claim may still
+        succeed."""
+        if not self.unsettled:
+            return
+        try:
+            for job_id, outcome in list(self._unrecorded.items()):
+                await Job.filter(id=job_id, locked_by=self.worker_id).update(**outcome)
+                del self._unrecorded[job_id]
+                log.info("job outcome recorded after all", extra={"job_id": job_id})
+            self._give_back -= self._tasks.keys()  # running here after all: never given back
+            ids = sorted(self._give_back)
+            if ids:
+                count = await self._give_back_now(ids)
+                self._give_back.difference_update(ids)
+                log.info(
+                    "job runner: %d job(s) it held but did not run put back in the queue",
+                    count,
+                    extra={"jobs": ids},
+                )
+        except Exception as error:
+            since = self._unsettled_since or time.monotonic()
+            if time.monotonic() - since > SETTLE_FOR.total_seconds():
+                log.error(
+                    "job runner: gave up writing %d job(s) back after %s; their lease lets "
+                    "another runner take them over (%s)",
+                    self.unsettled,
+                    SETTLE_FOR,
+                    error,
+                    extra={"jobs": sorted(self._give_back | self._unrecorded.keys())},
+                )
+                self._give_back.clear()
+                self._unrecorded.clear()
+            elif not self._settle_failing:
+                self._settle_failing = True
+                log.warning(
+                    "job runner: %d job(s) wait for the database to hear back (%s); retrying "
+                    "each poll",
+                    self.unsettled,
+                    error,
+                )
+            if self.unsettled:
+                return
+        self._unsettled_since = None
+        self._settle_failing = False
 
     async def _heartbeat(self, job: Job, task: asyncio.Task[None]) -> None:
-        lease = _lease(self.options.get(job.kind))
+        lease = self.lease(job.kind)
+        every = lease.total_seconds() / 3
+        failing = False
         while True:
-            await asyncio.sleep(lease.total_seconds() / 3)
+            await asyncio.sleep(min(HEARTBEAT_RETRY_SECONDS, every) if failing else every)
             try:
                 kept = await Job.filter(id=job.id, locked_by=self.worker_id, status=RUNNING).update(
                     locked_until=_now() + lease
                 )
             except Exception as error:
-                log.warning("job heartbeat failed: %s", error, extra={"job_id": job.id})
+                if not failing:  # once per outage, not every retry
+                    log.warning("job heartbeat failed: %s", error, extra={"job_id": job.id})
+                failing = True
                 continue
+            failing = False
             if not kept:
                 log.warning(
                     "job lease lost to another runner; stopped here",
