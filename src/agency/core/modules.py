@@ -48,7 +48,7 @@ class JobOptions:
         rest wait in the queue. None: no such limit.
     lease: how long a run may go without its worker's heartbeat before another worker takes it
         over (the runner renews it every third of it while the job runs, so only a dead
-        worker's jobs expire). None: `agency.core.jobs.LEASE` (5 minutes).
+        worker's jobs expire). None: `agency.core.jobs.LEASE` (a minute).
     """
 
     limit: int | None = None
