@@ -38,6 +38,7 @@ import json
 import os
 import random
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -340,14 +341,24 @@ def report(run: Run) -> tuple[str, int]:
     return "\n".join(lines), failing
 
 
+def open_to_others(data: Path) -> list[str]:
+    """The database's files (and the secret key) that give group or others any access: they
+    hold password hashes and e-mail addresses, so the program makes them 0600."""
+    files = [*sorted(data.glob("agency.db*")), data / "secret_key"]
+    modes = {path.name: stat.S_IMODE(path.stat().st_mode) for path in files if path.exists()}
+    return [f"{name} {oct(mode)}" for name, mode in modes.items() if mode & 0o077]
+
+
 def scenario(name: str, seconds: float, users: int, args: argparse.Namespace) -> tuple[str, int]:
     run = Run(name, seconds)
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="agency-load-") as tmp:
         workdir = Path(tmp)
+        exposed: list[str] = []
         if name == "sqlite":
             with server(f"sqlite://{workdir / 'data' / 'agency.db'}", workdir) as base:
                 asyncio.run(load(base, run, users, None))
+                exposed = open_to_others(workdir / "data")  # -wal and -shm exist while it runs
         elif name == "postgres":
             with postgres_database() as db, server(postgres_url(db), workdir) as base:
                 asyncio.run(load(base, run, users, None))
@@ -365,6 +376,9 @@ def scenario(name: str, seconds: float, users: int, args: argparse.Namespace) ->
         (OUT.parent / f"load-{name}-server.log").write_text(log)
         tracebacks = log.count("Traceback")
     table, failing = report(run)
+    if exposed:
+        table += f"\n\nDatabase files others can read (must be 0600): {', '.join(exposed)}."
+        failing += len(exposed)
     table += (
         f"\n\nLoad average (1 min) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after "
         f"({os.cpu_count()} CPUs; this run's own server and client included)."

@@ -3,6 +3,11 @@ the probes"): schemathesis generates requests for every operation, valid and inv
 out, as a customer and as an admin, always with the CSRF header; no answer may be a server
 error, and documented answers must match their schema.
 
+The run also holds the findings of issue 24 that any input can reach: every log record it
+causes (the access log included) must format as one line with no control character, in text
+and JSON; every CSV answer (the leads export) must start no cell with a formula, split on ','
+or on ';' as Excel in German or French does; and the SQLite database must be its owner's only.
+
 In-process over ASGI (no socket), on SQLite and PostgreSQL, with Stripe pointed at the fake,
 rate limits off for the run, a fixed seed (`derandomize`) and a bounded number of examples per
 operation, identity and mode (`FUZZ_EXAMPLES`, default 12: the test takes about 30 s per
@@ -12,7 +17,12 @@ database; raise it for a longer hunt).
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
+import logging
 import os
+import re
+import stat
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,6 +42,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from agency.app import create_app
 from agency.core import addresses, db
+from agency.core.logging import TRACEBACK_INDENT, JsonFormatter, TextFormatter
 from agency.core.security import CSRF_HEADER
 from agency.modules.auth.service import admin as auth_admin
 from agency.modules.billing.clients import StripeGateway
@@ -47,6 +58,39 @@ CSRF = {CSRF_HEADER: "1"}
 WEBHOOK_SECRET = "whsec_fuzz"
 # Signing out would end the identity's session for the rest of the run; it takes no input.
 SIGNED_IN_SKIP = {"POST /api/auth/logout"}
+# What no log line may hold: C0 and C1 controls, DEL, the Unicode line separators, surrogates.
+UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class LineCheck(logging.Handler):
+    """Formats every record as the server would and keeps those that are not one clean line
+    (a traceback may follow on indented lines)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.records = 0
+        self.bad: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records += 1
+        first, *rest = TextFormatter().format(record).split("\n")
+        clean = UNSAFE.search(first) is None and all(
+            line.startswith(TRACEBACK_INDENT) and UNSAFE.search(line) is None for line in rest
+        )
+        line = JsonFormatter().format(record)
+        if not clean or "\n" in line or UNSAFE.search(line):
+            self.bad.append(repr(first))
+
+
+def _no_formula_in_csv(response: Any) -> None:
+    headers = {name.lower(): values for name, values in response.headers.items()}
+    if not any(value.startswith("text/csv") for value in headers.get("content-type", [])):
+        return
+    for delimiter in (",", ";"):
+        reader = csv.reader(io.StringIO(response.text, newline=""), delimiter=delimiter)
+        for field in (field for row in reader for field in row):
+            assert not field.startswith(FORMULA_STARTS), (delimiter, field)
 
 
 @pytest.fixture
@@ -88,6 +132,7 @@ def fuzz_app(
             stripe_api_base=stripe_fake.base_url,
             stripe_webhook_secret=WEBHOOK_SECRET,
             agency_email="team@agency.test",
+            access_log=True,  # its lines are checked too
             # The article manager's generations are queued, never run (no job runner here);
             # without a key they answer 503 'AI is not configured', as they should.
             ai_api_key="sk-fuzz",
@@ -140,6 +185,7 @@ def _fuzzer(strategy: Any, cookies: dict[str, str]) -> Callable[[], int]:
         calls += 1
         response = case.call(headers=CSRF, cookies=cookies)
         case.validate_response(response, checks=[not_a_server_error, response_schema_conformance])
+        _no_formula_in_csv(response)
 
     def run() -> int:
         fuzz()
@@ -148,7 +194,24 @@ def _fuzzer(strategy: Any, cookies: dict[str, str]) -> Callable[[], int]:
     return run
 
 
-def test_no_generated_request_gets_a_server_error(fuzz_app: Quart) -> None:
+@pytest.fixture
+def log_lines() -> Iterator[LineCheck]:
+    """Every record of the run at INFO and above, checked as it is written."""
+    check = LineCheck()
+    agency = logging.getLogger("agency")
+    level = agency.level
+    agency.setLevel(logging.INFO)
+    logging.getLogger().addHandler(check)
+    try:
+        yield check
+    finally:
+        logging.getLogger().removeHandler(check)
+        agency.setLevel(level)
+
+
+def test_no_generated_request_gets_a_server_error(
+    fuzz_app: Quart, log_lines: LineCheck, database_url: str
+) -> None:
     started = time.monotonic()
     schema = schemathesis.openapi.from_asgi("/openapi.json", fuzz_app)
     identities: dict[str, dict[str, str]] = {"signed out": {}}
@@ -182,3 +245,9 @@ def test_no_generated_request_gets_a_server_error(fuzz_app: Quart) -> None:
     )
     assert not failures, "\n".join(failures[:20]) + f"\n({len(failures)} failures)"
     assert calls > 200
+    assert log_lines.records > calls  # an access log line per call, at least
+    assert not log_lines.bad, log_lines.bad[:20]
+    database_file = db.sqlite_path(database_url)
+    if database_file is not None:
+        for path in database_file.parent.glob(database_file.name + "*"):
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
