@@ -230,6 +230,7 @@ def test_free_preview_request_becomes_a_lead(
     expect(page.get_by_role("heading", name="Request Received!")).to_be_visible()
     export = live_server.workdir / "leads.csv"
     live_server.cli("leads", "export", "--csv", str(export), "--source", "free-preview")
+    assert export.stat().st_mode & 0o777 == 0o600  # addresses and names: the owner's only
     assert (
         '"Real Estate Website Rebuild","nora@estates.example","Nora Estates","nora-estates.com"'
         in export.read_text()

@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agency.core.cli_support import CliContext, console, errors
+from agency.core.db import private_file
 from agency.core.errors import ValidationFailed
 from agency.core.safe_fetch import FetchError
 from agency.core.settings import Settings
@@ -64,6 +65,8 @@ def export(
     """Write the leads to a CSV file."""
     context: CliContext = ctx.obj
     leads = context.run(lambda: lead_service.list_leads(source, None))
+    # E-mail addresses and names: readable by the owner only, like the database it comes from.
+    private_file(csv_file)
     csv_file.write_text(lead_service.to_csv(leads))
     console.print(f"wrote {len(leads)} lead(s) to {csv_file}")
 
