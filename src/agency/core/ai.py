@@ -17,6 +17,7 @@ import ssl
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
+from agency.core import bounded_body
 from agency.core.settings import Settings
 
 if TYPE_CHECKING:
@@ -45,6 +46,11 @@ BACKOFF_FIRST = 0.5  # seconds before the first retry; doubled for each next one
 BACKOFF_MAX = 8.0
 RETRY_AFTER_MAX = 20.0  # a provider asking for a longer wait is not waited for
 PROVIDER_MESSAGE_MAX = 300
+# The most a provider's answer may decode to (core/bounded_body.py): a chat completion of even
+# a long answer (tens of thousands of tokens, JSON-escaped) is a few hundred kB, and an error
+# a few hundred bytes; the provider is a server we do not control (any base URL).
+MAX_ANSWER_BYTES = 4 * 1024 * 1024
+MSG_UNREADABLE = "The AI provider's answer could not be read."
 
 
 class AIError(Exception):
@@ -88,7 +94,8 @@ def _tls_context() -> ssl.SSLContext:
 
 
 def _client(settings: Settings) -> AsyncOpenAI:
-    """A client for one call: our timeout, no SDK retries (ours decide), no redirects."""
+    """A client for one call: our timeout, no SDK retries (ours decide), no redirects, the
+    answer's body decoded within `MAX_ANSWER_BYTES`."""
     import httpx2
     from openai import AsyncOpenAI
 
@@ -96,6 +103,7 @@ def _client(settings: Settings) -> AsyncOpenAI:
         verify=_tls_context(),
         timeout=httpx2.Timeout(settings.ai_timeout, connect=min(settings.ai_timeout, 10.0)),
         follow_redirects=False,
+        event_hooks=bounded_body.httpx2_hooks(max_bytes=MAX_ANSWER_BYTES),
     )
     return AsyncOpenAI(
         api_key=settings.ai_api_key,
@@ -168,6 +176,10 @@ async def _complete_once(
                 response_format={"type": "json_object"},
                 **kwargs,
             )
+    except bounded_body.BodyLimitError as exc:
+        # Too large decoded, or not readable as sent: asking again would get the same.
+        log.warning("AI provider's answer refused: %s", exc)
+        raise AIError(MSG_UNREADABLE, kind="bad_answer") from exc
     except openai.APITimeoutError as exc:
         raise AIError(
             f"The AI provider did not answer within {settings.ai_timeout:g} seconds.",
@@ -181,13 +193,13 @@ async def _complete_once(
     except openai.APIStatusError as exc:
         raise _status_error(exc, settings) from exc
     except openai.APIResponseValidationError as exc:  # pragma: no cover - strict mode is off
-        raise AIError("The AI provider's answer could not be read.", kind="bad_answer") from exc
+        raise AIError(MSG_UNREADABLE, kind="bad_answer") from exc
     except (openai.APIError, ValueError) as exc:
         # A 2xx body that is not JSON at all (the SDK's json.loads fails), and other surprises.
-        raise AIError("The AI provider's answer could not be read.", kind="bad_answer") from exc
+        raise AIError(MSG_UNREADABLE, kind="bad_answer") from exc
     if not isinstance(getattr(completion, "choices", None), list):
         # A 2xx body that is not a chat completion (an HTML page, plain text).
-        raise AIError("The AI provider's answer could not be read.", kind="bad_answer")
+        raise AIError(MSG_UNREADABLE, kind="bad_answer")
     return _parse(completion)
 
 

@@ -10,8 +10,10 @@ would, and never reaches our own machine or network:
   the `Host` header and TLS (SNI and the certificate check) keep the name, so a second lookup
   cannot point the connection elsewhere (DNS rebinding);
 - redirects are followed by hand, at most `max_redirects`, each new address checked the same
-  way; `timeout` seconds in all (the lookups included); the body is read as a stream and cut off
-  past `max_bytes`; only `text/html` and `application/xhtml+xml` are accepted;
+  way; `timeout` seconds in all (the lookups included); the body is read as a stream, decoded
+  step by step (`core/bounded_body.py`: gzip, deflate, br, at most two stacked) and cut off
+  the moment its DECODED size passes `max_bytes`; only `text/html` and
+  `application/xhtml+xml` are accepted;
 - no cookie is sent, and none is kept between redirects;
 - a plain browser-like User-Agent that names the program.
 
@@ -40,6 +42,12 @@ from agency.core.addresses import (
     resolve_public,
     system_resolver,
 )
+from agency.core.bounded_body import (
+    BodyLimitError,
+    BodyTooLarge,
+    UnsupportedEncoding,
+    bounded_transport,
+)
 
 # httpx (with the rich console its command line pulls in) loads with the first fetch, not with
 # the server: about 40 ms of every start, for a feature a request may never use.
@@ -56,6 +64,7 @@ MSG_TIMEOUT: Final = "The website took too long to answer."
 MSG_TOO_LARGE: Final = "The page is too large to analyse."
 MSG_NOT_HTML: Final = "The address does not lead to a web page (HTML)."
 MSG_TOO_MANY_REDIRECTS: Final = "The website redirects too many times."
+MSG_ENCODING: Final = "The website sent the page in a compressed form that cannot be read."
 
 USER_AGENT: Final = (
     f"Mozilla/5.0 (compatible; agency-site-audit/{__version__}; a one-page website audit)"
@@ -183,6 +192,9 @@ def decode(body: bytes, charset: str | None) -> str:
 
 
 async def _read(response: httpx.Response, max_bytes: int) -> bytes:
+    """The body, already decoded within `max_bytes` by the bounded transport; counted here
+    again, with the early Content-Length check (of a body that was not encoded: the transport
+    removes the header of one that was, and checks it itself)."""
     declared = response.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > max_bytes:
         raise FetchFailed(MSG_TOO_LARGE, f"content-length {declared}")
@@ -238,7 +250,10 @@ async def _fetch(
     transport = _pinned_transport_class()(verify)
     redirects: list[str] = []
     async with httpx.AsyncClient(
-        transport=transport, follow_redirects=False, timeout=timeout, trust_env=False
+        transport=bounded_transport(transport, max_bytes=max_bytes),
+        follow_redirects=False,
+        timeout=timeout,
+        trust_env=False,
     ) as client:
         while True:
             host, address = await check_url(url, resolver=resolver, allow_private=allow_private)
@@ -274,6 +289,12 @@ async def _fetch(
                         raise FetchFailed(MSG_INVALID, f"redirect to {location!r}") from exc
                     continue
                 return await _page(url, response, redirects, max_bytes)
+            except BodyTooLarge as exc:
+                raise FetchFailed(MSG_TOO_LARGE, str(exc)) from exc
+            except UnsupportedEncoding as exc:
+                raise FetchFailed(MSG_ENCODING, str(exc)) from exc
+            except BodyLimitError as exc:  # CorruptBody: not what its encoding says
+                raise FetchFailed(MSG_UNREACHABLE, str(exc)) from exc
             except httpx.TimeoutException as exc:
                 raise FetchFailed(MSG_TIMEOUT, str(exc)) from exc
             except httpx.HTTPError as exc:

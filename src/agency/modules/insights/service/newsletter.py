@@ -18,6 +18,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from agency.core import bounded_body
 from agency.core.settings import Settings
 from agency.modules.insights.service.speed_providers import tls_context
 
@@ -32,6 +33,9 @@ MSG_UNREACHABLE = "The newsletter service did not answer. Please try again in a 
 OFFICIAL_BASE = {"v3": "https://api.convertkit.com", "v4": "https://api.kit.com"}
 TIMEOUT = 10.0  # seconds per request: the visitor waits for this before the speed test starts
 MAX_MESSAGE = 300
+# The most an answer of Kit may decode to (core/bounded_body.py): Kit answers a subscription
+# with a subscriber or an error, a kilobyte or two of JSON; a megabyte is far more than any.
+MAX_ANSWER_BYTES = 1024 * 1024
 
 
 class NewsletterFailed(Exception):
@@ -82,6 +86,9 @@ async def _post(
 
     try:
         response = await client.post(url, json=payload, headers=headers)
+    except bounded_body.BodyLimitError as exc:
+        log.warning("Kit's answer to %s was refused: %s", url, exc)
+        raise NewsletterFailed(MSG_FAILED) from None
     except httpx.HTTPError as exc:
         log.warning("Kit did not answer (%s): %s", url, type(exc).__name__)
         raise NewsletterFailed(MSG_UNREACHABLE) from None
@@ -100,7 +107,11 @@ async def subscribe(settings: Settings, email: str) -> None:
     form = settings.kit_form_id
     import httpx
 
-    async with httpx.AsyncClient(timeout=TIMEOUT, verify=tls_context()) as client:
+    async with httpx.AsyncClient(
+        timeout=TIMEOUT,
+        verify=tls_context(),
+        event_hooks=bounded_body.httpx_hooks(max_bytes=MAX_ANSWER_BYTES),
+    ) as client:
         if version == "v3":
             await _post(
                 client,

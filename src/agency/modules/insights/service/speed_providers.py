@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
+from agency.core import bounded_body
 from agency.core.addresses import Resolver, is_public_address
 from agency.core.egress_proxy import Allowed, EgressProxy
 from agency.core.settings import Settings
@@ -351,6 +352,12 @@ def psi_error(status: int, body: object) -> SpeedTestFailed:
 # Google PageSpeed Insights v5
 
 PSI_PATH = "/pagespeedonline/v5/runPagespeed"
+# The most a PageSpeed answer may decode to (core/bounded_body.py). A real one is a whole
+# Lighthouse result with its screenshots as base64 (the thumbnails, the final and the full-page
+# one): 370 kB for a one-screen page, 1-2 MB for a long page with many requests. Four times
+# that leaves room, and bounds what a misbehaving answer costs: its JSON, parsed on the event
+# loop, can take 20 times its size in memory and 0.3 s at this size.
+PSI_MAX_BYTES = 8 * 1024 * 1024
 
 
 @functools.cache
@@ -380,8 +387,16 @@ class PageSpeedInsights:
         import httpx
 
         try:
-            async with httpx.AsyncClient(timeout=self.timeout, verify=tls_context()) as client:
+            async with httpx.AsyncClient(
+                timeout=self.timeout,
+                verify=tls_context(),
+                event_hooks=bounded_body.httpx_hooks(max_bytes=PSI_MAX_BYTES),
+            ) as client:
                 response = await client.get(endpoint, params=params)
+        except bounded_body.BodyLimitError as exc:
+            # Too large decoded, or an encoding we do not read: not a PageSpeed answer.
+            log.warning("PageSpeed Insights' answer for %s was refused: %s", url, exc)
+            raise SpeedTestFailed(MSG_INVALID_RESPONSE) from None
         except httpx.HTTPError as exc:
             # Never log the request URL: it carries the API key.
             log.warning("PageSpeed Insights did not answer for %s: %s", url, type(exc).__name__)
