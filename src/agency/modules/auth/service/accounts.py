@@ -47,7 +47,7 @@ LOGIN_PER_ADDRESS = Limit("login-ip", limit=30, window=15 * 60, per_address=True
 # client address (subject `email address-subject`), and from all addresses together. The second
 # is far above what one address can reach (4 x 10 an hour), so one guesser locks out only
 # themselves.
-LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS = Limit("login-email-ip", limit=10, window=15 * 60)
+LOGIN_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS = Limit("login-email-address", limit=10, window=15 * 60)
 LOGIN_ATTEMPTS_PER_EMAIL = Limit("login-email", limit=100, window=60 * 60)
 SIGNUP_PER_ADDRESS = Limit("signup-ip", limit=10, window=60 * 60, per_address=True)
 
