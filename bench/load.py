@@ -26,6 +26,13 @@ Scenarios (`--db`, comma-separated):
   (tests/fakes/tcp_proxy.py) that this script closes `--down-at` seconds into the run for
   `--down-for` seconds (connections cut, port refusing) and then reopens: the machine's
   PostgreSQL itself is never stopped. Errors must be 503s while it is down, and none after.
+- `hostile`: SQLite, the same mix, plus `bomb` (10 % of requests): an anonymous
+  POST /api/analyses of a site whose home page, and PageSpeed's answer for it, is a gigabyte of
+  zeros sent as 1.8 kB of `Content-Encoding: gzip, gzip` (tests/fakes/bombs.py, an origin on
+  loopback; the unsafe test settings point the analysis and PageSpeed at it). It prints every
+  server process's peak memory (VmHWM) and fails when one passes `--max-rss-mb` (600): a worker
+  that decoded one bomb would hold a gigabyte. The other kinds' latency shows whether the bombs
+  stall the workers.
 
 Load generator and server share the machine: figures are for comparing runs on one machine.
 """
@@ -56,6 +63,7 @@ import httpx
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from tests.fakes.bombs import BombOrigin  # noqa: E402
 from tests.fakes.tcp_proxy import TcpProxy  # noqa: E402
 
 from procs import stop_group  # noqa: E402  (bench/, first on the path of a script run from it)
@@ -67,7 +75,19 @@ POSTGRES_ADMIN = os.environ.get(
     "AGENCY_BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres"
 )
 MIX = {"page": 40, "catalogue": 15, "signup": 5, "login": 5, "lead": 15, "profile": 20}
-EXPECTED = {"page": 200, "catalogue": 200, "signup": 201, "login": 200, "lead": 201, "profile": 200}
+EXPECTED = {
+    "page": 200,
+    "catalogue": 200,
+    "signup": 201,
+    "login": 200,
+    "lead": 201,
+    "profile": 200,
+    "bomb": 202,
+}
+# The hostile scenario's mix: the same, with analyses of a compression bomb among them.
+HOSTILE_MIX = {**MIX, "page": 30, "bomb": 10}
+# Domains whose analysis fetches the bomb (20 analyses an hour per domain: enough of them).
+BOMB_DOMAINS = [f"bomb-site-{n}.com" for n in range(200)]
 PASSWORD = "a long enough password 123"
 HEADERS = {"X-Agency-Request": "1", "Accept-Encoding": "br, gzip"}
 LEAD_FORM = "ai-onboarding-audit"
@@ -101,8 +121,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(database_url: str, workdir: Path) -> Iterator[str]:
-    """`agency serve --workers 2` on the given database; yields its base URL."""
+def server(
+    database_url: str, workdir: Path, extra_env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """`agency serve --workers 2` on the given database; yields its base URL and process."""
     web = workdir / "web"
     if (WEB_DIST / "index.html").is_file():
         shutil.copytree(WEB_DIST, web)  # a rebuild during the run changes nothing
@@ -116,6 +138,7 @@ def server(database_url: str, workdir: Path) -> Iterator[str]:
         AGENCY_TRUSTED_PROXIES="1",
         AGENCY_ACCESS_LOG="false",
         AGENCY_LOG_LEVEL="warning",
+        **(extra_env or {}),
     )
     log = (workdir / "server.log").open("wb")
     argv = [str(AGENCY), "serve", "--workers", "2", "--port", str(port)]
@@ -137,7 +160,7 @@ def server(database_url: str, workdir: Path) -> Iterator[str]:
             if time.monotonic() > deadline:
                 raise RuntimeError("server did not answer /api/health within 60 s")
             time.sleep(0.2)
-        yield base
+        yield base, proc
     finally:
         stop_group(proc)
         log.close()
@@ -193,12 +216,19 @@ def pages() -> list[str]:
 
 
 async def user(
-    n: int, base: str, run: Run, t0: float, stop: float, addresses: Addresses, paths: list[str]
+    n: int,
+    base: str,
+    run: Run,
+    t0: float,
+    stop: float,
+    addresses: Addresses,
+    paths: list[str],
+    mix: dict[str, int],
 ) -> None:
     rng = random.Random(n)
     email = f"load{n}-{os.getpid()}@example.com"
-    kinds = list(MIX)
-    weights = [MIX[k] for k in kinds]
+    kinds = list(mix)
+    weights = [mix[k] for k in kinds]
     signed_up = False
     async with httpx.AsyncClient(base_url=base, headers=HEADERS, timeout=30) as client:
         while time.monotonic() < stop:
@@ -234,6 +264,9 @@ async def user(
                     "domain": f"site{n}.example.com",
                     "message": "Under load.",
                 }
+            elif kind == "bomb":
+                method, path = "POST", "/api/analyses"
+                body = {"url": rng.choice(BOMB_DOMAINS), "email": email, "source": "ai-analysis"}
             elif kind == "profile":
                 method, path = "PATCH", "/api/account/profile"
                 body = {"first_name": "Load", "last_name": f"User {n} {rng.randrange(1000)}"}
@@ -254,14 +287,19 @@ async def user(
 
 
 async def load(
-    base: str, run: Run, users: int, outage: tuple[TcpProxy, float, float] | None
+    base: str,
+    run: Run,
+    users: int,
+    outage: tuple[TcpProxy, float, float] | None,
+    mix: dict[str, int] = MIX,
 ) -> None:
     addresses = Addresses()
     paths = pages()
     t0 = time.monotonic()
     stop = t0 + run.seconds
     tasks = [
-        asyncio.create_task(user(n, base, run, t0, stop, addresses, paths)) for n in range(users)
+        asyncio.create_task(user(n, base, run, t0, stop, addresses, paths, mix))
+        for n in range(users)
     ]
     if outage is not None:
         proxy, down_at, down_for = outage
@@ -300,7 +338,8 @@ def report(run: Run) -> tuple[str, int]:
     by_kind: dict[str, list[Sample]] = defaultdict(list)
     for sample in run.samples:
         by_kind[sample.kind].append(sample)
-    for kind in [*MIX, "all"]:
+    kinds_seen = [k for k in EXPECTED if k in by_kind]
+    for kind in [*kinds_seen, "all"]:
         samples = run.samples if kind == "all" else by_kind.get(kind, [])
         ok = [s.duration * 1000 for s in samples if not is_error(s)]
         errors = sum(1 for s in samples if is_error(s))
@@ -349,25 +388,74 @@ def open_to_others(data: Path) -> list[str]:
     return [f"{name} {oct(mode)}" for name, mode in modes.items() if mode & 0o077]
 
 
+def group_peaks(leader: int) -> dict[int, int]:
+    """Peak resident memory (VmHWM, kB) of every process in the server's process group."""
+    peaks: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if os.getpgid(int(entry.name)) != leader:
+                continue
+            for line in (entry / "status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks[int(entry.name)] = int(line.split()[1])
+        except (OSError, ValueError):
+            continue  # gone, or not ours to read
+    return peaks
+
+
+def hostile_env(origin: BombOrigin) -> dict[str, str]:
+    """Analyses of BOMB_DOMAINS fetch the bomb, and PageSpeed is the bomb origin too: every
+    request stays on loopback (the unsafe settings are for tests and benches only)."""
+    return {
+        "AGENCY_SPEEDTEST_UNSAFE_ALLOW_PRIVATE_TARGETS": "true",
+        "AGENCY_ANALYSIS_UNSAFE_FETCH_OVERRIDES": json.dumps(
+            dict.fromkeys(BOMB_DOMAINS, origin.base_url + "/")
+        ),
+        "AGENCY_PAGESPEED_API_BASE": origin.base_url,
+        "AGENCY_SPEEDTEST_PROVIDER": "psi",
+    }
+
+
 def scenario(name: str, seconds: float, users: int, args: argparse.Namespace) -> tuple[str, int]:
     run = Run(name, seconds)
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="agency-load-") as tmp:
         workdir = Path(tmp)
         exposed: list[str] = []
+        peaks: dict[int, int] = {}
+        served: int | None = None
         if name == "sqlite":
-            with server(f"sqlite://{workdir / 'data' / 'agency.db'}", workdir) as base:
+            with server(f"sqlite://{workdir / 'data' / 'agency.db'}", workdir) as (base, proc):
                 asyncio.run(load(base, run, users, None))
                 exposed = open_to_others(workdir / "data")  # -wal and -shm exist while it runs
+                peaks = group_peaks(proc.pid)
+        elif name == "hostile":
+            origin = BombOrigin()
+            origin.start()
+            origin.serve_bomb("gzip, gzip", "text/html; charset=utf-8")
+            try:
+                database = f"sqlite://{workdir / 'data' / 'agency.db'}"
+                with server(database, workdir, hostile_env(origin)) as (base, proc):
+                    asyncio.run(load(base, run, users, None, HOSTILE_MIX))
+                    time.sleep(3)  # the last analyses' jobs read their bombs
+                    peaks = group_peaks(proc.pid)
+                    served = len(origin.requests)
+            finally:
+                origin.stop()
         elif name == "postgres":
-            with postgres_database() as db, server(postgres_url(db), workdir) as base:
+            with postgres_database() as db, server(postgres_url(db), workdir) as (base, _):
                 asyncio.run(load(base, run, users, None))
         else:
             admin = urlsplit(POSTGRES_ADMIN)
             proxy = TcpProxy(admin.hostname or "127.0.0.1", admin.port or 5432)
             proxy.open()
             try:
-                with postgres_database() as db, server(postgres_url(db, proxy.port), workdir) as b:
+                with (
+                    postgres_database() as db,
+                    server(postgres_url(db, proxy.port), workdir) as (b, _),
+                ):
                     asyncio.run(load(b, run, users, (proxy, args.down_at, args.down_for)))
             finally:
                 proxy.close()
@@ -379,6 +467,20 @@ def scenario(name: str, seconds: float, users: int, args: argparse.Namespace) ->
     if exposed:
         table += f"\n\nDatabase files others can read (must be 0600): {', '.join(exposed)}."
         failing += len(exposed)
+    if peaks:
+        worst = max(peaks.values()) / 1024
+        if served is not None:
+            table += (
+                f"\n\nThe bomb origin answered {served} requests (1.8 kB each, a gigabyte decoded)."
+            )
+        table += (
+            "\n\nPeak memory (VmHWM) of the server's processes: "
+            + ", ".join(f"{kb / 1024:.0f} MB" for kb in sorted(peaks.values()))
+            + f" (limit {args.max_rss_mb} MB)."
+        )
+        if served is not None and worst > args.max_rss_mb:
+            table += f" FAIL: a process reached {worst:.0f} MB."
+            failing += 1
     table += (
         f"\n\nLoad average (1 min) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after "
         f"({os.cpu_count()} CPUs; this run's own server and client included)."
@@ -397,6 +499,9 @@ def main() -> int:
     parser.add_argument("--db", default="sqlite,postgres,outage", help="scenarios to run")
     parser.add_argument("--down-at", type=float, default=None, help="outage start (s) [1/3 in]")
     parser.add_argument("--down-for", type=float, default=5, help="outage length (s)")
+    parser.add_argument(
+        "--max-rss-mb", type=int, default=600, help="hostile: most memory a server process may hold"
+    )
     args = parser.parse_args()
     if args.down_at is None:
         args.down_at = args.seconds / 3
@@ -408,7 +513,7 @@ def main() -> int:
     print(header, flush=True)
     tables, failing = [header], 0
     for name in [n.strip() for n in args.db.split(",") if n.strip()]:
-        if name not in ("sqlite", "postgres", "outage"):
+        if name not in ("sqlite", "postgres", "outage", "hostile"):
             parser.error(f"unknown scenario {name}")
         table, failed = scenario(name, args.seconds, args.users, args)
         print("\n" + table, flush=True)
