@@ -10,7 +10,7 @@ from quart import Quart
 from quart_schema import Info, QuartSchema
 
 from agency import __version__
-from agency.core import db, jobs, mail, retention, userdata
+from agency.core import db, jobs, mail, mail_web, retention, userdata
 from agency.core.modules import HtmlFilter, JobHandler, Module, Periodic
 from agency.core.paths import web_dir
 from agency.core.requests import JsonRequest
@@ -65,15 +65,18 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
     install_request_layer(
         app,
         settings,
-        csrf_exempt=[path for m in modules for path in m.csrf_exempt],
+        # Mail providers' one-click unsubscribe posts a form, without our header (RFC 8058).
+        csrf_exempt=[mail.UNSUBSCRIBE_PATH, *(path for m in modules for path in m.csrf_exempt)],
         static_headers=common_headers,
     )
     app.register_blueprint(core_blueprint)
+    app.register_blueprint(mail_web.blueprint)
     for module in modules:
         if module.blueprint is not None:
             app.register_blueprint(module.blueprint)
 
     model_modules = [m.models for m in modules if m.models is not None]
+    mail.configure(settings)  # unsubscribe links: the secret key and the site's address
     mailer = mail.Mailer(settings)
     handlers: dict[str, JobHandler] = {mail.JOB_KIND: mailer.deliver}
     handlers.update({k: h for m in modules for k, h in m.job_handlers.items()})

@@ -20,6 +20,16 @@ nothing of it is decoded. Whatever the Python, the message is then written to by
 with the standard parser and sent only when it reads back as built (the same headers with the
 same values in every part, the same bodies); those very bytes are what the server gets.
 
+Reports and, later, marketing are sent `unsubscribable`: such a message is not even queued
+for an address that has opted out (`MailOptOut`: only the SHA-256 of its `mailbox`, so every
+spelling of one mailbox is one opt-out and no plain address is kept), and otherwise carries an
+unsubscribe link (`unsubscribe_url` in its template's context: our page, where a button does
+it) and the RFC 8058 one-click headers (`List-Unsubscribe` with our API's address,
+`List-Unsubscribe-Post`), which mail providers POST to without any cookie or header of ours.
+The link's token is the address itself with an HMAC of it under the secret key, so it works
+without a table and cannot be made for another address (`unsubscribe_token`). The job checks
+the opt-out again before sending: an opt-out arriving while a message waits stops it.
+
 Copies are not kept for ever: `agency.core.retention` deletes sent messages
 `AGENCY_RETENTION_MAIL_SENT_DAYS` after sending and undelivered ones (failed, or waiting in the
 outbox) `AGENCY_RETENTION_MAIL_FAILED_DAYS` after they were written.
@@ -28,19 +38,25 @@ outbox) `AGENCY_RETENTION_MAIL_FAILED_DAYS` after they were written.
 from __future__ import annotations
 
 import base64
+import binascii
+import contextlib
 import email.policy
+import hashlib
+import hmac
 import logging
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.policy import EmailPolicy
 from email.utils import make_msgid, parseaddr
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import aiosmtplib
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from tortoise import fields
+from tortoise.exceptions import IntegrityError
 from tortoise.models import Model
 
 from agency.core import jobs
@@ -52,6 +68,11 @@ log = logging.getLogger(__name__)
 
 JOB_KIND = "mail.send"
 QUEUED, SENT, OUTBOX, FAILED = "queued", "sent", "outbox", "failed"
+# What a queued message whose recipient unsubscribed before it was sent is failed with.
+UNSUBSCRIBED = "not sent: the recipient unsubscribed before it was delivered"
+# The unsubscribe link's page (the web UI's) and the one-click address (the API's).
+UNSUBSCRIBE_PAGE = "/unsubscribe"
+UNSUBSCRIBE_PATH = "/api/mail/unsubscribe"
 # With the queue's back-off (capped at an hour) this keeps retrying for about a day.
 MAX_ATTEMPTS = 30
 
@@ -67,12 +88,48 @@ _templates = Environment(
 # name (quotes, angle brackets, commas, semicolons, colons, at signs, backslashes).
 _NAMED = re.compile(r'[^"<>,;:@\\]*<(?P<address>[^<>]*)>')
 
+# Headers whose value is an address in angle brackets (`<https://...>`) that readers take as it
+# is: a URL cannot be folded, and the generator would write one longer than a line as encoded
+# words, which no mail provider decodes there. Such a value, plain ASCII without spaces and within
+# SMTP's 998-character line, is written on one line as it is.
+ONE_LINE_HEADERS = frozenset({"list-unsubscribe"})
+_ONE_LINE_VALUE = re.compile(r"<[!-~]+>")
+SMTP_LINE_MAX = 998
+
+
+if TYPE_CHECKING:
+    _EmailPolicy = EmailPolicy[EmailMessage]
+else:
+    _EmailPolicy = EmailPolicy  # not subscriptable at run time
+
+
+class _Policy(_EmailPolicy):
+    """`EmailPolicy`, writing the values of `ONE_LINE_HEADERS` on one line (see there)."""
+
+    def _one_line(self, name: str, value: str) -> str | None:
+        line = f"{name}: {value}"
+        if (
+            name.lower() in ONE_LINE_HEADERS
+            and _ONE_LINE_VALUE.fullmatch(str(value))
+            and len(line) <= SMTP_LINE_MAX
+        ):
+            return line + self.linesep
+        return None
+
+    def fold(self, name: str, value: str) -> str:
+        return self._one_line(name, value) or str(super().fold(name, value))
+
+    def fold_binary(self, name: str, value: str) -> bytes:
+        line = self._one_line(name, value)
+        return line.encode("ascii") if line else bytes(super().fold_binary(name, value))
+
+
 # How messages are built and written: SMTP's CRLF line ends and 7-bit output (non-ASCII bodies
 # quoted-printable or base64, non-ASCII headers as encoded words), so the bytes checked are the
 # bytes any server gets, 8BITMIME or not. Where this Python has it (3.13; 3.12.5 and 3.11.10
 # on), the generator also refuses a header holding a line break (CVE-2024-6923); our own read-back
 # check (`_reads_back`) stands in for it on the others.
-POLICY: EmailPolicy[EmailMessage] = email.policy.SMTP.clone(cte_type="7bit")
+POLICY: EmailPolicy[EmailMessage] = _Policy(linesep="\r\n", cte_type="7bit")
 if hasattr(POLICY, "verify_generated_headers"):
     POLICY = POLICY.clone(verify_generated_headers=True)
 # How a mail reader reads a header: encoded words decoded.
@@ -90,9 +147,23 @@ class OutboundMail(Model):
     last_error = fields.TextField(null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
     sent_at = fields.DatetimeField(null=True)
+    # Set on an unsubscribable message: the job adds the one-click headers with it and checks
+    # the recipient's opt-out before sending.
+    unsubscribe_token = fields.TextField(null=True)
 
     class Meta:
         table = "outbound_mail"
+
+
+class MailOptOut(Model):
+    """A mailbox that asked for no more unsubscribable mail: the SHA-256 hex of its `mailbox`
+    (never the address). Kept for good: it is what keeps the promise."""
+
+    address_hash = fields.CharField(max_length=64, primary_key=True)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "mail_opt_out"
 
 
 def render(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
@@ -103,10 +174,39 @@ def render(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
     return subject, text, html
 
 
-async def send_mail(to: str, template: str, context: dict[str, Any]) -> int:
-    """Queue a message; returns its id. Delivery happens in a background job."""
+@overload
+async def send_mail(
+    to: str, template: str, context: dict[str, Any], *, unsubscribable: Literal[False] = False
+) -> int: ...
+@overload
+async def send_mail(
+    to: str, template: str, context: dict[str, Any], *, unsubscribable: bool
+) -> int | None: ...
+async def send_mail(
+    to: str, template: str, context: dict[str, Any], *, unsubscribable: bool = False
+) -> int | None:
+    """Queue a message; returns its id. Delivery happens in a background job.
+
+    An `unsubscribable` message (one the recipient did not ask for as such: reports, marketing)
+    is not queued for an address that opted out (None), and otherwise gets `unsubscribe_url`
+    and `site_url` in its template's context and the one-click headers when it is sent."""
+    token = None
+    if unsubscribable:
+        address = address_of(to)
+        if await opted_out(address):
+            log.info("mail not queued: the recipient unsubscribed", extra={"template": template})
+            return None
+        links = _unsubscribe_links()
+        token = unsubscribe_token(address, links.secret)
+        context = {
+            **context,
+            "unsubscribe_url": f"{links.public_url}{UNSUBSCRIBE_PAGE}?token={token}",
+            "site_url": links.public_url,
+        }
     subject, text, html = render(template, context)
-    mail = await OutboundMail.create(to=to, subject=subject, text=text, html=html)
+    mail = await OutboundMail.create(
+        to=to, subject=subject, text=text, html=html, unsubscribe_token=token
+    )
     await jobs.enqueue(JOB_KIND, {"mail_id": mail.id}, max_attempts=MAX_ATTEMPTS)
     return int(mail.id)
 
@@ -137,6 +237,10 @@ class Mailer:
         set_subject(message, mail.subject)
         sender_domain = parseaddr(self.settings.mail_from)[1].rpartition("@")[2]
         message["Message-ID"] = make_msgid(domain=sender_domain or None)
+        if mail.unsubscribe_token:  # RFC 8058: providers POST to the URL, body below
+            url = f"{self.settings.public_url}{UNSUBSCRIBE_PATH}?token={mail.unsubscribe_token}"
+            message["List-Unsubscribe"] = f"<{url}>"
+            message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         message.set_content(mail.text)
         if mail.html:
             message.add_alternative(mail.html, subtype="html")
@@ -177,6 +281,10 @@ class Mailer:
         """Job handler: send one message, or leave it in the outbox without SMTP."""
         mail = await OutboundMail.get_or_none(id=payload["mail_id"])
         if mail is None or mail.status == SENT:
+            return
+        if mail.unsubscribe_token and await opted_out(address_of(mail.to)):
+            await OutboundMail.filter(id=mail.id).update(status=FAILED, last_error=UNSUBSCRIBED)
+            log.info("mail not sent: the recipient unsubscribed", extra={"mail_id": mail.id})
             return
         refusal = self.refusal(mail)
         written = self.written(mail) if refusal is None else refusal
@@ -321,3 +429,131 @@ def _reads_back(message: EmailMessage, data: bytes) -> str | None:
 
 def _body(part: EmailMessage) -> str:
     return str(part.get_content()).replace("\r\n", "\n")
+
+
+# Opting out ---------------------------------------------------------------------------------
+
+
+# Mail services that ignore dots in the local part (one mailbox, many spellings).
+_DOTLESS_DOMAINS = {"gmail.com": "gmail.com", "googlemail.com": "gmail.com"}
+
+
+def mailbox(email: str) -> str:
+    """The mailbox an address delivers to, as far as we can tell, for counting what it is sent
+    and for its opt-out: lower-case, without a `+tag` (RFC 5233 subaddressing: most providers
+    deliver `ann+1@` to `ann@`), and Gmail's dots and second domain dropped. Never raises."""
+    local, at, domain = email.strip().lower().rpartition("@")
+    if not at:
+        return email.strip().lower()
+    local = local.split("+", 1)[0] or local
+    if domain in _DOTLESS_DOMAINS:
+        domain = _DOTLESS_DOMAINS[domain]
+        local = local.replace(".", "") or local
+    return f"{local}@{domain}"
+
+
+def address_of(to: str) -> str:
+    """The address of a recipient, without its display name if it has one."""
+    named = _NAMED.fullmatch(to.strip())
+    return (named.group("address") if named else to).strip()
+
+
+def address_hash(email: str) -> str:
+    """What an opt-out keeps of an address: the SHA-256 hex of its mailbox."""
+    return hashlib.sha256(mailbox(email).encode("utf-8", "backslashreplace")).hexdigest()
+
+
+async def opted_out(email: str) -> bool:
+    return await MailOptOut.exists(address_hash=address_hash(email))
+
+
+async def opt_out(email: str) -> None:
+    """Record the address's mailbox as opted out (again: nothing changes)."""
+    key = address_hash(email)
+    if await MailOptOut.exists(address_hash=key):
+        return
+    # IntegrityError: the same opt-out, recorded by a request at the same moment.
+    with contextlib.suppress(IntegrityError):
+        await MailOptOut.create(address_hash=key)
+
+
+# The token: base64url(address) "." base64url(HMAC-SHA256(secret, purpose + address)), without
+# padding. The HMAC covers the address exactly as carried (and so its mailbox); the purpose keeps
+# it from being any other signature made with the same key.
+_TOKEN_PURPOSE = b"agency.mail.unsubscribe\x00"
+TOKEN_MAX = 4096
+_B64URL = re.compile(r"[A-Za-z0-9_-]+")
+
+
+@dataclass(frozen=True)
+class _Links:
+    secret: str
+    public_url: str
+
+
+_configured: dict[str, _Links] = {}
+
+
+def configure(settings: Settings) -> None:
+    """Give `send_mail` and `unsubscribe` the secret key and the site's address (the app
+    factory does, once per process)."""
+    _configured["links"] = _Links(settings.effective_secret_key(), settings.public_url)
+
+
+def _unsubscribe_links() -> _Links:
+    if "links" not in _configured:
+        raise RuntimeError("agency.core.mail.configure(settings) was not called")
+    return _configured["links"]
+
+
+def _mac(secret: str, data: bytes) -> bytes:
+    return hmac.digest(secret.encode(), _TOKEN_PURPOSE + data, hashlib.sha256)
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+def _unb64(text: str) -> bytes | None:
+    """The bytes of unpadded base64url text, or None; only the one canonical spelling of any
+    bytes is accepted (unused low bits set make another text of the same bytes)."""
+    if not _B64URL.fullmatch(text):
+        return None
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    return data if _b64(data) == text else None
+
+
+def unsubscribe_token(email: str, secret: str) -> str:
+    """The token of an address's unsubscribe links."""
+    data = email.encode("utf-8", "backslashreplace")
+    return f"{_b64(data)}.{_b64(_mac(secret, data))}"
+
+
+def token_address(token: str, secret: str) -> str | None:
+    """The address a token was made for, or None when it is not one of ours (forged, changed,
+    cut or made with another key)."""
+    if len(token) > TOKEN_MAX:
+        return None
+    body, dot, signature = token.partition(".")
+    data, mac = _unb64(body), _unb64(signature)
+    if not dot or data is None or mac is None:
+        return None
+    if not hmac.compare_digest(mac, _mac(secret, data)):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+async def unsubscribe(token: str) -> str | None:
+    """Opt out the address a token was made for and return it, or None for a bad token."""
+    address = token_address(token, _unsubscribe_links().secret)
+    if address is None:
+        return None
+    await opt_out(address)
+    log.info("a recipient unsubscribed")
+    return address

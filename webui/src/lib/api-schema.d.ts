@@ -218,6 +218,16 @@ export interface paths {
     /** A visitor's form: stored as a lead, and the agency is told by e-mail. */
     post: operations["post_post_lead"];
   };
+  "/api/mail/unsubscribe": {
+    /**
+     * Stop reports and marketing to the address an unsubscribe link was made for.
+     * @description
+     * The link's token comes in the query (a mail provider's one-click call, form-encoded, no
+     * CSRF header needed) or in a JSON body (our page). Doing it again changes nothing; a token
+     * that is not ours answers 400.
+     */
+    post: operations["post_post_unsubscribe"];
+  };
   "/api/newsletter": {
     /**
      * A speed-test page's newsletter sign-up: the e-mail is kept as a lead of the page, then
@@ -2537,6 +2547,40 @@ export interface operations {
           "application/json": {
             /** Message */
             message: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Stop reports and marketing to the address an unsubscribe link was made for.
+   * @description
+   * The link's token comes in the query (a mail provider's one-click call, form-encoded, no
+   * CSRF header needed) or in a JSON body (our page). Doing it again changes nothing; a token
+   * that is not ours answers 400.
+   */
+  post_post_unsubscribe: {
+    parameters: {
+      query?: {
+        token?: string | null;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /** Token */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Address */
+            address: string;
+            /** Unsubscribed */
+            unsubscribed: boolean;
           };
         };
       };

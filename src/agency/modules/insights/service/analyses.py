@@ -493,7 +493,7 @@ async def _send_report_once(settings: Settings, row: Analysis) -> None:
         won = await Analysis.filter(id=row.id, report_sent=False).update(report_sent=True)
         # The mailbox's daily allowance of reports is shared with the speed tests'.
         if won and await speedtests.report_allowed(row.email, "analysis", row.public_id):
-            await mail.send_mail(row.email, REPORT_TEMPLATE, context)
+            await mail.send_mail(row.email, REPORT_TEMPLATE, context, unsubscribable=True)
 
 
 # ---------------------------------------------------------------------------------------------

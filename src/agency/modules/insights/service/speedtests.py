@@ -647,25 +647,12 @@ async def send_report(test: SpeedTest, settings: Settings) -> None:
     """Queue the visitor's report (nothing when the test has no e-mail, or its mailbox had its
     reports for the day)."""
     if test.email and await report_allowed(test.email, "speed test", test.public_id):
-        await mail.send_mail(test.email, REPORT_TEMPLATE, report_context(test, settings))
+        context = report_context(test, settings)
+        await mail.send_mail(test.email, REPORT_TEMPLATE, context, unsubscribable=True)
 
 
-# Mail services that ignore dots in the local part (one mailbox, many spellings).
-_DOTLESS_DOMAINS = {"gmail.com": "gmail.com", "googlemail.com": "gmail.com"}
-
-
-def recipient_subject(email: str) -> str:
-    """The mailbox an address delivers to, as far as we can tell, for counting what it is sent:
-    lower-case, without a `+tag` (RFC 5233 subaddressing: most providers deliver `ann+1@` to
-    `ann@`), and Gmail's dots and second domain dropped. Never raises."""
-    local, at, domain = email.strip().lower().rpartition("@")
-    if not at:
-        return email.strip().lower()
-    local = local.split("+", 1)[0] or local
-    if domain in _DOTLESS_DOMAINS:
-        domain = _DOTLESS_DOMAINS[domain]
-        local = local.replace(".", "") or local
-    return f"{local}@{domain}"
+# The mailbox an address delivers to: the mail layer's rule, which its opt-outs follow too.
+recipient_subject = mail.mailbox
 
 
 async def report_allowed(email: str, what: str, public_id: str) -> bool:

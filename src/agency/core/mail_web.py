@@ -1,0 +1,89 @@
+"""The Quart side of the mail layer's opt-out: `POST /api/mail/unsubscribe`.
+
+Two callers post to it. A mail provider honouring RFC 8058's one-click header posts
+`List-Unsubscribe=One-Click`, form-encoded, to the header's address (the token in the query),
+with no cookie and without our CSRF header: the path is exempt from the CSRF guard, which costs
+nothing here, since only the token decides and it was mailed to the address it stops. Our page
+(`/unsubscribe`, where the e-mail's link goes) posts JSON `{"token": ...}` after a click. No GET
+unsubscribes (link scanners and previews fetch every link of a message): a GET of the API
+address, which a mail reader without one-click support opens in a browser, is sent on to the
+page. Refused tokens are counted per client address (`REFUSED_PER_ADDRESS`); a valid one is
+never refused, so no provider's retry is needed to keep an opt-out.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from pydantic import BaseModel, Field, ValidationError
+from quart import Blueprint, redirect, request
+from quart_schema import document_querystring, document_request, hide, validate_response
+from werkzeug.wrappers import Response
+
+from agency.core import mail, ratelimit
+from agency.core.errors import ValidationFailed
+from agency.core.ratelimit import Limit
+from agency.core.request_layer import current_client_ip
+from agency.core.text import Line
+
+MSG_INVALID = "This unsubscribe link is not valid. Please use the link from the e-mail."
+# Tokens that are not ours, per client address: enough for someone mistyping a link, far too
+# few to matter to anyone trying them (an HMAC-SHA256 is not guessed).
+REFUSED_PER_ADDRESS = Limit("mail-unsubscribe-refused", limit=30, window=60 * 60, per_address=True)
+
+blueprint = Blueprint("mail", __name__)
+
+
+class UnsubscribeQuery(BaseModel):
+    token: Line | None = Field(default=None, max_length=mail.TOKEN_MAX)
+
+
+class UnsubscribeIn(BaseModel):
+    """Our page's call; a provider's one-click call sends `List-Unsubscribe=One-Click`,
+    form-encoded, with the token in the query instead."""
+
+    token: Line = Field(max_length=mail.TOKEN_MAX)
+
+
+class UnsubscribeOut(BaseModel):
+    address: str
+    unsubscribed: bool
+
+
+@blueprint.post(mail.UNSUBSCRIBE_PATH)
+@document_querystring(UnsubscribeQuery)
+@document_request(UnsubscribeIn)
+@validate_response(UnsubscribeOut, 200)
+async def post_unsubscribe() -> UnsubscribeOut:
+    """Stop reports and marketing to the address an unsubscribe link was made for.
+
+    The link's token comes in the query (a mail provider's one-click call, form-encoded, no
+    CSRF header needed) or in a JSON body (our page). Doing it again changes nothing; a token
+    that is not ours answers 400."""
+    token = request.args.get("token") or await _body_token()
+    address = await mail.unsubscribe(token) if token else None
+    if address is None:
+        client = current_client_ip() or request.remote_addr or "unknown"
+        await ratelimit.enforce(REFUSED_PER_ADDRESS, client)
+        raise ValidationFailed(MSG_INVALID, code="invalid_token")
+    return UnsubscribeOut(address=address, unsubscribed=True)
+
+
+async def _body_token() -> str | None:
+    """The token of a JSON body, or None (a form, an empty body, no token in it)."""
+    body = await request.get_json()  # a body that claims JSON and is not: a 400
+    if body is None:
+        return None
+    try:
+        return UnsubscribeIn.model_validate(body).token
+    except ValidationError:
+        return None
+
+
+@blueprint.get(mail.UNSUBSCRIBE_PATH)
+@hide
+async def get_unsubscribe() -> Response:
+    """The one-click address opened in a browser: the page, which asks before it unsubscribes."""
+    token = request.args.get("token", "")
+    query = f"?{urlencode({'token': token})}" if token else ""
+    return redirect(f"{mail.UNSUBSCRIBE_PAGE}{query}", 303)
