@@ -46,104 +46,308 @@ class Settings(BaseSettings):
         validate_default=True,
     )
 
+    # Every field's description is its documentation: scripts/gen-config-doc writes
+    # docs/configuration.md from them, and the test command fails when that file is stale.
+
     # Server
-    host: str = "127.0.0.1"
-    port: int = Field(default=8000, ge=1, le=65535)
-    workers: int = Field(default=1, ge=1, le=64)
-    base_url: str = ""
-    data_dir: Path = Path("data")
-    database_url: str = ""
-    secret_key: str = ""
-    trusted_proxies: int = Field(default=0, ge=0, le=10)
-    log_level: Literal["debug", "info", "warning", "error"] = "info"
-    log_format: Literal["text", "json"] = "text"
-    access_log: bool = True
-    web_dir: Path | None = None
-    run_jobs: bool = True
-    jobs_concurrency: int = Field(default=16, ge=1, le=1024)
+    host: str = Field(default="127.0.0.1", description="Address `agency serve` listens on.")
+    port: int = Field(default=8000, ge=1, le=65535, description="Port `agency serve` listens on.")
+    workers: int = Field(
+        default=1, ge=1, le=64, description="Server processes `agency serve` forks (`--workers`)."
+    )
+    base_url: str = Field(
+        default="",
+        description="The site's public address, e.g. `https://www.example.com`: links in e-mails, "
+        "canonical URLs, robots.txt and the sitemap are built from it, never from request "
+        "headers; `https://` turns on Secure cookies and HSTS. Empty: "
+        "`http://HOST:PORT`.",
+    )
+    data_dir: Path = Field(
+        default=Path("data"),
+        description="Where the SQLite database and the generated secret key are kept.",
+    )
+    database_url: str = Field(
+        default="",
+        description="`postgres://user:pass@host:5432/db` for PostgreSQL; empty: SQLite in "
+        "`DATA_DIR/agency.db`. A SQLite URL may carry PRAGMAs as a query "
+        "(`?synchronous=FULL`).",
+    )
+    secret_key: str = Field(
+        default="",
+        description="Signs session cookies. Empty: generated once into `DATA_DIR/secret_key` "
+        "(0600). Set the same value on every machine when several serve the site.",
+    )
+    trusted_proxies: int = Field(
+        default=0,
+        ge=0,
+        le=10,
+        description="How many reverse proxies in front of the server append to "
+        "`X-Forwarded-For`; the client's address is read that many hops from the right. 0: "
+        "the header is ignored.",
+    )
+    log_level: Literal["debug", "info", "warning", "error"] = Field(
+        default="info", description="The least important log records written."
+    )
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="`text`, or `json` (one JSON object per line)."
+    )
+    access_log: bool = Field(default=True, description="One log line per API request.")
+    web_dir: Path | None = Field(
+        default=None,
+        description="Serve another build of the web UI (a `webui/dist` folder); empty: the "
+        "bundled build.",
+    )
+    run_jobs: bool = Field(
+        default=True,
+        description="Run background jobs in the server processes; `false` when `agency worker` "
+        "processes run them.",
+    )
+    jobs_concurrency: int = Field(
+        default=16,
+        ge=1,
+        le=1024,
+        description="Jobs one process runs at once, of the kinds without a limit of their own "
+        "(a kind with one, such as speed tests, runs up to it besides).",
+    )
 
     # E-mail. Without smtp_host, mail is kept in the outbox (`agency mail outbox`).
-    mail_from: str = "agency <hello@agency.local>"
-    smtp_host: str = ""
-    smtp_port: int = Field(default=587, ge=1, le=65535)
-    smtp_username: str = ""
-    smtp_password: str = ""
-    smtp_security: Literal["starttls", "tls", "none"] = "starttls"
-    smtp_timeout: float = Field(default=20.0, gt=0)
+    mail_from: str = Field(
+        default="agency <hello@agency.local>", description="The sender of every e-mail."
+    )
+    smtp_host: str = Field(
+        default="",
+        description="SMTP server. Empty: nothing is sent; mail waits in the outbox "
+        "(`agency mail outbox --body`).",
+    )
+    smtp_port: int = Field(default=587, ge=1, le=65535, description="SMTP port.")
+    smtp_username: str = Field(default="", description="SMTP log-in name (empty: no log-in).")
+    smtp_password: str = Field(default="", description="SMTP password.")
+    smtp_security: Literal["starttls", "tls", "none"] = Field(
+        default="starttls",
+        description="`starttls`, `tls` (implicit TLS, port 465) or `none`.",
+    )
+    smtp_timeout: float = Field(
+        default=20.0, gt=0, description="Seconds one SMTP conversation may take."
+    )
     # Where new leads are announced; empty = leads are only stored.
-    agency_email: str = ""
+    agency_email: str = Field(
+        default="",
+        description="Where the agency's notices go (new leads, support requests). Empty: they "
+        "are only stored.",
+    )
 
     # Payments (Stripe). Without a secret key, checkout answers that payments are not set up.
-    stripe_secret_key: str = ""
-    stripe_webhook_secret: str = ""
-    stripe_api_base: str = ""
+    stripe_secret_key: str = Field(
+        default="",
+        description="Stripe secret key (server only). Empty: checkout answers 503 'Payments "
+        "are not set up yet.'.",
+    )
+    stripe_webhook_secret: str = Field(
+        default="",
+        description="Signing secret of the webhook endpoint `/api/billing/webhook`.",
+    )
+    stripe_api_base: str = Field(
+        default="",
+        description="Another Stripe API address (the fake, for tests and demos); empty: Stripe's.",
+    )
 
     # Speed test (module insights): which provider runs it, and how to reach it.
-    speedtest_provider: Literal["psi", "lighthouse"] = "psi"
-    pagespeed_api_key: str = ""  # optional: keyless calls share a small quota
-    pagespeed_api_base: str = "https://pagespeedonline.googleapis.com"
-    pagespeed_timeout: float = Field(default=60.0, gt=0, le=600)  # seconds, either provider
-    lighthouse_path: str = "lighthouse"
-    lighthouse_chrome_path: str = ""  # empty: Lighthouse finds Chrome/Chromium itself
+    speedtest_provider: Literal["psi", "lighthouse"] = Field(
+        default="psi",
+        description="`psi` (Google PageSpeed Insights v5) or `lighthouse` (local Lighthouse and "
+        "Chromium).",
+    )
+    pagespeed_api_key: str = Field(
+        default="",
+        description="PageSpeed Insights API key (server only). Empty: keyless calls share a "
+        "small quota.",
+    )
+    pagespeed_api_base: str = Field(
+        default="https://pagespeedonline.googleapis.com",
+        description="Another PageSpeed Insights address (the fake, for tests and benchmarks).",
+    )
+    pagespeed_timeout: float = Field(
+        default=60.0,
+        gt=0,
+        le=600,
+        description="Seconds one speed test may take, with either provider.",
+    )
+    lighthouse_path: str = Field(
+        default="lighthouse",
+        description="The lighthouse command (a name on `PATH` or a full path).",
+    )
+    lighthouse_chrome_path: str = Field(
+        default="",
+        description="Chrome or Chromium for local Lighthouse (`CHROME_PATH`). Empty: "
+        "Lighthouse finds one.",
+    )
     # Newsletter (Kit, formerly ConvertKit). Without a key and a form id, e-mails are leads only.
-    kit_api_key: str = ""
-    kit_api_version: Literal["v3", "v4"] = "v3"
-    kit_form_id: str = ""
-    kit_api_base: str = ""  # empty: the version's official address
-    # A speed test of the same domain and strategy within this many minutes answers at once
-    # from the last result (0: always test anew).
-    speedtest_reuse_minutes: int = Field(default=60, ge=0, le=7 * 24 * 60)
-    # UNSAFE, for tests only: let the speed test reach loopback and private addresses (and
-    # skip the DNS check). Off, the server refuses any target on its own machine or network.
-    speedtest_unsafe_allow_private_targets: bool = False
-    # UNSAFE, for tests only (accepted only with speedtest_unsafe_allow_private_targets): the
-    # analysis fetches these domains from another base URL, e.g. {"customer-site.com":
-    # "http://127.0.0.1:8123"}, so a test can use a domain that passes the pages' strict rule.
-    analysis_unsafe_fetch_overrides: dict[str, str] = Field(default_factory=dict)
-    # Customers' live websites are speed-tested on a schedule, each this many hours after its
-    # last monitored test (168: weekly); the owner hears of a drop (module sites).
-    sites_monitor_interval_hours: int = Field(default=168, ge=1, le=24 * 366)
+    kit_api_key: str = Field(
+        default="",
+        description="Kit (ConvertKit) API key (server only). Empty: e-mails are leads only.",
+    )
+    kit_api_version: Literal["v3", "v4"] = Field(
+        default="v3",
+        description="`v3` (the key in the body) or `v4` (the `X-Kit-Api-Key` header).",
+    )
+    kit_form_id: str = Field(
+        default="",
+        description="The Kit form the speed-test pages subscribe to (its number). Empty: no "
+        "Kit call.",
+    )
+    kit_api_base: str = Field(
+        default="",
+        description="Another Kit address (the fake, for tests). Empty: the version's official "
+        "address.",
+    )
+    speedtest_reuse_minutes: int = Field(
+        default=60,
+        ge=0,
+        le=7 * 24 * 60,
+        description="A speed test of the same domain and strategy within this many minutes "
+        "answers at once from the last result (0: always test anew).",
+    )
+    speedtest_unsafe_allow_private_targets: bool = Field(
+        default=False,
+        description="UNSAFE, tests only: let the speed test and the analysis reach loopback and "
+        "private addresses (and skip the DNS check). Off, the server refuses any target on its "
+        "own machine or network.",
+    )
+    analysis_unsafe_fetch_overrides: dict[str, str] = Field(
+        default_factory=dict,
+        description="UNSAFE, tests only (accepted only with "
+        "`speedtest_unsafe_allow_private_targets`): domains the analysis fetches from another "
+        'base URL, e.g. `{"customer-site.com": "http://127.0.0.1:8123"}`, so a test can use a '
+        "domain that passes the pages' strict rule.",
+    )
+    sites_monitor_interval_hours: int = Field(
+        default=168,
+        ge=1,
+        le=24 * 366,
+        description="Customers' live websites are speed-tested on a schedule, each this many "
+        "hours after its last monitored test (168: weekly); the owner hears of a drop.",
+    )
 
     # AI provider (core.ai): any OpenAI-compatible chat-completions endpoint, called by our
     # server only. Without a key, features that need it say 'AI is not configured'.
-    ai_api_key: str = ""
-    ai_base_url: str = "https://api.openai.com/v1"
-    ai_model: str = "gpt-4o-mini"
-    ai_timeout: float = Field(default=60.0, gt=0, le=600)  # seconds, one request
-    ai_max_retries: int = Field(default=2, ge=0, le=5)  # retries of retryable failures
+    ai_api_key: str = Field(
+        default="",
+        description="Key of the OpenAI-compatible AI provider (server only). Empty: analysis "
+        "reports are written by rules and the article manager says 'AI is not configured'.",
+    )
+    ai_base_url: str = Field(
+        default="https://api.openai.com/v1",
+        description="Any OpenAI-compatible chat-completions endpoint (a European or "
+        "self-hosted model).",
+    )
+    ai_model: str = Field(
+        default="gpt-4o-mini",
+        description="The model the analysis and the article manager ask (it must support JSON "
+        "mode).",
+    )
+    ai_timeout: float = Field(
+        default=60.0, gt=0, le=600, description="Seconds one AI request may take."
+    )
+    ai_max_retries: int = Field(
+        default=2,
+        ge=0,
+        le=5,
+        description="Retries after a rate limit, a timeout, a connection failure or a 5xx "
+        "(never after a used-up quota).",
+    )
 
     # Public site details shown on pages ({phone}, {email} and the scheduling URL of the specs).
-    contact_phone: str = "+49 30 1234 5678"
-    contact_email: str = "hello@agency.local"
-    # Booking page embedded (iframe, after a click) on /sales-funnel; empty = e-mail instead.
-    scheduling_url: str = ""
-    # Plan sold by each content-engine route (the route's price variant); routes left out keep
-    # the content module's defaults, which also checks the keys (`agency.modules.content`).
-    content_engine_plans: dict[str, str] = Field(default_factory=dict)
-    # Markdown of /faq, /about, /contact, /careers, /privacy, /terms, /cookies; empty = bundled.
-    pages_dir: Path | None = None
+    contact_phone: str = Field(
+        default="+49 30 1234 5678",
+        description="Phone number shown on the pages (`{phone}` of the specs).",
+    )
+    contact_email: str = Field(
+        default="hello@agency.local",
+        description="Contact e-mail shown on the pages (`{email}` of the specs).",
+    )
+    scheduling_url: str = Field(
+        default="",
+        description="Booking page framed on /sales-funnel after a click. Empty: e-mail instead.",
+    )
+    content_engine_plans: dict[str, str] = Field(
+        default_factory=dict,
+        description="The plan each content-engine route sells, e.g. "
+        '`{"/ai-scale-startup3": "ai-scale-plan"}`; routes left out keep the content '
+        "module's defaults, which also checks the keys.",
+    )
+    pages_dir: Path | None = Field(
+        default=None,
+        description="Folder with the Markdown of /faq, /about, /contact, /careers, /privacy, "
+        "/terms and /cookies. Empty: the bundled `config/pages`.",
+    )
 
-    # How long data needed only for a while is kept, in days (README "What is kept, and for how
-    # long"); an hourly job deletes it after that, and `agency db prune` does it at once.
-    retention_jobs_done_days: int = Field(default=14, ge=0, le=36500)
-    retention_jobs_failed_days: int = Field(default=30, ge=0, le=36500)
-    retention_mail_sent_days: int = Field(default=30, ge=0, le=36500)
-    # E-mail never delivered: failed, or kept in the outbox without an SMTP server.
-    retention_mail_failed_days: int = Field(default=30, ge=0, le=36500)
-    # Counted from the session's expiry: 0 = deleted at the first run after it expired.
-    retention_sessions_days: int = Field(default=0, ge=0, le=36500)
-    # Counted from the link's use or expiry, whichever comes first.
-    retention_password_resets_days: int = Field(default=1, ge=0, le=36500)
-    # Counted from the counter's last event (the longest limit window is a day).
-    retention_rate_limits_days: int = Field(default=2, ge=1, le=36500)
-    # Payment provider events, kept longer for replay and audit.
-    retention_webhook_events_days: int = Field(default=180, ge=0, le=36500)
-    # Leads (enquiries from the forms), from when they were sent: 730 days = 24 months.
-    retention_leads_days: int = Field(default=730, ge=1, le=36500)
-    # The article manager's AI generations (topic, ideas), after they finished; drafts stay.
-    retention_ai_generations_days: int = Field(default=30, ge=1, le=36500)
-    # Notifications already read, from when they were written (unread ones are kept).
-    retention_notifications_days: int = Field(default=180, ge=0, le=36500)
+    # How long data needed only for a while is kept, in days (docs/operations.md, "What is
+    # kept, and for how long"); an hourly job deletes it after that, and `agency db prune` does
+    # it at once.
+    retention_jobs_done_days: int = Field(
+        default=14, ge=0, le=36500, description="Finished background jobs, after they finished."
+    )
+    retention_jobs_failed_days: int = Field(
+        default=30, ge=0, le=36500, description="Background jobs that failed for good."
+    )
+    retention_mail_sent_days: int = Field(
+        default=30, ge=0, le=36500, description="Copies of sent e-mail, from sending."
+    )
+    retention_mail_failed_days: int = Field(
+        default=30,
+        ge=0,
+        le=36500,
+        description="E-mail never delivered (failed, or kept in the outbox without an SMTP "
+        "server), from when it was written.",
+    )
+    retention_sessions_days: int = Field(
+        default=0,
+        ge=0,
+        le=36500,
+        description="Sessions, counted from their expiry (0: deleted at the first hourly run "
+        "after it).",
+    )
+    retention_password_resets_days: int = Field(
+        default=1,
+        ge=0,
+        le=36500,
+        description="Password-reset links, counted from their use or expiry, whichever comes "
+        "first.",
+    )
+    retention_rate_limits_days: int = Field(
+        default=2,
+        ge=1,
+        le=36500,
+        description="Rate-limit counters, counted from their last event (at least 1: the "
+        "longest limit window is a day).",
+    )
+    retention_webhook_events_days: int = Field(
+        default=180,
+        ge=0,
+        le=36500,
+        description="Stripe webhook events, from their arrival (kept for replay and audit).",
+    )
+    retention_leads_days: int = Field(
+        default=730,
+        ge=1,
+        le=36500,
+        description="Leads (enquiries from the forms), from when they were sent: 730 days = 24 "
+        "months; also the e-mail of speed tests and analyses.",
+    )
+    retention_ai_generations_days: int = Field(
+        default=30,
+        ge=1,
+        le=36500,
+        description="The article manager's AI generations (topic, ideas), after they finished; "
+        "the drafts they wrote stay.",
+    )
+    retention_notifications_days: int = Field(
+        default=180,
+        ge=0,
+        le=36500,
+        description="Notifications already read, from when they were written (unread ones are "
+        "kept).",
+    )
 
     @field_validator("base_url")
     @classmethod
