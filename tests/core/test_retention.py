@@ -213,7 +213,7 @@ def test_agency_db_prune_deletes_at_once_and_prints_what_per_kind(tmp_path: Path
     assert rows == {kind: str(count) for kind, count in EXPECTED.items()}
 
 
-def test_the_readme_and_the_privacy_page_state_the_default_periods() -> None:
+def test_the_configuration_reference_and_the_privacy_page_state_the_default_periods() -> None:
     from agency.core.paths import config_dir
 
     defaults = {
@@ -221,9 +221,10 @@ def test_the_readme_and_the_privacy_page_state_the_default_periods() -> None:
         for name, field in Settings.model_fields.items()
         if name.startswith("retention_")
     }
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    reference = (Path(__file__).parents[2] / "docs" / "configuration.md").read_text()
     for name, default in defaults.items():
-        assert f"| `AGENCY_{name.upper()}` | `{default}` |" in readme, name
+        row = [line for line in reference.splitlines() if f"| `AGENCY_{name.upper()}` |" in line]
+        assert len(row) == 1 and f"| `{default}` |" in row[0], name
     privacy = (config_dir() / "pages" / "privacy.md").read_text()
     words = {1: "one day", 2: "two days"}
     phrases = {
@@ -238,7 +239,7 @@ def test_the_readme_and_the_privacy_page_state_the_default_periods() -> None:
         "retention_notifications_days": "{} days after they were written, once you have read them",
     }
     # The article manager's generations hold what admins typed (topics, ideas), nothing of a
-    # visitor's or customer's: the README states their period, the privacy page need not.
+    # visitor's or customer's: docs/configuration.md states their period, the privacy page need not.
     assert set(phrases) == set(defaults) - {
         "retention_sessions_days",
         "retention_ai_generations_days",
