@@ -2,7 +2,8 @@
 
 Database tests run twice: on SQLite and on PostgreSQL. Both start from the real migration tree,
 applied once per session; each test then gets a clean database (a fresh copy of the migrated
-SQLite file, or emptied PostgreSQL tables).
+SQLite file, or emptied PostgreSQL tables). `AGENCY_TEST_BACKENDS=sqlite` (a comma-separated
+list of `sqlite` and `postgres`) runs them on those backends only: the fast lane, scripts/check.
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ settings.register_profile(
     "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile("dev", max_examples=50, deadline=None)
+# The fast lane's (scripts/check): every property still runs, on fewer examples.
+settings.register_profile(
+    "fast", max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 MODEL_MODULES = [m.models for m in MODULES if m.models is not None]
@@ -61,26 +66,73 @@ def _postgres_available() -> bool:
     return asyncio.run(probe())
 
 
-POSTGRES = _postgres_available()
-if not POSTGRES and os.environ.get("CI"):
-    raise RuntimeError(f"CI needs PostgreSQL at {POSTGRES_ADMIN_URL}, and it does not answer")
+def _chosen_backends() -> tuple[tuple[str, ...], bool]:
+    """The backends `AGENCY_TEST_BACKENDS` names (both when unset), and whether it was set."""
+    raw = os.environ.get("AGENCY_TEST_BACKENDS", "")
+    names = tuple(dict.fromkeys(name.strip().lower() for name in raw.split(",") if name.strip()))
+    unknown = [name for name in names if name not in ("sqlite", "postgres")]
+    if unknown:
+        raise RuntimeError(
+            f"AGENCY_TEST_BACKENDS={raw!r}: unknown backend {unknown[0]!r}"
+            " (a comma-separated list of sqlite and postgres)"
+        )
+    return (names or ("sqlite", "postgres")), bool(names)
+
+
+CHOSEN_BACKENDS, BACKENDS_NAMED = _chosen_backends()
+# PostgreSQL is probed only when the run may use it: a SQLite-only run never waits for it.
+POSTGRES = "postgres" in CHOSEN_BACKENDS and _postgres_available()
+if "postgres" in CHOSEN_BACKENDS and not POSTGRES and (os.environ.get("CI") or BACKENDS_NAMED):
+    raise RuntimeError(f"PostgreSQL at {POSTGRES_ADMIN_URL} does not answer, and this run needs it")
+# The backends database tests run on, in this order.
+BACKENDS = tuple(name for name in CHOSEN_BACKENDS if name != "postgres" or POSTGRES)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "database_url" in metafunc.fixturenames:
-        backends = ["sqlite", "postgres"] if POSTGRES else ["sqlite"]
-        metafunc.parametrize("backend", backends, indirect=True)
+        metafunc.parametrize("backend", BACKENDS, indirect=True)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Browser tests last: sync Playwright keeps an event loop running in the main thread for
-    the rest of the session, which asyncio.run() and pytest-asyncio cannot share."""
+@pytest.hookimpl(trylast=True)  # after `-m` and `-k` have deselected theirs
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test on a database is marked `db` (so `-m db` selects exactly them). Browser tests
+    last: sync Playwright keeps an event loop running in the main thread for the rest of the
+    session, which asyncio.run() and pytest-asyncio cannot share. With `AGENCY_TEST_SHARD=i/n`
+    only the i-th of n shares of the test files runs (scripts/check runs n at once)."""
+    for item in items:
+        if "database_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.db)
     items.sort(key=lambda item: "/e2e/" in str(item.path))
+    shard = os.environ.get("AGENCY_TEST_SHARD", "")
+    if shard:
+        kept = _shard(items, shard)
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+        items[:] = [item for item in items if item in kept]
+
+
+def _shard(items: list[pytest.Item], shard: str) -> set[pytest.Item]:
+    """The tests of shard `i/n`: whole files (their module fixtures are set up once), dealt to
+    the shards largest first, each to the one with the fewest tests so far. Every process of a
+    run collects the same files, so the shares are disjoint and cover every test."""
+    index, _, count = shard.partition("/")
+    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise pytest.UsageError(f"AGENCY_TEST_SHARD={shard!r}: expected i/n with 1 <= i <= n")
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(str(item.path), []).append(item)
+    shares: list[list[pytest.Item]] = [[] for _ in range(int(count))]
+    for _path, tests in sorted(files.items(), key=lambda entry: (-len(entry[1]), entry[0])):
+        min(shares, key=len).extend(tests)
+    return set(shares[int(index) - 1])
 
 
 def pytest_report_header() -> str:
-    where = POSTGRES_ADMIN_URL.rpartition("@")[2] if POSTGRES else "NOT AVAILABLE"
-    return f"database tests: SQLite and PostgreSQL ({where})"
+    if not POSTGRES:
+        why = "not chosen" if "postgres" not in CHOSEN_BACKENDS else "NOT AVAILABLE"
+        return f"database tests: SQLite only (PostgreSQL {why})"
+    where = POSTGRES_ADMIN_URL.rpartition("@")[2]
+    names = " and ".join({"sqlite": "SQLite", "postgres": "PostgreSQL"}[b] for b in BACKENDS)
+    return f"database tests: {names} ({where})"
 
 
 def postgres_admin(sql: str) -> None:
@@ -244,7 +296,10 @@ async def _empty_postgres(url: str) -> None:
 
 @pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
+    name = str(request.param)
+    if name not in BACKENDS:  # a test parametrised by hand with a backend this run leaves out
+        pytest.skip(f"database tests run on {', '.join(BACKENDS)} only in this run")
+    return name
 
 
 @pytest.fixture

@@ -10,6 +10,9 @@ import pytest
 
 from tests.conftest import agency_servers, server_env
 
+# Real server, worker or job-runner processes: left out of the fast lane (scripts/check).
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def two_servers(database_url: str, tmp_path: Path) -> Iterator[list[str]]:

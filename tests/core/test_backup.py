@@ -96,6 +96,7 @@ def server(database_url: str, tmp_path: Path) -> Iterator[tuple[str, dict[str, s
         yield url, env
 
 
+@pytest.mark.slow  # starts real agency or job-runner processes
 def test_backup_while_the_server_writes_then_restore_into_an_empty_database(
     server: tuple[str, dict[str, str]],
     database_url: str,

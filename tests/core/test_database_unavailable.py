@@ -96,6 +96,7 @@ def _calls(client: httpx.Client, n: int) -> list[httpx.Response]:
     ]
 
 
+@pytest.mark.slow  # starts real agency or job-runner processes
 @pytest.mark.skipif(not POSTGRES, reason="PostgreSQL is not running (CI always has it)")
 def test_api_answers_503_while_postgres_is_away_and_recovers(
     server_behind_proxy: tuple[str, TcpProxy],

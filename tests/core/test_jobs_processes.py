@@ -18,6 +18,9 @@ import pytest
 from agency.core import jobs
 from tests.conftest import wait_until, with_database
 
+# Real server, worker or job-runner processes: left out of the fast lane (scripts/check).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 JOBS = 400
 

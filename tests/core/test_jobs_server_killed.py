@@ -12,12 +12,16 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from agency.core import db, jobs, mail
 from agency.modules.insights.models import SpeedTest
 from tests.conftest import MODEL_MODULES, free_port, wait_until, with_database
 from tests.e2e.conftest import wait_until_up
 from tests.fakes.pagespeed import run_fake_pagespeed
+
+# Real server, worker or job-runner processes: left out of the fast lane (scripts/check).
+pytestmark = pytest.mark.slow
 
 PSI_TIMEOUT = 4  # seconds: the job's lease follows from it (plus the run's grace)
 

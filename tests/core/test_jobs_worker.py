@@ -19,6 +19,9 @@ from agency import __version__
 from agency.core import jobs, mail
 from tests.conftest import run_agency, wait_until, with_database
 
+# Real server, worker or job-runner processes: left out of the fast lane (scripts/check).
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def silent_smtp() -> Iterator[int]:

@@ -112,6 +112,7 @@ def _get(port: int, target: str) -> bytes:
     return answer
 
 
+@pytest.mark.slow  # starts real agency or job-runner processes
 @pytest.mark.parametrize("log_format", ["text", "json"])
 def test_forged_paths_make_one_escaped_line_each(tmp_path: Path, log_format: str) -> None:
     port = free_port()

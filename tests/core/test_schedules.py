@@ -48,6 +48,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.slow  # starts real agency or job-runner processes
 def test_a_schedule_runs_once_per_period_across_two_runner_processes(
     database_url: str, tmp_path: Path
 ) -> None:

@@ -17,6 +17,9 @@ import pytest
 
 from tests.conftest import MODEL_MODULES, agency_servers, server_env
 
+# Real server, worker or job-runner processes: left out of the fast lane (scripts/check).
+pytestmark = pytest.mark.slow
+
 USERS = 60
 HEADERS = {"X-Agency-Request": "1"}
 

@@ -21,10 +21,15 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agency.core.safe_fetch import MSG_TOO_LARGE
 from tests.conftest import agency_servers, server_env
 from tests.fakes.bombs import MIB, Answer, run_bomb_origin
 from tests.fakes.pagespeed import run_fake_pagespeed
+
+# Real server, worker or job-runner processes: left out of the fast lane (scripts/check).
+pytestmark = pytest.mark.slow
 
 ORDINARY = "ordinary-site.com"
 BOMB = "bomb-site.com"
