@@ -9,6 +9,9 @@ import pytest
 
 from tests.conftest import run_agency
 
+# Every test runs the `agency` command in a subprocess: left out of the fast lane (scripts/check).
+pytestmark = pytest.mark.slow
+
 
 def agency(cwd: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return run_agency(cwd, *args, stdin=stdin)

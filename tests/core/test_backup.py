@@ -150,6 +150,7 @@ def test_backup_while_the_server_writes_then_restore_into_an_empty_database(
     assert count(empty_database, "auth_user") == users
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 def test_backup_refuses_to_overwrite_a_file_unless_asked(tmp_path: Path) -> None:
     assert run_agency(tmp_path, "db", "upgrade").returncode == 0
     target = tmp_path / "copy.db"
@@ -163,6 +164,7 @@ def test_backup_refuses_to_overwrite_a_file_unless_asked(tmp_path: Path) -> None
     assert target.read_bytes().startswith(b"SQLite format 3\x00")
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 def test_restore_names_the_wrong_kind_of_file(tmp_path: Path) -> None:
     not_a_backup = tmp_path / "notes.txt"
     not_a_backup.write_text("hello")
@@ -173,6 +175,7 @@ def test_restore_names_the_wrong_kind_of_file(tmp_path: Path) -> None:
     assert missing.returncode == 1 and "there is no backup file" in missing.stderr
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 def test_a_sqlite_backup_is_not_restored_into_postgresql(
     empty_database: str, tmp_path: Path
@@ -187,6 +190,7 @@ def test_a_sqlite_backup_is_not_restored_into_postgresql(
     assert "is a SQLite backup and the configured database is PostgreSQL" in result.stderr
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 def test_without_pg_dump_the_error_says_how_to_install_it(tmp_path: Path) -> None:
     empty_path = tmp_path / "empty-path"
     empty_path.mkdir()

@@ -5,8 +5,13 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from agency import __version__
 from tests.conftest import run_agency
+
+# Every test runs the `agency` command in a subprocess: left out of the fast lane (scripts/check).
+pytestmark = pytest.mark.slow
 
 
 def run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:

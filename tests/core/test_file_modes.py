@@ -41,6 +41,7 @@ def usual_umask() -> Iterator[None]:
         os.umask(previous)
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 def test_db_upgrade_creates_the_database_0600(tmp_path: Path) -> None:
     path = tmp_path / "data" / "agency.db"
     result = run_agency(tmp_path, "db", "upgrade", **server_env(tmp_path, f"sqlite://{path}"))
@@ -63,6 +64,7 @@ async def test_the_wal_and_shm_files_are_0600_while_the_database_is_open(tmp_pat
         await db.close_db()
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 def test_a_database_left_world_readable_is_made_private(tmp_path: Path) -> None:
     path = tmp_path / "data" / "agency.db"
     path.parent.mkdir()
@@ -76,6 +78,7 @@ def test_a_database_left_world_readable_is_made_private(tmp_path: Path) -> None:
     assert "readable by its owner only (it was 0o644)" in result.stderr
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 def test_backup_and_restore_write_0600_files(
     database_url: str, backend: str, tmp_path: Path
 ) -> None:

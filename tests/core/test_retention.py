@@ -194,6 +194,7 @@ async def test_the_server_schedules_retention_hourly_and_runs_it(
         await assert_only_young_rows_left(keep)
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 def test_agency_db_prune_deletes_at_once_and_prints_what_per_kind(tmp_path: Path) -> None:
     assert run_agency(tmp_path, "db", "upgrade").returncode == 0
     url = f"sqlite://{tmp_path / 'data' / 'agency.db'}"

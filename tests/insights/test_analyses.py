@@ -654,6 +654,7 @@ def test_the_fetch_overrides_need_the_unsafe_setting() -> None:
 # agency analyze
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 def test_the_cli_analyses_a_site_and_prints_the_scores_or_json(
     tmp_path: Path, customer_site: CustomerSite
 ) -> None:

@@ -162,6 +162,7 @@ async def test_no_input_gives_a_500(site: Any, body: dict[str, Any]) -> None:
     assert response.status_code < 500
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 def test_cli_lists_and_exports(tmp_path: Path) -> None:
     def agency(*args: str) -> subprocess.CompletedProcess[str]:
         result = run_agency(tmp_path, *args)

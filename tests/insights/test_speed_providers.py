@@ -513,6 +513,7 @@ class _Page(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@pytest.mark.slow  # real Lighthouse and Chromium
 async def test_real_lighthouse_in_chromium_against_our_page() -> None:
     assert LIGHTHOUSE.exists(), (
         "Lighthouse is not installed: cd bench/lighthouse && npm ci (scripts/test does it)"
@@ -584,6 +585,7 @@ def test_lighthouse_uses_the_egress_proxy_unless_private_targets_are_allowed() -
     assert provider_for(Settings(), "lighthouse") == LocalLighthouse(timeout=60)
 
 
+@pytest.mark.slow  # real Lighthouse and Chromium
 async def test_real_lighthouse_never_follows_a_redirect_to_our_network() -> None:
     assert LIGHTHOUSE.exists() and Path(CHROMIUM).exists()
     private = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Private)

@@ -767,6 +767,7 @@ async def test_another_module_starts_a_test_and_reads_the_history(site: Any) -> 
 # agency speedtest
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 def test_the_cli_runs_a_test_and_prints_a_table_or_json(tmp_path: Path) -> None:
     with run_fake_pagespeed() as fake:
         env = {

@@ -25,6 +25,9 @@ import pytest
 
 from tests.conftest import load_script
 
+# The audit script, pip-audit and a fake npm run as subprocesses: left out of the fast lane.
+pytestmark = pytest.mark.slow
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "audit_deps.py"
 ADVISORY = {
     "id": "PYSEC-0000-1",

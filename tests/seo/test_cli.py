@@ -100,6 +100,7 @@ def test_articles_commands(
     assert "Cannot read" in agency("import", str(tmp_path / "missing.md"), code=2).stderr
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 def test_without_an_ai_key(tmp_path: Path) -> None:
     result = run_agency(tmp_path, "articles", "ideas", "dentists")
     assert result.returncode == 1

@@ -289,6 +289,7 @@ async def test_export_and_erase_with_the_account(site: Any) -> None:
     assert await SupportRequest.all().values_list("email", flat=True) == ["grace@example.com"]
 
 
+@pytest.mark.slow  # runs the `agency` command in a subprocess
 async def test_agency_support_list(site: Any, tmp_path: Path, database_url: str) -> None:
     client = site.test_client()
     await call(client, "post", "/api/support", VISITOR)
