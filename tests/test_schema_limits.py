@@ -35,12 +35,16 @@ from agency.modules.support.models import SupportRequest
 from agency.registry import MODULES
 from tests.conftest import make_settings
 
+# The kernel's routes that take a body, whose schemas live beside them (the unsubscribe link).
+KERNEL_ROUTES = ["agency.core.mail_web"]
+
 
 def request_schemas() -> list[type[BaseModel]]:
-    """Every pydantic model a module takes in: the `...In` classes of its schemas."""
+    """Every pydantic model a module (or the kernel) takes in: the `...In` classes of its
+    schemas."""
     found: list[type[BaseModel]] = []
-    for module in MODULES:
-        name = f"agency.modules.{module.name}.schemas"
+    names = [f"agency.modules.{module.name}.schemas" for module in MODULES] + KERNEL_ROUTES
+    for name in names:
         if importlib.util.find_spec(name) is None:
             continue
         schemas = importlib.import_module(name)

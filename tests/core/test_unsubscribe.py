@@ -266,7 +266,10 @@ async def test_a_token_that_is_not_ours_answers_400(site: Any, token: str) -> No
         await post_json(site, {"token": token}),
     ):
         assert response.status_code == 400, await response.get_data()
-        assert await response.get_json() == INVALID
+        error = (await response.get_json())["error"]
+        assert error["message"] == mail_web.MSG_INVALID
+        # A JSON token no schema takes (a NUL, 5,000 characters) is refused as a bad body.
+        assert error["code"] in ("invalid_token", "validation_error")
     assert await mail.MailOptOut.all().count() == 0
 
 
@@ -275,11 +278,6 @@ async def test_a_token_that_is_not_ours_answers_400(site: Any, token: str) -> No
     [
         (b"", None),
         (b"List-Unsubscribe=One-Click", "application/x-www-form-urlencoded"),
-        (b"{}", "application/json"),
-        (b'{"token": 5}', "application/json"),
-        (b'{"token": null}', "application/json"),
-        (b"[1, 2]", "application/json"),
-        (b'"token"', "application/json"),
         (b"\xff\xfe", "text/plain"),
     ],
 )
@@ -292,6 +290,18 @@ async def test_a_call_without_a_token_answers_400(
     response = await site.test_client().post(mail.UNSUBSCRIBE_PATH, data=body, headers=headers)
     assert response.status_code == 400
     assert await response.get_json() == INVALID
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"{}", b'{"token": 5}', b'{"token": null}', b"[1, 2]", b'"token"', b'{"token": "a\\u0000"}'],
+)
+async def test_a_json_body_without_a_token_answers_400(site: Any, body: bytes) -> None:
+    headers = {"Content-Type": "application/json", "X-Forwarded-For": "192.0.2.81"}
+    response = await site.test_client().post(mail.UNSUBSCRIBE_PATH, data=body, headers=headers)
+    assert response.status_code == 400
+    error = (await response.get_json())["error"]
+    assert error["code"] == "validation_error" and error["message"] == mail_web.MSG_INVALID
 
 
 async def test_a_body_that_claims_json_and_is_not_answers_400(site: Any) -> None:

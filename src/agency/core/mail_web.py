@@ -70,14 +70,15 @@ async def post_unsubscribe() -> UnsubscribeOut:
 
 
 async def _body_token() -> str | None:
-    """The token of a JSON body, or None (a form, an empty body, no token in it)."""
-    body = await request.get_json()  # a body that claims JSON and is not: a 400
+    """The token of a JSON body, or None without one (a form, an empty body). A body that
+    claims JSON and is not, or holds no token, is a 400 `validation_error` (JsonRequest)."""
+    body = await request.get_json()
     if body is None:
         return None
     try:
         return UnsubscribeIn.model_validate(body).token
-    except ValidationError:
-        return None
+    except ValidationError as error:
+        raise ValidationFailed(MSG_INVALID, fields={"token": MSG_INVALID}) from error
 
 
 @blueprint.get(mail.UNSUBSCRIBE_PATH)
