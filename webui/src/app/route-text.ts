@@ -57,6 +57,7 @@ export const ROUTE_TEXT: Readonly<Record<string, RouteText>> = {
   '/ai-start': ['Start Your 24h Website Rebuild', 'Choose your website package and continue to secure checkout.'],
   '/success': ['Payment successful', 'Your payment went through. Next steps are on their way to your inbox.'],
   '/reset-password': ['Choose a new password', 'Set a new password for your agency account.'],
+  '/unsubscribe': ['Unsubscribe', 'Stop the reports and other e-mails we send to your address without being asked.'],
   '/blog/:slug': ['Blog', 'An article from the agency blog.'],
   '/dashboard': ['Dashboard', 'Your subscription and websites at a glance.'],
   '/dashboard/websites': ['Your websites', 'All websites we build and host for you.'],

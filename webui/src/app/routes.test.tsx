@@ -16,7 +16,7 @@ const EXPECTED_PRERENDERED = [
 ]
 
 const EXPECTED_SPA = [
-  '/start', '/ai-start', '/success', '/reset-password', '/blog/:slug', '/dashboard', '/dashboard/websites',
+  '/start', '/ai-start', '/success', '/reset-password', '/unsubscribe', '/blog/:slug', '/dashboard', '/dashboard/websites',
   '/dashboard/websites/:id', '/dashboard/analytics', '/dashboard/billing', '/dashboard/support', '/dashboard/profile',
   '/dashboard/settings', '/dashboard/seo', '/dashboard/leads', '/dashboard/admin/websites',
   '/dashboard/admin/support',

@@ -109,6 +109,7 @@ export const routeDefs: readonly RouteDef[] = [
   spa('/ai-start', 'purchase/AiStart', { template: true }),
   spa('/success', 'purchase/Success'),
   spa('/reset-password', 'auth/ResetPassword'),
+  spa('/unsubscribe', 'Unsubscribe'),
   spa('/blog/:slug', 'blog/Article', { ogType: 'article', template: true }),
 
   // --- Dashboard (client-only, signed-in users) ---------------------------------------
