@@ -6,7 +6,7 @@
  * speed test inside it. The progress bar follows the spec's pace (`analysisProgress`) and
  * jumps to 100 % when the analysis job ends.
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { ApiError, api, type ResponseBody } from './api-client'
 import {
   MSG_GENERIC,
@@ -19,6 +19,7 @@ import {
   type AnalysisField,
   type AnalysisSource,
 } from './analysis'
+import { usePolledJob, useTicker } from './use-polled-job'
 
 /** An analysis as `GET /api/analyses/{analysis_id}` answers it. */
 export type AnalysisOut = ResponseBody<'/api/analyses/{analysis_id}', 'get'>
@@ -54,17 +55,6 @@ const IDLE: AnalysisState = {
 
 /** How often a running analysis is asked about. */
 export const POLL_MS = 1_000
-/** Polls that may fail in a row (a dropped connection, a restarting server) before giving up. */
-const POLL_RETRIES = 5
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-function prefersReducedMotion(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches
-}
-
 /** The server's own message (validation, limits, the job's failure), else the generic one. */
 function failure(err: unknown): { message: string; field: AnalysisField | null } {
   if (err instanceof ApiError && err.code !== 'network_error' && !err.code.startsWith('http_') && err.code !== 'invalid_response') {
@@ -73,10 +63,6 @@ function failure(err: unknown): { message: string; field: AnalysisField | null }
     return { message: err.message, field }
   }
   return { message: MSG_GENERIC, field: null }
-}
-
-function retryable(err: unknown): boolean {
-  return !(err instanceof ApiError) || err.status === 0 || err.status >= 500 || err.status === 429
 }
 
 /** The analysis job has ended (its speed test may still run). */
@@ -100,39 +86,30 @@ export interface AnalysisInput {
 export function useAnalysis(source: AnalysisSource) {
   const [state, setState] = useState<AnalysisState>(IDLE)
   // Each submit is a run; a late answer of an earlier run (or after unmount) changes nothing.
-  const run = useRef(0)
+  const { begin } = usePolledJob()
   const startedAt = useRef(0)
 
-  useEffect(() => {
-    const current = run
-    return () => {
-      current.current = -1
-    }
-  }, [])
-
-  const loading = state.phase === 'loading'
-  useEffect(() => {
-    if (!loading) return
-    const every = prefersReducedMotion() ? REDUCED_TICK_MS : TICK_MS
-    const timer = setInterval(() => {
+  useTicker(
+    state.phase === 'loading',
+    () => {
       const value = analysisProgress(performance.now() - startedAt.current)
       setState((s) => (s.phase === 'loading' && value > s.progress ? { ...s, progress: value } : s))
-    }, every)
-    return () => clearInterval(timer)
-  }, [loading])
+    },
+    TICK_MS,
+    REDUCED_TICK_MS,
+  )
 
   const submit = useCallback(
     async ({ url, email }: AnalysisInput) => {
-      const mine = ++run.current
-      const live = () => run.current === mine
+      const run = begin()
       const problem = checkAnalysis(VARIANT_OF[source], url, email)
       if (problem) {
-        setState({ ...IDLE, attempt: mine, phase: 'failed', error: problem.message, errorField: problem.field })
+        setState({ ...IDLE, attempt: run.id, phase: 'failed', error: problem.message, errorField: problem.field })
         return
       }
       const domain = stripAnalysis(url).toLowerCase()
       startedAt.current = performance.now()
-      setState({ ...IDLE, attempt: mine, phase: 'loading', domain })
+      setState({ ...IDLE, attempt: run.id, phase: 'loading', domain })
 
       const show = (analysis: AnalysisOut) => {
         if (analysis.status === 'failed') {
@@ -152,32 +129,31 @@ export function useAnalysis(source: AnalysisSource) {
       try {
         analysis = await api.post('/api/analyses', { url: url.trim(), email: email.trim(), source })
       } catch (err) {
-        if (live()) fail(err)
+        if (run.live()) fail(err)
         return
       }
-      if (!live()) return
+      if (!run.live()) return
       setState((s) => ({ ...s, notice: analysis.notice, domain: analysis.domain }))
       show(analysis)
 
-      let misses = 0
-      while (live() && !settled(analysis)) {
-        await sleep(POLL_MS)
-        if (!live()) return
-        try {
-          analysis = await api.get('/api/analyses/{analysis_id}', { params: { analysis_id: analysis.id } })
-          misses = 0
-        } catch (err) {
-          if (!live()) return
-          if (retryable(err) && ++misses < POLL_RETRIES) continue
-          // The report is already on the page: only its speed figures are missing.
-          if (analysisEnded(analysis)) return
-          fail(err)
-          return
-        }
-        if (live()) show(analysis)
+      const params = { analysis_id: analysis.id }
+      try {
+        await run.poll({
+          get: () => api.get('/api/analyses/{analysis_id}', { params }),
+          ended: settled,
+          every: POLL_MS,
+          first: analysis,
+          onAnswer: (next) => {
+            analysis = next
+            show(next)
+          },
+        })
+      } catch (err) {
+        // The report is already on the page: only its speed figures are missing.
+        if (!analysisEnded(analysis)) fail(err)
       }
     },
-    [source],
+    [begin, source],
   )
 
   return { state, submit }

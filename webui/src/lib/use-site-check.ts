@@ -8,10 +8,10 @@ import { useEffect, useEffectEvent, useState } from 'react'
 import { errorMessage } from './api-client'
 import { fetchLatestCheck, isRunning, startSpeedCheck, type SpeedCheck } from './sites'
 import { scanProgress } from './speed-test'
+import { usePolledJob, useTicker } from './use-polled-job'
 
 export const POLL_MS = 1_500
 const TICK_MS = 250
-const POLL_RETRIES = 5
 
 export interface SiteCheckState {
   check: SpeedCheck | null
@@ -31,6 +31,7 @@ export function useSiteCheck(siteId: number, initial: SpeedCheck | null, onEnded
   const [now, setNow] = useState(() => Date.now())
   const [startedAt, setStartedAt] = useState(() => Date.now())
   const ended = useEffectEvent(onEnded)
+  const { begin, cancel } = usePolledJob()
   const running = isRunning(check)
 
   const start = () => {
@@ -47,40 +48,29 @@ export function useSiteCheck(siteId: number, initial: SpeedCheck | null, onEnded
       .finally(() => setStarting(false))
   }
 
+  useTicker(running, () => setNow(Date.now()), TICK_MS)
+
   useEffect(() => {
     if (!running) return
-    let stopped = false
-    let failures = 0
-    const tick = setInterval(() => setNow(Date.now()), TICK_MS)
-    const poll = async () => {
-      while (!stopped) {
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS))
-        if (stopped) return
-        try {
-          const next = await fetchLatestCheck(siteId)
-          failures = 0
-          if (stopped) return
-          setCheck(next)
-          if (!isRunning(next)) {
-            if (next.status === 'failed') setError(next.error ?? 'Failed to test website speed.')
-            ended()
-            return
-          }
-        } catch (err) {
-          failures += 1
-          if (failures >= POLL_RETRIES) {
-            if (!stopped) setError(errorMessage(err))
-            return
-          }
-        }
-      }
-    }
-    void poll()
-    return () => {
-      stopped = true
-      clearInterval(tick)
-    }
-  }, [running, siteId, check?.id])
+    begin()
+      .poll({
+        get: () => fetchLatestCheck(siteId),
+        ended: (next) => !isRunning(next),
+        every: POLL_MS,
+        onAnswer: setCheck,
+        // Any failure counts towards the five in a row, a 4xx answer too.
+        retryable: () => true,
+      })
+      .then(
+        (next) => {
+          if (!next) return
+          if (next.status === 'failed') setError(next.error ?? 'Failed to test website speed.')
+          ended()
+        },
+        (err: unknown) => setError(errorMessage(err)),
+      )
+    return cancel
+  }, [running, siteId, check?.id, begin, cancel])
 
   const progress = running ? scanProgress(now - startedAt) : check ? 100 : 0
   return { check, error, starting, running, progress, start }

@@ -5,7 +5,7 @@
  * until the job is done or failed. The progress bar follows the spec's pace (`scanProgress`)
  * and jumps to 100% only when the result is there.
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useRef, useState } from 'react'
 import { ApiError, api, type ResponseBody } from './api-client'
 import {
   MSG_GENERIC,
@@ -17,6 +17,7 @@ import {
   type SpeedField,
   type SpeedSource,
 } from './speed-test'
+import { usePolledJob, useTicker } from './use-polled-job'
 
 /** A speed test as `GET /api/speed-tests/{test_id}` answers it. */
 export type SpeedTestOut = ResponseBody<'/api/speed-tests/{test_id}', 'get'>
@@ -52,17 +53,6 @@ const IDLE: SpeedTestState = {
 
 /** How often a running test is asked about. */
 export const POLL_MS = 1_000
-/** Polls that may fail in a row (a dropped connection, a restarting server) before giving up. */
-const POLL_RETRIES = 5
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-function prefersReducedMotion(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches
-}
-
 /** The server's own message (validation, limits, Kit, the job's failure), else the generic one. */
 function failure(err: unknown, fallback: string): { message: string; field: SpeedField | null } {
   if (err instanceof ApiError && err.code !== 'network_error' && !err.code.startsWith('http_') && err.code !== 'invalid_response') {
@@ -73,10 +63,6 @@ function failure(err: unknown, fallback: string): { message: string; field: Spee
   return { message: fallback, field: null }
 }
 
-function retryable(err: unknown): boolean {
-  return !(err instanceof ApiError) || err.status === 0 || err.status >= 500 || err.status === 429
-}
-
 export interface SpeedTestInput {
   url: string
   email: string
@@ -85,52 +71,43 @@ export interface SpeedTestInput {
 export function useSpeedTest(source: SpeedSource) {
   const [state, setState] = useState<SpeedTestState>(IDLE)
   // Each submit is a run; a late answer of an earlier run (or after unmount) changes nothing.
-  const run = useRef(0)
+  const { begin } = usePolledJob()
   const startedAt = useRef(0)
 
-  useEffect(() => {
-    const current = run
-    return () => {
-      current.current = -1
-    }
-  }, [])
-
-  const scanning = state.phase === 'scanning'
-  useEffect(() => {
-    if (!scanning) return
-    const every = prefersReducedMotion() ? REDUCED_TICK_MS : TICK_MS
-    const timer = setInterval(() => {
+  useTicker(
+    state.phase === 'scanning',
+    () => {
       const value = scanProgress(performance.now() - startedAt.current)
       setState((s) => (s.phase === 'scanning' && value > s.progress ? { ...s, progress: value } : s))
-    }, every)
-    return () => clearInterval(timer)
-  }, [scanning])
+    },
+    TICK_MS,
+    REDUCED_TICK_MS,
+  )
 
   const submit = useCallback(
     async ({ url, email }: SpeedTestInput) => {
-      const mine = ++run.current
-      const live = () => run.current === mine
+      const run = begin()
       const problem = checkSpeedTest(source, url, email)
       if (problem) {
-        setState({ ...IDLE, attempt: mine, phase: 'failed', error: problem.message, errorField: problem.field })
+        setState({ ...IDLE, attempt: run.id, phase: 'failed', error: problem.message, errorField: problem.field })
         return
       }
       const domain = displayDomain(source, url)
-      setState({ ...IDLE, attempt: mine, phase: 'subscribing', domain })
+      setState({ ...IDLE, attempt: run.id, phase: 'subscribing', domain })
       const sent = { url: url.trim(), email: email.trim(), source }
 
       let confirmation: string
       try {
         confirmation = (await api.post('/api/newsletter', { email: sent.email, source })).message
       } catch (err) {
-        if (!live()) return
+        if (!run.live()) return
         const { message, field } = failure(err, MSG_GENERIC)
-        setState({ ...IDLE, attempt: mine, phase: 'failed', domain, error: message, errorField: field })
+        setState({ ...IDLE, attempt: run.id, phase: 'failed', domain, error: message, errorField: field })
         return
       }
-      if (!live()) return
+      if (!run.live()) return
       startedAt.current = performance.now()
-      setState({ ...IDLE, attempt: mine, phase: 'scanning', domain, confirmation })
+      setState({ ...IDLE, attempt: run.id, phase: 'scanning', domain, confirmation })
 
       const finish = (test: SpeedTestOut) => {
         if (test.status === 'done' && test.result) {
@@ -144,30 +121,23 @@ export function useSpeedTest(source: SpeedSource) {
         setState((s) => ({ ...s, phase: 'failed', error: message, errorField: field }))
       }
 
-      let test: SpeedTestOut
+      let test: SpeedTestOut | null
       try {
-        test = await api.post('/api/speed-tests', { ...sent, strategy: 'mobile' })
+        const first = await api.post('/api/speed-tests', { ...sent, strategy: 'mobile' })
+        const params = { test_id: first.id }
+        test = await run.poll({
+          get: () => api.get('/api/speed-tests/{test_id}', { params }),
+          ended: (t) => t.status === 'done' || t.status === 'failed',
+          every: POLL_MS,
+          first,
+        })
       } catch (err) {
-        if (live()) fail(err)
+        if (run.live()) fail(err)
         return
       }
-      let misses = 0
-      while (live() && test.status !== 'done' && test.status !== 'failed') {
-        await sleep(POLL_MS)
-        if (!live()) return
-        try {
-          test = await api.get('/api/speed-tests/{test_id}', { params: { test_id: test.id } })
-          misses = 0
-        } catch (err) {
-          if (!live()) return
-          if (retryable(err) && ++misses < POLL_RETRIES) continue
-          fail(err)
-          return
-        }
-      }
-      if (live()) finish(test)
+      if (test) finish(test)
     },
-    [source],
+    [begin, source],
   )
 
   return { state, submit }

@@ -7,7 +7,7 @@
  * 'Error' box is cleared when a new generation starts.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { ApiError, errorMessage } from '../../lib/api-client'
+import { errorMessage } from '../../lib/api-client'
 import {
   EXPECTED_MS,
   MSG_GENERATION_FAILED,
@@ -19,6 +19,7 @@ import {
   type Generation,
   type Idea,
 } from '../../lib/articles'
+import { usePolledJob, useTicker, type Run } from '../../lib/use-polled-job'
 
 export type GenerationPhase = 'idle' | 'ideas' | 'choosing' | 'writing' | 'saved'
 
@@ -52,17 +53,7 @@ export const IDLE: GenerationState = {
 
 /** How often a running generation is asked about. */
 export const POLL_MS = 1_000
-/** Polls that may fail in a row (a dropped connection, a restarting server) before giving up. */
-const POLL_RETRIES = 5
 const TICK_MS = 250
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-function retryable(err: unknown): boolean {
-  return !(err instanceof ApiError) || err.status === 0 || err.status >= 500 || err.status === 429
-}
 
 /** The bar's value for a state: 0-100, only while a step runs. */
 export function progressOf(state: GenerationState): number {
@@ -71,11 +62,22 @@ export function progressOf(state: GenerationState): number {
   return 0
 }
 
+/** Asks about a started job until it ends; null when the run was replaced meanwhile. */
+async function follow(run: Run, started: Promise<Generation>): Promise<Generation | null> {
+  const first = await started
+  return run.poll({
+    get: () => getGeneration(first.id),
+    ended: (job) => job.status === 'done' || job.status === 'failed',
+    every: POLL_MS,
+    first,
+  })
+}
+
 /** `onSaved(articleId)` runs when a generated article has been saved as a draft. */
 export function useGeneration(onSaved: (articleId: number) => void) {
   const [state, setState] = useState<GenerationState>(IDLE)
   // Each step is a run; a late answer of an earlier run (or after unmount) changes nothing.
-  const run = useRef(0)
+  const { begin, cancel } = usePolledJob()
   const startedAt = useRef(0)
   const attempts = useRef(0)
   const saved = useRef(onSaved)
@@ -84,41 +86,10 @@ export function useGeneration(onSaved: (articleId: number) => void) {
     saved.current = onSaved
   }, [onSaved])
 
-  useEffect(() => {
-    const current = run
-    return () => {
-      current.current = -1
-    }
-  }, [])
-
-  const busy = state.phase === 'ideas' || state.phase === 'writing'
-  useEffect(() => {
-    if (!busy) return
-    const timer = setInterval(() => {
-      const elapsed = performance.now() - startedAt.current
-      setState((s) => (s.phase === 'ideas' || s.phase === 'writing' ? { ...s, elapsed } : s))
-    }, TICK_MS)
-    return () => clearInterval(timer)
-  }, [busy])
-
-  /** Starts a job and asks about it until it ends; null when the run was replaced meanwhile. */
-  const follow = useCallback(async (mine: number, start: () => Promise<Generation>): Promise<Generation | null> => {
-    const live = () => run.current === mine
-    let job = await start()
-    let misses = 0
-    while (live() && job.status !== 'done' && job.status !== 'failed') {
-      await sleep(POLL_MS)
-      if (!live()) return null
-      try {
-        job = await getGeneration(job.id)
-        misses = 0
-      } catch (err) {
-        if (retryable(err) && ++misses < POLL_RETRIES) continue
-        throw err
-      }
-    }
-    return live() ? job : null
-  }, [])
+  useTicker(state.phase === 'ideas' || state.phase === 'writing', () => {
+    const elapsed = performance.now() - startedAt.current
+    setState((s) => (s.phase === 'ideas' || s.phase === 'writing' ? { ...s, elapsed } : s))
+  }, TICK_MS)
 
   const generateIdeas = useCallback(
     async (rawTopic: string) => {
@@ -129,15 +100,15 @@ export function useGeneration(onSaved: (articleId: number) => void) {
         setState((s) => ({ ...s, error: MSG_TOPIC_REQUIRED, attempt }))
         return
       }
-      const mine = ++run.current
+      const run = begin()
       ++attempts.current
       startedAt.current = performance.now()
       setState({ ...IDLE, phase: 'ideas', topic, attempt: attempts.current })
       let job: Generation | null
       try {
-        job = await follow(mine, () => startIdeas(topic))
+        job = await follow(run, startIdeas(topic))
       } catch (err) {
-        if (run.current === mine) setState((s) => ({ ...s, phase: 'idle', elapsed: 0, error: errorMessage(err) }))
+        if (run.live()) setState((s) => ({ ...s, phase: 'idle', elapsed: 0, error: errorMessage(err) }))
         return
       }
       if (job === null) return
@@ -148,20 +119,20 @@ export function useGeneration(onSaved: (articleId: number) => void) {
         setState((s) => ({ ...s, phase: 'idle', elapsed: 0, error: job.error ?? MSG_GENERATION_FAILED }))
       }
     },
-    [follow],
+    [begin],
   )
 
   const writeArticle = useCallback(
     async (idea: Idea) => {
-      const mine = ++run.current
+      const run = begin()
       const attempt = ++attempts.current
       startedAt.current = performance.now()
       setState((s) => ({ ...s, phase: 'writing', chosen: idea, articleId: null, error: null, elapsed: 0, attempt }))
       let job: Generation | null
       try {
-        job = await follow(mine, () => startArticle(idea))
+        job = await follow(run, startArticle(idea))
       } catch (err) {
-        if (run.current === mine) setState((s) => ({ ...s, phase: 'choosing', elapsed: 0, error: errorMessage(err) }))
+        if (run.live()) setState((s) => ({ ...s, phase: 'choosing', elapsed: 0, error: errorMessage(err) }))
         return
       }
       if (job === null) return
@@ -173,13 +144,13 @@ export function useGeneration(onSaved: (articleId: number) => void) {
         setState((s) => ({ ...s, phase: 'choosing', elapsed: 0, error: job.error ?? MSG_GENERATION_FAILED }))
       }
     },
-    [follow],
+    [begin],
   )
 
   const startOver = useCallback(() => {
-    run.current += 1
+    cancel()
     setState(IDLE)
-  }, [])
+  }, [cancel])
 
   return { state, generateIdeas, writeArticle, startOver }
 }

@@ -9,6 +9,7 @@ import { Spinner } from '../../components/ui/Spinner'
 import { api } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
 import { cx } from '../../lib/cx'
+import { usePolledJob } from '../../lib/use-polled-job'
 // Purchase styles load with the purchase pages only.
 import '../../styles/purchase.css'
 
@@ -30,32 +31,13 @@ export default function SuccessPage() {
   const [phase, setPhase] = useState<Phase>('auth')
   const [planName, setPlanName] = useState<string | null>(null)
   const here = `${location.pathname}${location.search}`
+  const { begin, cancel } = usePolledJob()
 
   useEffect(() => {
-    let live = true
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const maxAttempts = Math.ceil(POLL_LIMIT_MS / POLL_INTERVAL_MS)
-
-    const poll = async (attempt: number) => {
-      try {
-        const data = await api.get('/api/billing/checkout/{session_id}', {
-          params: { session_id: sessionId ?? '' },
-        })
-        if (!live) return
-        if (data.plan_name) setPlanName(data.plan_name)
-        if (data.status === 'paid') return setPhase('paid')
-        if (data.status === 'expired') return setPhase('late')
-      } catch {
-        // A network blip or an unknown session: keep trying until the time limit.
-        if (!live) return
-      }
-      if (attempt + 1 >= maxAttempts) return setPhase('late')
-      timer = setTimeout(() => void poll(attempt + 1), POLL_INTERVAL_MS)
-    }
-
+    const run = begin()
     void (async () => {
       const user = await refresh()
-      if (!live) return
+      if (!run.live()) return
       if (!user) {
         navigate('/login', { replace: true, state: { from: here } })
         return
@@ -65,13 +47,29 @@ export default function SuccessPage() {
         return
       }
       setPhase('pending')
-      void poll(0)
+      const params = { session_id: sessionId }
+      run
+        .poll({
+          get: () => api.get('/api/billing/checkout/{session_id}', { params }),
+          ended: (data) => data.status === 'paid' || data.status === 'expired',
+          every: POLL_INTERVAL_MS,
+          immediate: true,
+          onAnswer: (data) => {
+            if (data.plan_name) setPlanName(data.plan_name)
+          },
+          // A network blip or an unknown session: keep trying until the time limit.
+          retryable: () => true,
+          retries: Infinity,
+          limit: Math.ceil(POLL_LIMIT_MS / POLL_INTERVAL_MS),
+        })
+        .then(
+          (data) => {
+            if (data) setPhase(data.status === 'paid' ? 'paid' : 'late')
+          },
+          () => setPhase('late'),
+        )
     })()
-
-    return () => {
-      live = false
-      if (timer !== undefined) clearTimeout(timer)
-    }
+    return cancel
     // Runs once per page visit (the session id is part of the URL).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [sessionId])
