@@ -111,19 +111,38 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _shard(items: list[pytest.Item], shard: str) -> set[pytest.Item]:
-    """The tests of shard `i/n`: whole files (their module fixtures are set up once), dealt to
-    the shards largest first, each to the one with the fewest tests so far. Every process of a
-    run collects the same files, so the shares are disjoint and cover every test."""
+    """The tests of shard `i/n`. A file whose tests share a module- or class-scoped fixture (a
+    fake server, say) stays whole, so the fixture is set up once and its state stays in one
+    process; the tests of other files are dealt one by one (a file of slow tests is spread over
+    the shares). Units go largest first, each to the share with the fewest tests so far. Every
+    process of a run collects the same tests, so the shares are disjoint and cover them all."""
     index, _, count = shard.partition("/")
     if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
         raise pytest.UsageError(f"AGENCY_TEST_SHARD={shard!r}: expected i/n with 1 <= i <= n")
     files: dict[str, list[pytest.Item]] = {}
     for item in items:
         files.setdefault(str(item.path), []).append(item)
+    units: list[list[pytest.Item]] = []
+    for tests in files.values():
+        if any(_shares_a_fixture(test) for test in tests):
+            units.append(tests)
+        else:
+            units.extend([test] for test in tests)
     shares: list[list[pytest.Item]] = [[] for _ in range(int(count))]
-    for _path, tests in sorted(files.items(), key=lambda entry: (-len(entry[1]), entry[0])):
-        min(shares, key=len).extend(tests)
+    for unit in sorted(units, key=len, reverse=True):  # stable: ties keep collection order
+        min(shares, key=len).extend(unit)
     return set(shares[int(index) - 1])
+
+
+def _shares_a_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    return any(
+        definition.scope in ("module", "class", "package")
+        for definitions in info.name2fixturedefs.values()
+        for definition in definitions
+    )
 
 
 def pytest_report_header() -> str:
