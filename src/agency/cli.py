@@ -341,7 +341,7 @@ def db_backup(
 ) -> None:
     """Write a consistent copy of the database to FILE while the server keeps running
     (SQLite: its online backup API; PostgreSQL: pg_dump's custom format)."""
-    from agency.core import backup
+    from agency.ops import backup
 
     console = _stderr()
     settings = settings_or_exit()
@@ -364,7 +364,7 @@ def db_restore(
 ) -> None:
     """Load a backup into the configured database, which must be empty (no tables): a new
     SQLite file, or a new PostgreSQL database (pg_restore). Start the server afterwards."""
-    from agency.core import backup
+    from agency.ops import backup
 
     console = _stderr()
     settings = settings_or_exit()

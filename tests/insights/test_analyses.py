@@ -23,12 +23,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agency.app import create_app
-from agency.core import addresses, mail
+from agency.core import mail
 from agency.core.errors import ValidationFailed
 from agency.core.settings import SettingsError, load_settings
 from agency.modules.insights.models import Analysis, Lead, SpeedTest
 from agency.modules.insights.service import analyses, speedtests, user_data
 from agency.modules.insights.service.leads import MSG_EMAIL_INVALID
+from agency.net import addresses
 from tests.auth.helpers import HEADERS, PASSWORD, sign_up
 from tests.conftest import make_settings, run_agency
 from tests.fakes.customer_site import RICH_FACTS, CustomerSite, run_customer_site

@@ -1,4 +1,4 @@
-"""The analysis' AI step (issue 15) through core.ai and the openai SDK, over HTTP, against the
+"""The analysis' AI step (issue 15) through net.ai and the openai SDK, over HTTP, against the
 fake OpenAI-compatible server: a valid answer, a partial one (§3's defaults), invalid JSON, 401,
 429, a slow answer past the timeout, findings the facts contradict dropped; and parse_report,
 defensive under hypothesis."""
@@ -13,8 +13,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.core import ai
-from agency.core.ai import AIError
 from agency.core.settings import Settings
 from agency.modules.insights.schemas import (
     ITEM_MAX,
@@ -38,6 +36,8 @@ from agency.modules.insights.service.analysis_ai import (
     user_message,
 )
 from agency.modules.insights.service.analysis_rules import OVERVIEW_DEFAULT, OVERVIEW_MAX
+from agency.net import ai
+from agency.net.ai import AIError
 from tests.fakes.openai_server import (
     DEFAULT_API_KEY,
     FakeOpenAI,

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from agency.core.safe_fetch import MSG_TOO_LARGE
+from agency.net.safe_fetch import MSG_TOO_LARGE
 from tests.conftest import agency_servers, server_env
 from tests.fakes.bombs import MIB, Answer, run_bomb_origin
 from tests.fakes.pagespeed import run_fake_pagespeed

@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agency.app import create_app
-from agency.core import addresses, jobs, mail
+from agency.core import jobs, mail
 from agency.core.errors import ValidationFailed
 from agency.modules.insights import api as insights_api
 from agency.modules.insights.models import Lead, SpeedTest
@@ -30,6 +30,7 @@ from agency.modules.insights.service.speed_providers import (
     MSG_RUN_FAILED,
     MSG_UNREACHABLE,
 )
+from agency.net import addresses
 from tests.auth.helpers import HEADERS, PASSWORD, sign_up
 from tests.conftest import make_settings, run_agency
 from tests.fakes.kit import run_fake_kit

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from agency.app import create_app
-from agency.core import ai
 from agency.modules.auth.service import admin as auth_admin
+from agency.net import ai
 from tests.auth.helpers import call, sign_up
 from tests.conftest import make_settings
 from tests.fakes.openai_server import DEFAULT_API_KEY, FakeOpenAI, run_fake_openai

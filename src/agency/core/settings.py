@@ -228,7 +228,7 @@ class Settings(BaseSettings):
         "hours after its last monitored test (168: weekly); the owner hears of a drop.",
     )
 
-    # AI provider (core.ai): any OpenAI-compatible chat-completions endpoint, called by our
+    # AI provider (net.ai): any OpenAI-compatible chat-completions endpoint, called by our
     # server only. Without a key, features that need it say 'AI is not configured'.
     ai_api_key: str = Field(
         default="",

@@ -21,12 +21,12 @@ from rich.text import Text
 from agency.core.cli_support import CliContext, console, errors
 from agency.core.db import private_file
 from agency.core.errors import ValidationFailed
-from agency.core.safe_fetch import FetchError
 from agency.core.settings import Settings
 from agency.modules.insights.schemas import AnalysisOut, AnalysisVariant, SpeedResultOut
 from agency.modules.insights.service import analyses, speedtests
 from agency.modules.insights.service import leads as lead_service
 from agency.modules.insights.service.speed_providers import SpeedTestFailed
+from agency.net.safe_fetch import FetchError
 
 app = typer.Typer(help="Leads from the site's forms.", no_args_is_help=True)
 

@@ -17,13 +17,13 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from agency.core.ai import AIError
 from agency.core.cli_support import CliContext, console, errors
 from agency.core.errors import AppError
 from agency.core.settings import Settings
 from agency.modules.seo.schemas import ArticleOut, GenerateArticleIn, IdeaOut
 from agency.modules.seo.service import articles, generations, importing
 from agency.modules.seo.service.answers import GenerationFailed
+from agency.net.ai import AIError
 
 T = TypeVar("T")
 

@@ -8,7 +8,7 @@ starts a speed test of the domain through the speed-test service (no e-mail of i
 analysis report carries its result) and stores a `queued` row with the job `insights.analysis`.
 
 The job (`run_analysis`) marks the row running by a compare-and-swap on `started_at` (a second
-runner with the same job does nothing), fetches the page with `agency.core.safe_fetch` (never
+runner with the same job does nothing), fetches the page with `agency.net.safe_fetch` (never
 our own network; `analysis_unsafe_fetch_overrides` and private addresses only with the unsafe
 test setting), audits it (`page_audit.audit_html`) and writes the report: with the configured
 AI model (`analysis_ai.ai_report`) or, without one or when the provider fails, by the rules
@@ -37,8 +37,7 @@ from typing import Any, Final, Literal
 
 from tortoise.transactions import in_transaction
 
-from agency.core import ai, jobs, mail, ratelimit, safe_fetch
-from agency.core.addresses import Resolver, Unresolvable, UnsafeAddress, resolve_public
+from agency.core import jobs, mail, ratelimit
 from agency.core.errors import AppError, NotFound, ValidationFailed
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
@@ -62,6 +61,8 @@ from agency.modules.insights.service import (
     speed_providers,
     speedtests,
 )
+from agency.net import ai, safe_fetch
+from agency.net.addresses import Resolver, Unresolvable, UnsafeAddress, resolve_public
 
 log = logging.getLogger(__name__)
 

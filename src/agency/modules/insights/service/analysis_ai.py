@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agency.core.ai import AIError, complete_json
 from agency.core.settings import Settings
 from agency.modules.insights.schemas import (
     ITEM_MAX,
@@ -35,6 +34,7 @@ from agency.modules.insights.service.analysis_rules import (
     ground_report,
 )
 from agency.modules.insights.service.page_audit import clean
+from agency.net.ai import AIError, complete_json
 
 PARTS_MAX = 10  # stages, touchpoints
 ITEMS_MAX = 10  # improvements, opportunities, each AI list
@@ -114,7 +114,7 @@ def user_message(facts: PageFactsOut, domain: str) -> str:
 async def ai_report(
     settings: Settings, facts: PageFactsOut, variant: AnalysisVariant, domain: str
 ) -> AnalysisReportOut:
-    """The model's report, parsed and grounded. Raises `agency.core.ai.AIError` (the
+    """The model's report, parsed and grounded. Raises `agency.net.ai.AIError` (the
     provider's failures, and `bad_answer` when the answer holds no analysis at all)."""
     data = await complete_json(
         settings,

@@ -18,9 +18,9 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from agency.core import bounded_body
 from agency.core.settings import Settings
 from agency.modules.insights.service.speed_providers import tls_context
+from agency.net import bounded_body
 
 if TYPE_CHECKING:
     import httpx  # loaded by the first subscription, not with the server
@@ -33,7 +33,7 @@ MSG_UNREACHABLE = "The newsletter service did not answer. Please try again in a 
 OFFICIAL_BASE = {"v3": "https://api.convertkit.com", "v4": "https://api.kit.com"}
 TIMEOUT = 10.0  # seconds per request: the visitor waits for this before the speed test starts
 MAX_MESSAGE = 300
-# The most an answer of Kit may decode to (core/bounded_body.py): Kit answers a subscription
+# The most an answer of Kit may decode to (net/bounded_body.py): Kit answers a subscription
 # with a subscriber or an error, a kilobyte or two of JSON; a megabyte is far more than any.
 MAX_ANSWER_BYTES = 1024 * 1024
 

@@ -15,7 +15,7 @@ INTERFACE AGREED FOR ISSUE 14 (engineer P implements the providers; engineer S c
 The caller refuses private and loopback targets before it gets here. PSI's browser is
 Google's; the local one is ours, so `LocalLighthouse` also sends every connection of its
 Chromium (redirects, subresources) through an egress proxy that refuses them
-(`core/egress_proxy.py`).
+(`net/egress_proxy.py`).
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from agency.core import bounded_body
-from agency.core.addresses import Resolver, is_public_address
-from agency.core.egress_proxy import Allowed, EgressProxy
 from agency.core.settings import Settings
+from agency.net import bounded_body
+from agency.net.addresses import Resolver, is_public_address
+from agency.net.egress_proxy import Allowed, EgressProxy
 
 # httpx loads with the first speed test (tls_context, PageSpeedInsights.run), not with the
 # server: about 40 ms of every start.
@@ -352,7 +352,7 @@ def psi_error(status: int, body: object) -> SpeedTestFailed:
 # Google PageSpeed Insights v5
 
 PSI_PATH = "/pagespeedonline/v5/runPagespeed"
-# The most a PageSpeed answer may decode to (core/bounded_body.py). A real one is a whole
+# The most a PageSpeed answer may decode to (net/bounded_body.py). A real one is a whole
 # Lighthouse result with its screenshots as base64 (the thumbnails, the final and the full-page
 # one): 370 kB for a one-screen page, 1-2 MB for a long page with many requests. Four times
 # that leaves room, and bounds what a misbehaving answer costs: its JSON, parsed on the event

@@ -1,7 +1,7 @@
 """The speed test: a visitor's domain tested by the configured page-speed provider, as a job.
 
 `start_speed_test` checks what the page sent (each page's rule, spec §5), refuses an address on
-our machine or network (`agency.core.addresses`), counts the per-address and per-domain limits,
+our machine or network (`agency.net.addresses`), counts the per-address and per-domain limits,
 keeps the e-mail as a lead, and either answers at once from a result of the same domain and
 strategy younger than `speedtest_reuse_minutes` (a new row, `done`, so the visitor still gets a
 report) or stores a `queued` row and queues the job `insights.speed_test`. The job
@@ -30,13 +30,6 @@ from typing import Any, Final, Literal
 from tortoise.transactions import in_transaction
 
 from agency.core import jobs, mail, ratelimit
-from agency.core.addresses import (
-    Resolver,
-    Unresolvable,
-    UnsafeAddress,
-    parse_ip_literal,
-    resolve_public,
-)
 from agency.core.errors import AppError, NotFound, TooManyRequests, ValidationFailed
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
@@ -56,6 +49,13 @@ from agency.modules.insights.service.speed_providers import (
     MSG_UNREACHABLE,
     SpeedReport,
     SpeedTestFailed,
+)
+from agency.net.addresses import (
+    Resolver,
+    Unresolvable,
+    UnsafeAddress,
+    parse_ip_literal,
+    resolve_public,
 )
 
 log = logging.getLogger(__name__)

@@ -23,7 +23,7 @@ from typing import Any, Final, Literal
 
 from tortoise.transactions import in_transaction
 
-from agency.core import ai, jobs, ratelimit
+from agency.core import jobs, ratelimit
 from agency.core.errors import NotFound, ServiceUnavailable, ValidationFailed
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
@@ -40,6 +40,7 @@ from agency.modules.seo.schemas import (
 )
 from agency.modules.seo.service import answers
 from agency.modules.seo.service.answers import GenerationFailed
+from agency.net import ai
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +58,9 @@ MSG_NOT_FOUND = "This generation does not exist."
 
 # An admin may start 30 generations an hour (each costs the agency money at the provider).
 GENERATIONS_PER_ADMIN = Limit("seo-generation", limit=30, window=60 * 60)
-# A lost job (its runner died) gets one more run; AI failures are retried inside core.ai.
+# A lost job (its runner died) gets one more run; AI failures are retried inside net.ai.
 JOB_ATTEMPTS = 2
-# Beyond core.ai's own bound (every try's timeout and the back-off between them).
+# Beyond net.ai's own bound (every try's timeout and the back-off between them).
 RUN_GRACE_SECONDS = 15.0
 LEASE_MARGIN = timedelta(seconds=5)
 # A row still queued or running this long after it was created has no job left working on it.
@@ -235,7 +236,7 @@ class _Superseded(Exception):
 
 
 def run_limit(settings: Settings) -> timedelta:
-    """The longest one generation may take: every try of core.ai with its back-off."""
+    """The longest one generation may take: every try of net.ai with its back-off."""
     tries = settings.ai_max_retries + 1
     backoff = sum(min(ai.BACKOFF_MAX, ai.BACKOFF_FIRST * 2**n) for n in range(tries - 1))
     return timedelta(seconds=tries * settings.ai_timeout + backoff + RUN_GRACE_SECONDS)

@@ -1,4 +1,4 @@
-"""The egress proxy (`agency.core.egress_proxy`): a browser behind it reaches only allowed
+"""The egress proxy (`agency.net.egress_proxy`): a browser behind it reaches only allowed
 addresses. Loopback only and no DNS traffic: lookups go to a stub resolver, and the injected
 rule counts 127.0.0.2 as "public" and every other address (127.0.0.1 included) as not, so a
 server on 127.0.0.2 stands for a public site."""
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.core.addresses import IPAddress, Unresolvable
-from agency.core.egress_proxy import BadRequest, EgressProxy, Target, parse_request_line
+from agency.net.addresses import IPAddress, Unresolvable
+from agency.net.egress_proxy import BadRequest, EgressProxy, Target, parse_request_line
 
 PUBLIC = ipaddress.IPv4Address("127.0.0.2")  # "public" by the injected rule
 

@@ -1,5 +1,5 @@
-"""Compression bombs against the page fetcher (`core.safe_fetch.fetch_page`) and the AI provider
-client (`core.ai`, the openai SDK over httpx2), each over a real HTTP origin on loopback
+"""Compression bombs against the page fetcher (`net.safe_fetch.fetch_page`) and the AI provider
+client (`net.ai`, the openai SDK over httpx2), each over a real HTTP origin on loopback
 (`tests/fakes/bombs.py`), issue 24.
 
 Each bomb is a gigabyte of zeros (gzip, deflate, brotli, and `gzip, gzip`: 2.5 kB on the wire).
@@ -22,16 +22,16 @@ from typing import Any
 import brotli
 import pytest
 
-from agency.core import ai
-from agency.core.ai import AIError, complete_json
-from agency.core.safe_fetch import (
+from agency.core.settings import Settings
+from agency.net import ai
+from agency.net.ai import AIError, complete_json
+from agency.net.safe_fetch import (
     MSG_ENCODING,
     MSG_TOO_LARGE,
     MSG_UNREACHABLE,
     FetchFailed,
     fetch_page,
 )
-from agency.core.settings import Settings
 from tests.fakes.bombs import BOMBS, MIB, Answer, BombOrigin, measure, run_bomb_origin
 
 PAGE_LIMIT = 2_000_000  # fetch_page's default, the analysis's own

@@ -1,4 +1,4 @@
-"""core.ai through the real openai SDK, over HTTP, against the fake OpenAI-compatible server:
+"""net.ai through the real openai SDK, over HTTP, against the fake OpenAI-compatible server:
 every outcome the callers must tell apart, and the parser's properties."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 
-from agency.core import ai
-from agency.core.ai import MSG_NOT_CONFIGURED, AIError, complete_json
 from agency.core.settings import Settings, SettingsError, load_settings
+from agency.net import ai
+from agency.net.ai import MSG_NOT_CONFIGURED, AIError, complete_json
 from tests.fakes.openai_server import (
     DEFAULT_API_KEY,
     INVALID_KEY,
@@ -91,7 +91,7 @@ async def test_the_word_json_is_added_when_the_prompt_lacks_it(fake: FakeOpenAI)
 
 
 async def test_a_partial_object_is_returned_as_it_is(fake: FakeOpenAI) -> None:
-    # Missing fields are the caller's to default; core.ai only insists on an object.
+    # Missing fields are the caller's to default; net.ai only insists on an object.
     fake.push(Outcome.json_answer({"title": "Only a title"}))
     assert await complete_json(settings_for(fake), system=SYSTEM, user=USER) == {
         "title": "Only a title"

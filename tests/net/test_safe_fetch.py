@@ -1,4 +1,4 @@
-"""The SSRF-safe page fetcher (`agency.core.safe_fetch`, security-and-apis.md §A3).
+"""The SSRF-safe page fetcher (`agency.net.safe_fetch`, security-and-apis.md §A3).
 
 Two kinds of test, and no traffic off loopback:
 
@@ -29,8 +29,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agency.core.addresses import Unresolvable
-from agency.core.safe_fetch import (
+from agency.net.addresses import Unresolvable
+from agency.net.safe_fetch import (
     MSG_INVALID,
     MSG_NOT_HTML,
     MSG_REFUSED,

@@ -1,6 +1,6 @@
-"""The bounded body decoder (`agency.core.bounded_body`, issue 24), on its own and through its
+"""The bounded body decoder (`agency.net.bounded_body`, issue 24), on its own and through its
 httpx and httpx2 adapters (mock transports; the clients over a real loopback origin are in
-tests/core/test_bomb_clients.py and tests/insights/test_bomb_answers.py).
+tests/net/test_bomb_clients.py and tests/insights/test_bomb_answers.py).
 
 Properties: any bytes through any encoding and any stack up to the limit, fed in any pieces,
 come back whole; a body that decodes past the cap raises and never hands on more than the cap;
@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.core.bounded_body import (
+from agency.net.bounded_body import (
     ACCEPT_ENCODING,
     MAX_ENCODINGS,
     STEP,

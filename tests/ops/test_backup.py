@@ -209,7 +209,7 @@ def test_without_pg_dump_the_error_says_how_to_install_it(tmp_path: Path) -> Non
 
 
 def test_the_tools_get_the_password_in_the_environment_not_in_the_url() -> None:
-    from agency.core.backup import _libpq
+    from agency.ops.backup import _libpq
 
     url, env = _libpq("postgres://ada:p%40ss%3Aword@db.example:5433/agency?ssl=require&maxsize=5")
     assert url == "postgresql://ada@db.example:5433/agency"

@@ -17,8 +17,8 @@ import ssl
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from agency.core import bounded_body
 from agency.core.settings import Settings
+from agency.net import bounded_body
 
 if TYPE_CHECKING:
     # Imported where used: the SDK costs a second at start-up (`agency serve`, issue 18) and
@@ -46,7 +46,7 @@ BACKOFF_FIRST = 0.5  # seconds before the first retry; doubled for each next one
 BACKOFF_MAX = 8.0
 RETRY_AFTER_MAX = 20.0  # a provider asking for a longer wait is not waited for
 PROVIDER_MESSAGE_MAX = 300
-# The most a provider's answer may decode to (core/bounded_body.py): a chat completion of even
+# The most a provider's answer may decode to (net/bounded_body.py): a chat completion of even
 # a long answer (tens of thousands of tokens, JSON-escaped) is a few hundred kB, and an error
 # a few hundred bytes; the provider is a server we do not control (any base URL).
 MAX_ANSWER_BYTES = 4 * 1024 * 1024

@@ -1,4 +1,4 @@
-"""Fetch a web page a visitor named, safely (SSRF rules of `core/addresses.py`).
+"""Fetch a web page a visitor named, safely (SSRF rules of `net/addresses.py`).
 
 `fetch_page(url)` asks for one HTML page on the public internet the way a careful browser
 would, and never reaches our own machine or network:
@@ -11,7 +11,7 @@ would, and never reaches our own machine or network:
   cannot point the connection elsewhere (DNS rebinding);
 - redirects are followed by hand, at most `max_redirects`, each new address checked the same
   way; `timeout` seconds in all (the lookups included); the body is read as a stream, decoded
-  step by step (`core/bounded_body.py`: gzip, deflate, br, at most two stacked) and cut off
+  step by step (`net/bounded_body.py`: gzip, deflate, br, at most two stacked) and cut off
   the moment its DECODED size passes `max_bytes`; only `text/html` and
   `application/xhtml+xml` are accepted;
 - no cookie is sent, and none is kept between redirects;
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
 from agency import __version__
-from agency.core.addresses import (
+from agency.net.addresses import (
     Resolver,
     Unresolvable,
     UnsafeAddress,
@@ -42,7 +42,7 @@ from agency.core.addresses import (
     resolve_public,
     system_resolver,
 )
-from agency.core.bounded_body import (
+from agency.net.bounded_body import (
     BodyLimitError,
     BodyTooLarge,
     UnsupportedEncoding,

@@ -1,4 +1,4 @@
-"""The address rules (`agency.core.addresses`): what the server may reach for a visitor. No DNS
+"""The address rules (`agency.net.addresses`): what the server may reach for a visitor. No DNS
 traffic: every lookup goes to a stub resolver."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.core.addresses import (
+from agency.net.addresses import (
     Unresolvable,
     UnsafeAddress,
     is_public_address,

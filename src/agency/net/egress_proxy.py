@@ -1,5 +1,5 @@
 """A forward HTTP proxy on loopback that lets a program we run (a headless browser) reach only
-public addresses (SSRF rules of `core/addresses.py`).
+public addresses (SSRF rules of `net/addresses.py`).
 
 A browser follows redirects and loads subresources wherever a page points, so checking the
 first address is not enough: a public page may redirect to http://127.0.0.1:8000/ or
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from urllib.parse import urlsplit
 
-from agency.core.addresses import (
+from agency.net.addresses import (
     IPAddress,
     Resolver,
     Unresolvable,
