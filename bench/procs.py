@@ -11,7 +11,11 @@ import subprocess
 def stop_group(process: subprocess.Popen[bytes], timeout: float = 15.0) -> None:
     """SIGTERM to a server started in its own session (`start_new_session=True`) and every
     process of its group, then SIGKILL if it is still there after `timeout` seconds."""
-    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+    except ProcessLookupError:  # it exited already (the caller says why): nothing to stop
+        process.wait()
+        return
     try:
         process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
