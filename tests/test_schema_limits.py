@@ -17,6 +17,7 @@ from tortoise.models import Model
 
 from agency.app import create_app
 from agency.core import text
+from agency.modules.analysis.models import Analysis
 from agency.modules.auth.models import PasswordReset, Profile, Session, User
 from agency.modules.billing.models import (
     CheckoutSession,
@@ -27,10 +28,11 @@ from agency.modules.billing.models import (
 )
 from agency.modules.blog.models import Article, SlugRedirect
 from agency.modules.catalogue.models import Family, Plan
-from agency.modules.insights.models import Analysis, Lead, SpeedTest
+from agency.modules.leads.models import Lead
 from agency.modules.notifications.models import Notification
 from agency.modules.seo.models import Generation
 from agency.modules.sites.models import SpeedCheck, Website
+from agency.modules.speedtest.models import SpeedTest
 from agency.modules.support.models import SupportRequest
 from agency.registry import MODULES
 from tests.conftest import make_settings

@@ -97,7 +97,9 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
         },
         concurrency=settings.jobs_concurrency,
     )
-    userdata.install({m.name: m.user_data for m in modules if m.user_data is not None})
+    userdata.install(
+        {m.user_data.key or m.name: m.user_data for m in modules if m.user_data is not None}
+    )
     app.extensions["agency.jobs"] = runner
 
     @app.before_serving

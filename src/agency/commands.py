@@ -3,7 +3,8 @@ answers without importing any module (see `agency.core.lazy_cli`); a command's m
 imported when the command runs or shows its own help.
 
 Adding a module with a `cli.py`: add its line to GROUPS (registry order) with the help its
-Typer app gives; `tests/test_architecture.py` checks that every `cli.py` is here once, that each
+Typer app gives, or, for a module whose commands are top-level only, its lines to COMMANDS;
+`tests/test_architecture.py` checks that every `cli.py` is here once, that each
 path loads and that the help matches.
 """
 
@@ -20,7 +21,7 @@ GROUPS: tuple[LazyCommand, ...] = (
     LazyCommand("sites", "agency.modules.sites.cli:app", "Customer websites: status and speed."),
     LazyCommand("stripe", "agency.modules.billing.cli:app", "Payments with Stripe."),
     LazyCommand("support", "agency.modules.support.cli:app", "Support requests."),
-    LazyCommand("leads", "agency.modules.insights.cli:app", "Leads from the site's forms."),
+    LazyCommand("leads", "agency.modules.leads.cli:app", "Leads from the site's forms."),
     LazyCommand(
         "articles", "agency.modules.seo.cli:app", "The blog's articles and the AI article manager."
     ),
@@ -30,12 +31,12 @@ GROUPS: tuple[LazyCommand, ...] = (
 COMMANDS: tuple[LazyCommand, ...] = (
     LazyCommand(
         "speedtest",
-        "agency.modules.insights.cli:speedtest",
+        "agency.modules.speedtest.cli:speedtest",
         "Test a website's speed now, in this process (no queue), and show the result.",
     ),
     LazyCommand(
         "analyze",
-        "agency.modules.insights.cli:analyze",
+        "agency.modules.analysis.cli:analyze",
         "Analyse a website now, in this process (no queue): fetch and audit its page, write the "
         "report (AI model or rules) and test its speed, then show the scores and the sections.",
     ),

@@ -5,25 +5,29 @@ add one line here. Static imports keep the modules visible to PyInstaller and im
 """
 
 from agency.core.modules import Module
+from agency.modules.analysis.module import MODULE as ANALYSIS
 from agency.modules.auth.module import MODULE as AUTH
 from agency.modules.billing.module import MODULE as BILLING
 from agency.modules.blog.module import MODULE as BLOG
 from agency.modules.catalogue.module import MODULE as CATALOGUE
 from agency.modules.content.module import MODULE as CONTENT
-from agency.modules.insights.module import MODULE as INSIGHTS
+from agency.modules.leads.module import MODULE as LEADS
 from agency.modules.notifications.module import MODULE as NOTIFICATIONS
 from agency.modules.seo.module import MODULE as SEO
 from agency.modules.sites.module import MODULE as SITES
+from agency.modules.speedtest.module import MODULE as SPEEDTEST
 from agency.modules.support.module import MODULE as SUPPORT
 
 MODULES: tuple[Module, ...] = (
     AUTH,
     CATALOGUE,
     NOTIFICATIONS,
+    LEADS,
+    SPEEDTEST,
     SITES,
     BILLING,
     SUPPORT,
-    INSIGHTS,
+    ANALYSIS,
     BLOG,
     SEO,
     CONTENT,

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from agency.core import db, jobs, mail
-from agency.modules.insights.models import SpeedTest
+from agency.modules.speedtest.models import SpeedTest
 from tests.conftest import MODEL_MODULES, free_port, wait_until, with_database
 from tests.e2e.conftest import wait_until_up
 from tests.fakes.pagespeed import run_fake_pagespeed

@@ -230,7 +230,7 @@ async def test_any_subject_arrives_literally_with_exactly_our_headers_or_is_refu
 # someone's text into a header: it needs its own test (issue 24) before it joins this list.
 SUBJECT_VALUES = {
     "analysis_report": {"heading", "domain"},  # a fixed heading; a host name (valid_host)
-    "new_lead": {"form", "email"},  # tests/insights/test_lead_mail_headers.py
+    "new_lead": {"form", "email"},  # tests/leads/test_lead_mail_headers.py
     "password_reset": set(),
     "site_live": {"domain"},
     "site_score_drop": {"domain", "score"},

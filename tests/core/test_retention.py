@@ -15,7 +15,7 @@ from agency.core import db, jobs, mail, ratelimit, retention
 from agency.core.settings import Settings
 from agency.modules.auth.models import PasswordReset, Session, User
 from agency.modules.billing.models import WebhookEvent
-from agency.modules.insights.models import Lead
+from agency.modules.leads.models import Lead
 from agency.registry import MODULES
 from tests.conftest import MODEL_MODULES, make_settings, run_agency
 
@@ -128,8 +128,8 @@ EXPECTED = {
     "auth.password_resets": 2,
     "billing.webhook_events": 1,
     "insights.leads": 1,
-    "insights.speed_test_emails": 0,  # tests/insights/test_speedtests.py fills and checks it
-    "insights.analyses": 0,  # tests/insights/test_analyses.py fills and checks it
+    "insights.speed_test_emails": 0,  # tests/speedtest/test_speedtests.py fills and checks it
+    "insights.analyses": 0,  # tests/analysis/test_analyses.py fills and checks it
     "notifications.read": 0,  # tests/notifications/ fills and checks it
     "seo.generations": 0,  # tests/seo/ fills and checks it
 }

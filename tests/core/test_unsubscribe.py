@@ -23,14 +23,14 @@ from hypothesis import strategies as st
 from agency.app import create_app
 from agency.core import jobs, mail, mail_web
 from agency.core.settings import load_settings
-from agency.modules.insights.models import SpeedTest
+from agency.modules.speedtest.models import SpeedTest
+from tests.analysis import test_analyses as analysis_tests
 from tests.auth.helpers import HEADERS
 from tests.conftest import free_port
 from tests.fakes.customer_site import CustomerSite, run_customer_site
 from tests.fakes.pagespeed import FakePageSpeed, run_fake_pagespeed
 from tests.fakes.smtp import SmtpServer
-from tests.insights import test_analyses as analysis_tests
-from tests.insights import test_speedtests as speed_tests
+from tests.speedtest import test_speedtests as speed_tests
 
 BASE = "http://agency.example"
 TYPED = "Ann.Lee+speed@gmail.com"

@@ -8,7 +8,7 @@ it reads (tracemalloc, in this process) and never keep the event loop from other
 Ordinary compressed answers still read as before.
 
 The end-to-end check of the same through a real `agency serve` (the server's RSS, and
-/api/health answering during the bomb) is in tests/insights/test_bomb_server.py."""
+/api/health answering during the bomb) is in tests/analysis/test_bomb_server.py."""
 
 from __future__ import annotations
 

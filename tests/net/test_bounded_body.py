@@ -1,6 +1,6 @@
 """The bounded body decoder (`agency.net.bounded_body`, issue 24), on its own and through its
 httpx and httpx2 adapters (mock transports; the clients over a real loopback origin are in
-tests/net/test_bomb_clients.py and tests/insights/test_bomb_answers.py).
+tests/net/test_bomb_clients.py and tests/speedtest/test_bomb_answers.py).
 
 Properties: any bytes through any encoding and any stack up to the limit, fed in any pieces,
 come back whole; a body that decodes past the cap raises and never hands on more than the cap;

@@ -4,6 +4,7 @@ database open. The root `agency` command creates it; modules never import the re
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from functools import cached_property
 from types import ModuleType
@@ -18,6 +19,7 @@ from agency.core.settings import Settings, SettingsError, load_settings
 T = TypeVar("T")
 console = Console()
 errors = Console(stderr=True)
+PROGRESS_TICK_SECONDS = 0.05
 
 
 class CliFailure(Exception):
@@ -63,3 +65,29 @@ class CliContext:
                 await db.close_db()
 
         return asyncio.run(main())
+
+
+async def with_progress(work: Awaitable[T], label: str, expected_seconds: float) -> T:
+    """Await `work` behind a rich bar that fills over `expected_seconds` (held at 95 % until
+    the work ends): the speed test and the analysis show the same progress."""
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    task = asyncio.ensure_future(work)
+    progress = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TimeElapsedColumn(),
+        console=errors,
+        transient=True,
+    )
+    started = time.monotonic()
+    with progress:
+        bar = progress.add_task(label, total=100)
+        while not task.done():
+            share = (time.monotonic() - started) / expected_seconds
+            progress.update(bar, completed=min(95.0, share * 100))
+            await asyncio.wait({task}, timeout=PROGRESS_TICK_SECONDS)
+        progress.update(bar, completed=100)
+    return task.result()

@@ -151,7 +151,7 @@ class Settings(BaseSettings):
         description="Another Stripe API address (the fake, for tests and demos); empty: Stripe's.",
     )
 
-    # Speed test (module insights): which provider runs it, and how to reach it.
+    # Speed test (module speedtest): which provider runs it, and how to reach it.
     speedtest_provider: Literal["psi", "lighthouse"] = Field(
         default="psi",
         description="`psi` (Google PageSpeed Insights v5) or `lighthouse` (local Lighthouse and "

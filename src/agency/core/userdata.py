@@ -17,8 +17,12 @@ Eraser = Callable[[int], Awaitable[None]]
 
 @dataclass(frozen=True)
 class UserData:
+    """export, erase: the module's own; key: the name its data has in the export (default: the
+    module's name)."""
+
     export: Exporter
     erase: Eraser
+    key: str | None = None
 
 
 _registered: dict[str, UserData] = {}

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from agency.core.text import Line
-from agency.modules.insights.api import SpeedResultOut
+from agency.modules.speedtest.api import SpeedResultOut
 
 CheckStatus = Literal["queued", "running", "done", "failed"]
 CheckKind = Literal["manual", "monitor"]

@@ -1,7 +1,7 @@
 """Speed checks of a website: the customer's 'Run speed test', the schedule that tests every
 live site (`monitor`, a `Periodic` of the module), and the alert when a score drops.
 
-A check starts a test through `insights.api` (the insights module runs it as its own job) and
+A check starts a test through `speedtest.api` (the speedtest module runs it as its own job) and
 is followed until that test ends: by the job `sites.follow_check`, queued again every few
 seconds while the test runs, and by any read of the check (the customer's page polls it), so
 the page sees the end at once. Whichever sees the end first finishes the check, by a
@@ -29,7 +29,6 @@ from agency.core import jobs, mail
 from agency.core.errors import AppError, Conflict, NotFound
 from agency.core.settings import Settings
 from agency.modules.auth import api as auth_api
-from agency.modules.insights import api as insights_api
 from agency.modules.notifications import api as notifications_api
 from agency.modules.sites.models import (
     DONE,
@@ -42,6 +41,7 @@ from agency.modules.sites.models import (
     Website,
 )
 from agency.modules.sites.schemas import CheckStatus, SpeedCheckOut
+from agency.modules.speedtest import api as speedtest_api
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ MONITOR_KIND = "sites.monitor"
 MONITOR_TICK = timedelta(minutes=15)
 MONITOR_BATCH = 500
 FOLLOW_EVERY = timedelta(seconds=5)
-# A check still running after this is over: its test can no longer end (insights marks a
+# A check still running after this is over: its test can no longer end (speedtest marks a
 # test failed 30 minutes after it was asked for).
 CHECK_STALE = timedelta(minutes=45)
 STRATEGY = "mobile"
@@ -103,7 +103,7 @@ def check_out(check: SpeedCheck, test_status: str | None = None) -> SpeedCheckOu
 
 async def start_check(site: Website, kind: str, settings: Settings) -> SpeedCheckOut:
     """Start a speed test of the site (409 when one is running); the caller wakes the job
-    runner. The insights module's refusals (an address it will not test, its per-domain
+    runner. The speedtest module's refusals (an address it will not test, its per-domain
     limit) pass through as they are."""
     now = _now()
     claimed = await Website.filter(
@@ -113,7 +113,7 @@ async def start_check(site: Website, kind: str, settings: Settings) -> SpeedChec
         raise Conflict(MSG_RUNNING, code="speed_test_running")
     await _fail_stale(site)
     try:
-        test = await insights_api.start_speed_test(
+        test = await speedtest_api.start_speed_test(
             site.domain, STRATEGY, settings, source=SOURCES[kind]
         )
     except BaseException:
@@ -152,7 +152,7 @@ async def follow(check: SpeedCheck, settings: Settings) -> str | None:
     if check.status != RUNNING:
         return check.status
     try:
-        test = await insights_api.get_speed_test(check.test_id)
+        test = await speedtest_api.get_speed_test(check.test_id)
     except NotFound:
         await finish(check, FAILED, None, MSG_LOST, settings)
         return None
@@ -202,7 +202,7 @@ async def _tell_drop(site: Website, previous: int, score: int, settings: Setting
     account = await auth_api.get_account(site.user_id)
     if account is None:
         return
-    rating = insights_api.speed_rating(score)
+    rating = speedtest_api.speed_rating(score)
     await mail.send_mail(
         account.email,
         DROP_TEMPLATE,
@@ -273,7 +273,7 @@ async def monitor(settings: Settings) -> int:
             await start_check(site, MONITOR, settings)
         except Conflict:
             continue
-        except AppError as exc:  # an address insights refuses, its per-domain limit
+        except AppError as exc:  # an address speedtest refuses, its per-domain limit
             log.warning("monitored test of %s not started: %s", site.domain, exc.message)
         else:
             started += 1
@@ -287,7 +287,7 @@ async def run_here(check: SpeedCheckOut, settings: Settings) -> SpeedCheckOut:
     row = await SpeedCheck.get(id=check.id)
     if row.status == RUNNING:
         try:
-            await insights_api.run_queued_speed_test(settings, row.test_id)
+            await speedtest_api.run_queued_speed_test(settings, row.test_id)
         except Exception:  # the test records its failure; the check reads it below
             log.info("speed test of check %s did not succeed here", row.id)
         await follow(row, settings)

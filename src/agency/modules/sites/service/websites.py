@@ -16,8 +16,6 @@ from agency.core.settings import Settings
 from agency.core.sql import fits_int_id
 from agency.modules.auth import api as auth_api
 from agency.modules.catalogue import api as catalogue_api
-from agency.modules.insights import api as insights_api
-from agency.modules.insights.api import SpeedResultOut
 from agency.modules.notifications import api as notifications_api
 from agency.modules.sites.models import (
     BUILDING,
@@ -38,6 +36,8 @@ from agency.modules.sites.schemas import (
     WebsiteOut,
 )
 from agency.modules.sites.service import checks
+from agency.modules.speedtest import api as speedtest_api
+from agency.modules.speedtest.api import SpeedResultOut
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ async def own_site(user_id: int, site_id: int) -> Website:
 
 
 async def history(domain: str) -> list[ScorePoint]:
-    tests = await insights_api.speed_history(domain, limit=HISTORY_POINTS)
+    tests = await speedtest_api.speed_history(domain, limit=HISTORY_POINTS)
     return [
         ScorePoint(at=t.created_at, score=t.result.score) for t in tests if t.result is not None
     ]
@@ -120,7 +120,7 @@ async def history(domain: str) -> list[ScorePoint]:
 
 async def _latest(site: Website) -> tuple[SpeedResultOut | None, datetime | None]:
     """The latest done test of the site's domain; the stored score follows it."""
-    latest = await insights_api.latest_speed_test(site.domain)
+    latest = await speedtest_api.latest_speed_test(site.domain)
     if latest is None or latest.result is None:
         return None, None
     if site.page_speed != latest.result.score:

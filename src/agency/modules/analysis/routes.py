@@ -1,0 +1,41 @@
+"""The AI website analysis: start one, and read its state and report."""
+
+from __future__ import annotations
+
+from quart import Blueprint, current_app
+from quart_schema import validate_request, validate_response
+
+from agency.modules.analysis.schemas import AnalysisIn, AnalysisOut
+from agency.modules.analysis.service import analyses
+from agency.modules.auth import web as auth_web
+
+blueprint = Blueprint("analysis", __name__)
+
+
+@blueprint.post("/api/analyses")
+@validate_request(AnalysisIn)
+@validate_response(AnalysisOut, 202)
+async def post_analysis(data: AnalysisIn) -> tuple[AnalysisOut, int]:
+    """Start an AI website analysis from one of the four pages (`source`: ai-analysis,
+    business-analysis, technical-analysis, agency-analysis; each page's checks and messages).
+    The e-mail is stored as a lead first; a speed test of the domain starts beside it. Answers
+    at once with the queued analysis; poll `GET /api/analyses/{id}` until it is done or failed.
+    The report goes to the e-mail."""
+    analysis = await analyses.start_analysis(
+        url=data.url,
+        email=data.email,
+        source=data.source,
+        client_ip=auth_web.client_ip(),
+        settings=current_app.extensions["agency.settings"],
+    )
+    current_app.extensions["agency.jobs"].wake()
+    return analysis, 202
+
+
+@blueprint.get("/api/analyses/<analysis_id>")
+@validate_response(AnalysisOut, 200)
+async def get_analysis(analysis_id: str) -> AnalysisOut:
+    """An analysis's state and, once done, its report, derived scores, the facts found on the
+    page and the critical issues; `speed_test` has its own status; `error` holds the message to
+    show when the analysis failed."""
+    return await analyses.get_analysis(analysis_id)

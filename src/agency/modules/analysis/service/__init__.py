@@ -1,0 +1,10 @@
+"""Analysis use cases, one file each; callers import the file they need
+(`from agency.modules.analysis.service import analyses`). Plain async functions with explicit
+inputs; no Quart.
+
+- `analyses`: starting an analysis, the job that runs it, reading it and the report e-mail.
+- `page_audit`, `analysis_rules`, `analysis_ai`, `analysis_scores`: the facts found on a page,
+  the report written by the rules or the AI model, and the derived scores.
+- `user_data`: what insights held about a person (leads, speed tests, analyses), for "export my
+  data", "delete my account".
+"""

@@ -1,0 +1,56 @@
+"""`agency leads ...`: the leads from the public forms."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from agency.core.cli_support import CliContext, console
+from agency.core.db import private_file
+from agency.modules.leads.service import leads as lead_service
+
+app = typer.Typer(help="Leads from the site's forms.", no_args_is_help=True)
+
+
+@app.command("list")
+def list_leads(
+    ctx: typer.Context,
+    source: Annotated[str | None, typer.Option(help="Only this form, e.g. free-preview.")] = None,
+    since: Annotated[
+        datetime | None, typer.Option(help="Only leads from this date on.", formats=["%Y-%m-%d"])
+    ] = None,
+) -> None:
+    """Show the leads, newest first."""
+    context: CliContext = ctx.obj
+    leads = context.run(lambda: lead_service.list_leads(source, since))
+    table = Table(title=f"{len(leads)} lead(s)")
+    for column in ("date", "form", "e-mail", "name", "domain"):
+        table.add_column(column)
+    for lead in leads:
+        table.add_row(
+            lead.created_at.strftime("%Y-%m-%d %H:%M"),
+            lead.source_label,
+            lead.email,
+            lead.name or "-",
+            lead.domain or "-",
+        )
+    console.print(table)
+
+
+@app.command("export")
+def export(
+    ctx: typer.Context,
+    csv_file: Annotated[Path, typer.Option("--csv", help="Where to write the CSV file.")],
+    source: Annotated[str | None, typer.Option(help="Only this form.")] = None,
+) -> None:
+    """Write the leads to a CSV file."""
+    context: CliContext = ctx.obj
+    leads = context.run(lambda: lead_service.list_leads(source, None))
+    # E-mail addresses and names: readable by the owner only, like the database it comes from.
+    private_file(csv_file)
+    csv_file.write_text(lead_service.to_csv(leads))
+    console.print(f"wrote {len(leads)} lead(s) to {csv_file}")

@@ -1,0 +1,91 @@
+"""Public lead forms, the speed-test pages' newsletter sign-up, and the leads list for admins."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from quart import Blueprint, Response, current_app, request
+from quart_schema import document_querystring, validate_request, validate_response
+
+from agency.core.errors import ValidationFailed
+from agency.modules.auth import web as auth_web
+from agency.modules.leads.schemas import (
+    LeadIn,
+    LeadList,
+    LeadReceipt,
+    LeadsQuery,
+    NewsletterIn,
+    NewsletterOut,
+)
+from agency.modules.leads.service import leads as lead_service
+from agency.modules.leads.service import newsletter
+
+blueprint = Blueprint("leads", __name__)
+
+
+@blueprint.post("/api/leads")
+@validate_request(LeadIn)
+@validate_response(LeadReceipt, 201)
+async def post_lead(data: LeadIn) -> tuple[LeadReceipt, int]:
+    """A visitor's form: stored as a lead, and the agency is told by e-mail."""
+    settings = current_app.extensions["agency.settings"]
+    message = await lead_service.submit_lead(
+        source=data.source,
+        email=data.email,
+        name=data.name,
+        domain=data.domain,
+        message=data.message,
+        honeypot=data.company_website,
+        client_ip=auth_web.client_ip(),
+        notify=settings.agency_email,
+    )
+    return LeadReceipt(message=message), 201
+
+
+@blueprint.post("/api/newsletter")
+@validate_request(NewsletterIn)
+@validate_response(NewsletterOut, 200)
+async def post_newsletter(data: NewsletterIn) -> NewsletterOut:
+    """A speed-test page's newsletter sign-up: the e-mail is kept as a lead of the page, then
+    subscribed with Kit when Kit is configured (a Kit failure answers 502, 'Error subscribing
+    to ConvertKit: ...')."""
+    message = await newsletter.subscribe_newsletter(
+        email=data.email,
+        source=data.source,
+        client_ip=auth_web.client_ip(),
+        settings=current_app.extensions["agency.settings"],
+    )
+    return NewsletterOut(message=message)
+
+
+def _filters() -> tuple[str | None, datetime | None]:
+    since_text = request.args.get("since")
+    try:
+        since = datetime.fromisoformat(since_text) if since_text else None
+    except ValueError as exc:
+        raise ValidationFailed("'since' must be a date such as 2026-11-01.") from exc
+    return request.args.get("source") or None, since
+
+
+@blueprint.get("/api/admin/leads")
+@auth_web.admin_required
+@document_querystring(LeadsQuery)
+@validate_response(LeadList, 200)
+async def get_leads() -> LeadList:
+    """Every lead, newest first; filter with ?source= and ?since= (admins only)."""
+    source, since = _filters()
+    return LeadList(leads=await lead_service.list_leads(source, since))
+
+
+@blueprint.get("/api/admin/leads.csv")
+@auth_web.admin_required
+@document_querystring(LeadsQuery)
+async def get_leads_csv() -> Response:
+    """The leads as a CSV download (admins only)."""
+    source, since = _filters()
+    body = lead_service.to_csv(await lead_service.list_leads(source, since))
+    return Response(
+        body,
+        content_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="leads.csv"'},
+    )

@@ -1,0 +1,57 @@
+"""What other modules may use of the speed test (plain functions and data, no Quart): start a
+speed test of a domain and read a domain's latest result and its history (the customer
+dashboard's chart), and one test by its id (`get_speed_test`: a customer's test in progress);
+for the analysis, the page rule (`target_for`), a test started without an e-mail of its own
+(`begin`), one run in this process (`run_now`), the report allowance of a mailbox and what the
+tests hold about an e-mail. Tests cross the module line as schemas (`SpeedTestOut`,
+`SpeedResultOut`), never as ORM rows.
+
+After `start_speed_test` a web route wakes the job runner
+(`current_app.extensions["agency.jobs"].wake()`), or the test waits for the next poll; a
+command line tool may run the queued test in its own process at once (`run_queued_speed_test`,
+the job's own body: the job then finds it finished)."""
+
+from agency.modules.speedtest.schemas import URL_MAX, SpeedResultOut, SpeedTestOut
+from agency.modules.speedtest.service.speed_providers import MSG_GENERIC, SpeedTestFailed
+from agency.modules.speedtest.service.speedtests import (
+    MSG_DOMAIN,
+    MSG_UNKNOWN_SOURCE,
+    Target,
+    begin,
+    export_for_email,
+    forget_email,
+    get_speed_test,
+    report_allowed,
+    run_limit,
+    run_now,
+    target_for,
+)
+from agency.modules.speedtest.service.speedtests import history as speed_history
+from agency.modules.speedtest.service.speedtests import latest_result as latest_speed_test
+from agency.modules.speedtest.service.speedtests import rating as speed_rating
+from agency.modules.speedtest.service.speedtests import run_speed_test as run_queued_speed_test
+from agency.modules.speedtest.service.speedtests import start_for_domain as start_speed_test
+
+__all__ = [
+    "MSG_DOMAIN",
+    "MSG_GENERIC",
+    "MSG_UNKNOWN_SOURCE",
+    "URL_MAX",
+    "SpeedResultOut",
+    "SpeedTestFailed",
+    "SpeedTestOut",
+    "Target",
+    "begin",
+    "export_for_email",
+    "forget_email",
+    "get_speed_test",
+    "latest_speed_test",
+    "report_allowed",
+    "run_limit",
+    "run_now",
+    "run_queued_speed_test",
+    "speed_history",
+    "speed_rating",
+    "start_speed_test",
+    "target_for",
+]

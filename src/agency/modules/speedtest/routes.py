@@ -1,0 +1,41 @@
+"""The speed test: start one, and read its state and result."""
+
+from __future__ import annotations
+
+from quart import Blueprint, current_app
+from quart_schema import validate_request, validate_response
+
+from agency.modules.auth import web as auth_web
+from agency.modules.speedtest.schemas import SpeedTestIn, SpeedTestOut
+from agency.modules.speedtest.service import speedtests
+
+blueprint = Blueprint("speedtest", __name__)
+
+
+@blueprint.post("/api/speed-tests")
+@validate_request(SpeedTestIn)
+@validate_response(SpeedTestOut, 202)
+async def post_speed_test(data: SpeedTestIn) -> tuple[SpeedTestOut, int]:
+    """Start a speed test of a domain (validated by the page's rule; never an address on our
+    own machine or network). Answers at once: `queued`, or `done` when a recent result of the
+    same domain and strategy is reused. Poll `GET /api/speed-tests/{id}` until it is done or
+    failed; the report goes to the e-mail."""
+    test = await speedtests.start_speed_test(
+        url=data.url,
+        email=data.email,
+        source=data.source,
+        strategy=data.strategy,
+        client_ip=auth_web.client_ip(),
+        settings=current_app.extensions["agency.settings"],
+    )
+    if test.status == "queued":
+        current_app.extensions["agency.jobs"].wake()
+    return test, 202
+
+
+@blueprint.get("/api/speed-tests/<test_id>")
+@validate_response(SpeedTestOut, 200)
+async def get_speed_test(test_id: str) -> SpeedTestOut:
+    """A speed test's state and, once done, its result; `error` holds the message to show
+    when it failed."""
+    return await speedtests.get_speed_test(test_id)

@@ -1,0 +1,58 @@
+"""Speed-test shapes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from agency.core.text import EMAIL_MAX, Line
+
+# The speed test (issue 14). The three pages that run it, each also a lead's source.
+SpeedSource = Literal["speed-test", "clinic-speed-test", "coach-speed-test"]
+Strategy = Literal["mobile", "desktop"]
+SpeedStatus = Literal["queued", "running", "done", "failed"]
+Rating = Literal["Excellent", "Needs Improvement", "Poor"]
+URL_MAX = 2048  # what a visitor may type; only the host is kept (insights_speed_test.domain)
+
+
+class SpeedTestIn(BaseModel):
+    url: Line = Field(default="", max_length=URL_MAX)
+    email: Line = Field(default="", max_length=EMAIL_MAX)
+    source: SpeedSource
+    strategy: Strategy = "mobile"
+
+
+class FieldMetricOut(BaseModel):
+    name: str = Field(description="LCP, INP or CLS.")
+    percentile: float = Field(description="p75 of real visitors: ms (LCP, INP) or a plain CLS.")
+    category: str = Field(description="FAST, AVERAGE or SLOW.")
+
+
+class OpportunityOut(BaseModel):
+    title: str
+    savings_ms: int
+
+
+class SpeedResultOut(BaseModel):
+    score: int = Field(ge=0, le=100)
+    rating: Rating
+    speed_index_ms: int
+    total_blocking_time_ms: int
+    largest_contentful_paint_ms: int | None
+    cumulative_layout_shift: float | None
+    first_contentful_paint_ms: int | None
+    field_data: list[FieldMetricOut]
+    opportunities: list[OpportunityOut]
+    provider: Literal["psi", "lighthouse"]
+
+
+class SpeedTestOut(BaseModel):
+    id: str
+    status: SpeedStatus
+    domain: str
+    strategy: Strategy
+    created_at: datetime
+    result: SpeedResultOut | None
+    error: str | None = Field(description="The message shown in the red box when it failed.")

@@ -1,0 +1,107 @@
+"""Issue 24 through the lead forms: what reaches the agency's `new_lead` subject is the form's
+label and the lead's address. The probe's encoded words are refused in both by the form (an
+unknown form, an invalid address), go to the body only in the other fields, and a source of
+another module's making (any text) reaches the subject with its literal text and exactly the
+mailer's headers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agency.app import create_app
+from agency.core import mail
+from agency.modules.leads import api as leads_api
+from agency.modules.leads.models import Lead
+from tests.auth.helpers import call
+from tests.conftest import free_port, make_settings
+from tests.core.mail_headers import INJECTIONS, assert_exactly
+from tests.fakes.smtp import SmtpServer
+
+AGENCY = "team@agency.test"
+VARIANTS = pytest.mark.parametrize("injection", INJECTIONS.values(), ids=INJECTIONS.keys())
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    server = SmtpServer(free_port())
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def site(tmp_path: Path, database_url: str, smtp: SmtpServer) -> AsyncIterator[Any]:
+    settings = make_settings(
+        tmp_path,
+        database_url,
+        agency_email=AGENCY,
+        smtp_host="127.0.0.1",
+        smtp_port=smtp.port,
+        smtp_security="none",
+    )
+    async with create_app(settings).test_app() as test_app:
+        yield test_app
+
+
+async def _sent(site: Any) -> list[mail.OutboundMail]:
+    await site.app.extensions["agency.jobs"].drain()
+    rows = list(await mail.OutboundMail.all().order_by("id"))
+    assert [(row.status, row.last_error) for row in rows] == [(mail.SENT, None)] * len(rows)
+    return rows
+
+
+@VARIANTS
+@pytest.mark.parametrize(
+    ("field", "messages"),
+    [
+        # An unknown form (or, past 64 characters, a source too long to be one).
+        ("source", {"This form is not known.", "String should have at most 64 characters"}),
+        ("email", {"Please enter a valid email address"}),
+    ],
+)
+async def test_the_form_and_address_fields_refuse_encoded_words(
+    site: Any, smtp: SmtpServer, injection: str, field: str, messages: set[str]
+) -> None:
+    body = {"source": "clinic-consultation", "email": "owner@clinic.example", field: injection}
+    status, data = await call(site.test_client(), "post", "/api/leads", body)
+    assert status == 400 and list(data["error"]["fields"]) == [field]
+    assert data["error"]["fields"][field] in messages
+    assert await _sent(site) == [] and smtp.inbox.messages == []
+    assert await Lead.all().count() == 0
+
+
+@VARIANTS
+async def test_the_other_fields_reach_the_body_only(
+    site: Any, smtp: SmtpServer, injection: str
+) -> None:
+    body = {
+        "source": "free-preview",
+        "email": "ann@example.com",
+        "name": injection,
+        "domain": injection,
+        "message": injection,
+    }
+    assert (await call(site.test_client(), "post", "/api/leads", body))[0] == 201
+    [notice] = await _sent(site)
+    assert f"Name:    {injection}" in notice.text
+    [message] = smtp.inbox.messages
+    subject = "New lead: Real Estate Website Rebuild from ann@example.com"
+    assert_exactly(message, to=AGENCY, subject=subject, text=notice.text, html=notice.html)
+
+
+@VARIANTS
+async def test_a_source_of_any_text_reaches_the_subject_literally(
+    site: Any, smtp: SmtpServer, injection: str
+) -> None:
+    """Another module may record a lead under a source of its own, which reads as itself."""
+    source = injection.replace("attacker@", "a@")  # the column holds 64 characters
+    await leads_api.record_lead(source=source, email="ann@example.com", notify=AGENCY)
+    [notice] = await _sent(site)
+    subject = f"New lead: {source} from ann@example.com"
+    assert notice.subject == subject
+    [message] = smtp.inbox.messages
+    assert_exactly(message, to=AGENCY, subject=subject, text=notice.text, html=notice.html)
