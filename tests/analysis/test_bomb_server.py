@@ -34,7 +34,7 @@ pytestmark = pytest.mark.slow
 ORDINARY = "ordinary-site.com"
 BOMB = "bomb-site.com"
 RISE_MAX = 50 * MIB  # what the bomb may add to a server process's peak RSS
-HEALTH_MAX = 1.0  # seconds an /api/health answer may take while the bomb is read
+HEALTH_MAX = 2.0  # seconds an /api/health answer may take while the bomb is read (6 s unbounded)
 
 
 def server_pids(port: int) -> list[int]:
