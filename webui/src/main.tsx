@@ -4,7 +4,6 @@ import { BrowserRouter } from 'react-router-dom'
 import { App } from './app/App'
 import { markHeadPrerendered } from './app/RouteMeta'
 import { findRoute } from './app/routes'
-import { rememberTypedValues, replayTypedValues } from './lib/early-input'
 import './styles/index.css'
 
 async function start() {
@@ -29,7 +28,6 @@ async function start() {
       }
     }
     markHeadPrerendered(window.location.pathname)
-    const typedEarly = rememberTypedValues(container)
     // As a transition, hydration works in slices of a few milliseconds and yields to the
     // browser in between (no long task to hold up a tap); a click on a part not yet hydrated
     // still makes React hydrate that part first.
@@ -39,7 +37,6 @@ async function start() {
         onRecoverableError: (error) => console.error('Hydration problem:', error),
       })
     })
-    if (typedEarly.length > 0) setTimeout(() => replayTypedValues(typedEarly), 0)
   } else {
     createRoot(container).render(app)
   }

@@ -1,8 +1,9 @@
 /**
- * Client-side form checks and error plumbing shared by the account forms.
- * Messages are the spec's wording (accounts spec, section 5) and match the server's.
+ * The forms' one shape of problem, their reading of a submitted form, and the client-side
+ * checks shared by the account forms. Messages are the spec's wording (accounts spec, section 5)
+ * and match the server's.
  */
-import { useLayoutEffect, useRef, useSyncExternalStore, type RefObject } from 'react'
+import { useSyncExternalStore } from 'react'
 import { ApiError, errorMessage } from './api-client'
 
 export const MSG_FILL_ALL = 'Please fill in all fields'
@@ -14,16 +15,47 @@ export const MSG_ACCEPT_TERMS = 'Please accept the Terms of Service and Privacy 
 export const MIN_PASSWORD_LENGTH = 6
 export const MAX_PASSWORD_LENGTH = 128
 
-/** A message for the form's red box plus the fields it concerns (marked invalid). */
+/**
+ * What is wrong with a submitted form, in the server's error shape: the red box's message and
+ * the fields it concerns, each with its own message (the answer's `error.fields`, or the form's
+ * own check). `code` is the server's error code when the server answered.
+ */
 export interface FormProblem {
   message: string
-  fields: readonly string[]
-  /** Per-field messages from the server (`error.fields`), shown under the fields. */
-  fieldMessages?: Readonly<Record<string, string>>
+  fields: Readonly<Record<string, string>>
+  code?: string
 }
 
-export function problem(message: string, fields: readonly string[] = []): FormProblem {
-  return { message, fields }
+/** A problem found by the form itself: `message`, concerning `names` (each with that message). */
+export function problem(message: string, names: readonly string[] = []): FormProblem {
+  return { message, fields: Object.fromEntries(names.map((name) => [name, message])) }
+}
+
+/** Whether `current` concerns the field `name`. */
+export function concerns(current: FormProblem | null, name: string): boolean {
+  return current !== null && Object.hasOwn(current.fields, name)
+}
+
+/** Turns a thrown value (usually {@link ApiError}) into a form problem with the server's fields. */
+export function problemFromError(err: unknown): FormProblem {
+  if (err instanceof ApiError) return { message: errorMessage(err), fields: err.fields ?? {}, code: err.code }
+  return { message: errorMessage(err), fields: {} }
+}
+
+/**
+ * The named values of a submitted form ('' for a name it does not send: a radio group with
+ * none checked, an unchecked box, a field it does not have). The public forms' inputs are
+ * uncontrolled, so their elements are the only copy of what was typed, picked or autofilled,
+ * before or after React hydrated the prerendered page.
+ */
+export function formValues<K extends string>(form: HTMLFormElement, names: readonly K[]): Record<K, string> {
+  const data = new FormData(form)
+  const values = {} as Record<K, string>
+  for (const name of names) {
+    const value = data.get(name)
+    values[name] = typeof value === 'string' ? value : ''
+  }
+  return values
 }
 
 /** Names of the values that are empty (strings are trimmed, passwords are not special-cased). */
@@ -51,12 +83,6 @@ export function checkNewPassword(
   return null
 }
 
-/** Turns a thrown value (usually {@link ApiError}) into a form problem. */
-export function problemFromError(err: unknown): FormProblem {
-  const fieldMessages = err instanceof ApiError ? err.fields : undefined
-  return { message: errorMessage(err), fields: Object.keys(fieldMessages ?? {}), fieldMessages }
-}
-
 /**
  * False during prerender and the hydration render, true afterwards. Prerendered forms keep
  * their submit button disabled until React handles the submit (no native GET with a password).
@@ -73,51 +99,5 @@ const serverSnapshot = () => false
 
 /** Props marking one input invalid and pointing it at the form's error box. */
 export function invalidProps(current: FormProblem | null, name: string, errorBoxId: string) {
-  const flagged = current !== null && current.fields.includes(name)
-  return flagged ? { invalid: true, describedBy: errorBoxId } : {}
-}
-
-/**
- * What a form's named fields hold now, by name (`fallback`, React's state, for a name the form
- * has no field for; a radio group gives its checked value, '' when none is). The public pages
- * are prerendered: a visitor or the browser's autofill may fill a field before or while React
- * hydrates it, and React's state never hears of that; the elements have it. Forms read their
- * fields with this when they are submitted.
- */
-export function readFields<T extends Record<string, string>>(form: HTMLFormElement, fallback: T): T {
-  const current: Record<string, string> = { ...fallback }
-  for (const name of Object.keys(fallback)) {
-    const field = form.elements.namedItem(name)
-    if (field instanceof RadioNodeList) {
-      current[name] = field.value
-    } else if (field instanceof HTMLInputElement && (field.type === 'radio' || field.type === 'checkbox')) {
-      current[name] = field.checked ? field.value : ''
-    } else if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement || field instanceof HTMLSelectElement) {
-      current[name] = field.value
-    }
-  }
-  return current as T
-}
-
-/**
- * The ref for a prerendered form whose fields React's state must take over as they are when
- * React hydrates them. Hydration keeps what a visitor or autofill put into a field, but React's
- * state does not know it, and the next render of the field would put the state ('') back. The
- * layout effect runs in the commit that hydrates the form, before any event can reach it, and
- * hands `adopt` the fields that differ from `initial` (React's state at that moment).
- */
-export function useAdoptFilledFields<T extends Record<string, string>>(
-  initial: T,
-  adopt: (filled: T) => void,
-): RefObject<HTMLFormElement | null> {
-  const ref = useRef<HTMLFormElement>(null)
-  const first = useRef({ initial, adopt })
-  useLayoutEffect(() => {
-    const form = ref.current
-    if (!form) return
-    const { initial: state, adopt: take } = first.current
-    const filled = readFields(form, state)
-    if (Object.keys(state).some((name) => filled[name] !== state[name])) take(filled)
-  }, [])
-  return ref
+  return concerns(current, name) ? { invalid: true, describedBy: errorBoxId } : {}
 }

@@ -47,9 +47,8 @@ export function checkSupport(values: SupportValues, visitor: boolean): FormProbl
   }
   if (!values.subject.trim()) fieldMessages.subject = MSG_SUBJECT
   if (!values.message.trim()) fieldMessages.message = MSG_MESSAGE
-  const fields = Object.keys(fieldMessages)
-  if (fields.length === 0) return null
-  return { message: fieldMessages[fields[0]!]!, fields, fieldMessages }
+  const first = Object.values(fieldMessages)[0]
+  return first === undefined ? null : { message: first, fields: fieldMessages }
 }
 
 export function statusLabel(status: string): string {

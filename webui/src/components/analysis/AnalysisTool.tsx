@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { VARIANT_OF, type AnalysisSource } from '../../lib/analysis'
-import { readFields, useAdoptFilledFields, useHydrated } from '../../lib/forms'
+import { formValues, useHydrated } from '../../lib/forms'
 import { scrollToId } from '../../lib/scroll'
 import { isTooSlow } from '../../lib/speed-test'
 import { useAnalysis, type AnalysisState } from '../../lib/use-analysis'
@@ -57,12 +57,18 @@ export function AnalysisTool(props: AnalysisToolProps) {
   const id = useId()
   const hydrated = useHydrated()
   const { state, submit } = useAnalysis(source)
-  const [url, setUrl] = useState('')
-  const [email, setEmail] = useState('')
-  const formRef = useAdoptFilledFields({ url, email }, (filled) => {
-    setUrl(filled.url)
-    setEmail(filled.email)
-  })
+  const formRef = useRef<HTMLFormElement>(null)
+  // Both fields hold something (the phones' bar enables its submit button then). The inputs are
+  // uncontrolled: this follows their input events, and looks once in the hydrating commit for
+  // what was typed or autofilled on the prerendered page.
+  const [filled, setFilled] = useState(false)
+  const checkFilled = () => {
+    const form = formRef.current
+    if (!form) return
+    const current = formValues(form, ['url', 'email'])
+    setFilled(current.url.trim() !== '' && current.email.trim() !== '')
+  }
+  useLayoutEffect(checkFilled, [])
   const urlRef = useRef<HTMLInputElement>(null)
   const emailRef = useRef<HTMLInputElement>(null)
   const busy = state.phase === 'loading'
@@ -87,10 +93,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
-    const current = readFields(event.currentTarget, { url, email })
-    setUrl(current.url)
-    setEmail(current.email)
-    void submit(current)
+    void submit(formValues(event.currentTarget, ['url', 'email']))
   }
 
   const invalid = (field: 'url' | 'email') =>
@@ -99,7 +102,6 @@ export function AnalysisTool(props: AnalysisToolProps) {
   const analysis = state.phase === 'done' ? state.analysis : null
   const speed = analysis?.speed_test?.result?.score ?? null
   const slow = speed !== null && isTooSlow(speed)
-  const filled = url.trim() !== '' && email.trim() !== ''
 
   return (
     <>
@@ -114,7 +116,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
           </div>
           <Card id={cardId} className="analysis-card">
             <h2 className="analysis-card__title">Get your free analysis</h2>
-            <form id={formId} className="analysis-form" ref={formRef} onSubmit={onSubmit} noValidate aria-describedby={state.error ? errorId : undefined}>
+            <form id={formId} className="analysis-form" ref={formRef} onSubmit={onSubmit} onInput={checkFilled} noValidate aria-describedby={state.error ? errorId : undefined}>
               {state.error && (
                 <ErrorBox key={state.attempt} id={errorId}>
                   {state.error}
@@ -131,8 +133,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
                 placeholder={urlPlaceholder}
                 hint="Your domain, for example yourwebsite.com."
                 required
-                value={url}
-                onChange={(e) => setUrl(e.target.value)}
+                defaultValue=""
                 {...invalid('url')}
               />
               <Field
@@ -144,8 +145,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
                 placeholder="you@yourbusiness.com"
                 hint="We send the detailed report to this address."
                 required
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
+                defaultValue=""
                 {...invalid('email')}
               />
               <Button

@@ -3,8 +3,8 @@ import { CheckIcon } from '../icons/CheckIcon'
 import { Button } from '../ui/Button'
 import { ErrorBox } from '../ui/ErrorBox'
 import { Field } from '../ui/Field'
-import { api, errorMessage } from '../../lib/api-client'
-import { MSG_FILL_ALL, readFields, useAdoptFilledFields } from '../../lib/forms'
+import { api } from '../../lib/api-client'
+import { formValues, MSG_FILL_ALL, problem as formProblem, problemFromError, type FormProblem } from '../../lib/forms'
 
 /** The values a lead form can ask for; each is also the input's `name` and its key in the request. */
 export type LeadFieldKey = 'name' | 'email' | 'domain'
@@ -77,26 +77,21 @@ export function LeadForm({
   onSent,
 }: LeadFormProps) {
   const id = useId()
-  const [values, setValues] = useState<Record<LeadFieldKey, string>>({ name: '', email: '', domain: '' })
-  const [honeypot, setHoneypot] = useState('')
   const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  const [problem, setProblem] = useState<FormProblem | null>(null)
   const [confirmation, setConfirmation] = useState<string | null>(null)
-  const formRef = useAdoptFilledFields({ ...values, company_website: honeypot }, ({ company_website: trap, ...typed }) => {
-    setValues(typed)
-    setHoneypot(trap)
-  })
   const errorId = `${id}-error`
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
-    setError(null)
-    const { company_website: trap, ...typed } = readFields(event.currentTarget, { ...values, company_website: honeypot })
-    setValues(typed)
+    setProblem(null)
+    const typed = formValues(event.currentTarget, ['name', 'email', 'domain', 'company_website'])
+    const trap = typed.company_website
     const sent = { name: typed.name.trim(), email: typed.email.trim(), domain: typed.domain.trim() }
-    if (requireAll && fields.some((field) => !sent[field.name])) {
-      setError(MSG_FILL_ALL) // no call is made
+    const missing = fields.filter((field) => !sent[field.name]).map((field) => field.name)
+    if (requireAll && missing.length > 0) {
+      setProblem(formProblem(MSG_FILL_ALL, missing)) // no call is made
       return
     }
     setBusy(true)
@@ -112,7 +107,8 @@ export function LeadForm({
       onSent?.({ message, values: sent })
     } catch (err) {
       if (failureMessage) console.warn(`Lead request failed (${source})`, err)
-      setError(failureMessage ?? errorMessage(err))
+      const found = problemFromError(err)
+      setProblem(failureMessage ? { ...found, message: failureMessage } : found)
     } finally {
       setBusy(false)
     }
@@ -130,16 +126,15 @@ export function LeadForm({
   }
 
   return (
-    <form ref={formRef} className={className} onSubmit={onSubmit} noValidate={requireAll} aria-describedby={error ? errorId : undefined}>
-      {error && <ErrorBox id={errorId}>{error}</ErrorBox>}
+    <form className={className} onSubmit={onSubmit} noValidate={requireAll} aria-describedby={problem ? errorId : undefined}>
+      {problem && <ErrorBox id={errorId}>{problem.message}</ErrorBox>}
       {fields.map((field) => (
         <Field
           key={field.name}
           {...field}
           required={requireAll || field.name === 'email'}
-          value={values[field.name]}
-          onChange={(e) => setValues((current) => ({ ...current, [field.name]: e.target.value }))}
-          invalid={field.name === 'email' && !requireAll && Boolean(error)}
+          defaultValue=""
+          invalid={field.name === 'email' && !requireAll && problem !== null}
         />
       ))}
       <div className="lead-form__trap" aria-hidden="true">
@@ -150,8 +145,7 @@ export function LeadForm({
           name="company_website"
           tabIndex={-1}
           autoComplete="off"
-          value={honeypot}
-          onChange={(e) => setHoneypot(e.target.value)}
+          defaultValue=""
           aria-hidden="true"
         />
       </div>

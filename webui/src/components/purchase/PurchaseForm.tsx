@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react'
+import { useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react'
 import { useLocation } from 'react-router-dom'
 import { Link } from '../../lib/router'
 import { CheckIcon } from '../icons/CheckIcon'
@@ -7,11 +7,11 @@ import { Badge, type BadgeTone } from '../ui/Badge'
 import { Button } from '../ui/Button'
 import { ErrorBox } from '../ui/ErrorBox'
 import { Field } from '../ui/Field'
-import { api, ApiError, errorMessage, type RequestBody } from '../../lib/api-client'
+import { api, type RequestBody } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
 import { badgeLabel, billingSuffix, formatPrice, priceWithSuffix, type Family, type Plan, type PlanBadge } from '../../lib/catalogue'
 import { cx } from '../../lib/cx'
-import { readFields, useAdoptFilledFields } from '../../lib/forms'
+import { concerns, formValues, problem as formProblem, problemFromError, type FormProblem } from '../../lib/forms'
 // Purchase styles load with the purchase pages only.
 import '../../styles/purchase.css'
 
@@ -35,21 +35,6 @@ export interface PurchaseFormProps {
   narrow?: boolean
 }
 
-interface Problem {
-  message: string
-  fields: string[]
-  /** Show a "Log in" link that comes back to this page and plan. */
-  loginLink?: string
-}
-
-/** Server messages that concern one input (marked invalid next to the red box). */
-const FIELD_OF_MESSAGE: Record<string, string> = {
-  'Please enter a valid domain (e.g., example.com)': 'domain',
-  'Password must be at least 6 characters': 'password',
-  'Please select a package': 'plan',
-  'Please select a valid package': 'plan',
-}
-
 const BADGE_TONES: Record<PlanBadge, BadgeTone> = { popular: 'purple', premium: 'blue', launch: 'green' }
 
 /** Where "Log in" should come back to: this page, with the chosen plan. */
@@ -71,52 +56,46 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
   const [planKey, setPlanKey] = useState<string | null>(
     initialPlan && plans.some((plan) => plan.key === initialPlan) ? initialPlan : null,
   )
-  const [values, setValues] = useState({ full_name: '', email: '', password: '', domain: '' })
-  const formRef = useAdoptFilledFields({ ...values, plan: planKey ?? '' }, ({ plan, ...typed }) => {
-    setValues(typed)
-    if (plan) setPlanKey(plan)
-  })
+  const formRef = useRef<HTMLFormElement>(null)
   const [showPassword, setShowPassword] = useState(false)
   const [busy, setBusy] = useState(false)
-  const [problem, setProblem] = useState<Problem | null>(null)
+  const [problem, setProblem] = useState<FormProblem | null>(null)
 
   const selected = plans.find((plan) => plan.key === planKey) ?? null
   const [showAll, setShowAll] = useState(!narrow || plans.length < 2)
   const shown = showAll ? plans : plans.filter((plan) => plan.key === planKey)
 
-  const set = (name: keyof typeof values) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [name]: event.target.value }))
+  // The radios are uncontrolled like the other inputs; planKey only mirrors the checked one for
+  // the highlight and the summary. A package picked on the prerendered page before React
+  // hydrated it is checked in the form but not in planKey: the hydrating commit looks.
+  useLayoutEffect(() => {
+    const checked = formRef.current?.querySelector<HTMLInputElement>('input[name="plan"]:checked')
+    if (checked) setPlanKey(checked.value)
+  }, [])
 
-  const show = (next: Problem) => {
+  const show = (next: FormProblem) => {
     setProblem(next)
     // The submit button may sit in the bottom bar, far from the message: bring it into view.
     requestAnimationFrame(() => errorRef.current?.scrollIntoView({ block: 'center', behavior: 'smooth' }))
   }
 
-  const validate = (current: typeof values, chosen: Plan | null): Problem | null => {
-    if (!chosen) return { message: MSG_SELECT_PACKAGE, fields: ['plan'] }
+  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    if (busy) return
+    const current = formValues(event.currentTarget, ['plan', 'full_name', 'email', 'password', 'domain'])
+    const chosen = plans.find((plan) => plan.key === current.plan) ?? null
+    if (!chosen) {
+      show(formProblem(MSG_SELECT_PACKAGE, ['plan']))
+      return
+    }
     if (!user) {
       const missing = (['full_name', 'email', 'password'] as const).filter((name) =>
         name === 'password' ? current.password === '' : current[name].trim() === '',
       )
-      if (missing.length > 0) return { message: MSG_FILL_REQUIRED, fields: [...missing] }
-    }
-    return null
-  }
-
-  const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault()
-    if (busy) return
-    // Read from the form, not React's state: see readFields.
-    const { plan: checkedKey, ...current } = readFields(event.currentTarget, { ...values, plan: '' })
-    const chosenKey = checkedKey || planKey
-    setValues(current)
-    if (chosenKey !== planKey) setPlanKey(chosenKey)
-    const chosen = plans.find((plan) => plan.key === chosenKey) ?? null
-    const found = validate(current, chosen)
-    if (found || !chosen) {
-      show(found ?? { message: MSG_SELECT_PACKAGE, fields: ['plan'] })
-      return
+      if (missing.length > 0) {
+        show(formProblem(MSG_FILL_REQUIRED, missing))
+        return
+      }
     }
     setProblem(null)
     setBusy(true)
@@ -135,24 +114,18 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
       // Busy until the browser leaves for the payment page.
     } catch (err) {
       setBusy(false)
-      const fields = err instanceof ApiError && err.fields ? Object.keys(err.fields) : []
-      if (err instanceof ApiError && err.code === 'email_registered') {
-        const next = returnUrl(location.pathname, location.search, chosen.key)
-        show({
-          message: err.message,
-          fields: ['email', 'password'],
-          loginLink: `/login?next=${encodeURIComponent(next)}`,
-        })
-        return
-      }
-      const message = errorMessage(err)
-      const concerned = FIELD_OF_MESSAGE[message]
-      show({ message, fields: concerned && !fields.includes(concerned) ? [...fields, concerned] : fields })
+      const found = problemFromError(err)
+      // A registered e-mail concerns the account fields, and the box offers "Log in".
+      show(found.code === 'email_registered' ? { ...found, fields: { email: found.message, password: found.message } } : found)
     }
   }
 
-  const flag = (name: string) =>
-    problem?.fields.includes(name) ? { invalid: true, describedBy: errorId } : {}
+  const flag = (name: string) => (concerns(problem, name) ? { invalid: true, describedBy: errorId } : {})
+  // "Log in" in the red box comes back to this page with the chosen package.
+  const loginLink =
+    problem?.code === 'email_registered'
+      ? `/login?next=${encodeURIComponent(returnUrl(location.pathname, location.search, planKey ?? family.default_plan))}`
+      : null
 
   const passwordToggle = (
     <button
@@ -172,10 +145,10 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
         <div ref={errorRef}>
           <ErrorBox id={errorId}>
             {problem.message}
-            {problem.loginLink && (
+            {loginLink && (
               <>
                 {' '}
-                <Link to={problem.loginLink} className="error-box__link">
+                <Link to={loginLink} className="error-box__link">
                   Log in
                 </Link>
               </>
@@ -205,8 +178,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
               name="full_name"
               autoComplete="name"
               required
-              value={values.full_name}
-              onChange={set('full_name')}
+              defaultValue=""
               {...flag('full_name')}
             />
             <Field
@@ -216,8 +188,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
               autoComplete="email"
               inputMode="email"
               required
-              value={values.email}
-              onChange={set('email')}
+              defaultValue=""
               {...flag('email')}
             />
             <Field
@@ -227,8 +198,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
               autoComplete="current-password"
               required
               hint="Used to access your dashboard. We never share it."
-              value={values.password}
-              onChange={set('password')}
+              defaultValue=""
               addon={passwordToggle}
               {...flag('password')}
             />
@@ -253,8 +223,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
             autoComplete="url"
             inputMode="url"
             hint="Enter without http:// or https://"
-            value={values.domain}
-            onChange={set('domain')}
+            defaultValue=""
             {...flag('domain')}
           />
         )}
@@ -268,8 +237,8 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
           role="radiogroup"
           aria-labelledby={packagesLabelId}
           aria-required="true"
-          aria-invalid={problem?.fields.includes('plan') ? true : undefined}
-          aria-describedby={problem?.fields.includes('plan') ? errorId : undefined}
+          aria-invalid={concerns(problem, 'plan') ? true : undefined}
+          aria-describedby={concerns(problem, 'plan') ? errorId : undefined}
           className="package-list"
         >
           {shown.map((plan) => (
@@ -280,7 +249,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false 
               checked={plan.key === planKey}
               onSelect={() => {
                 setPlanKey(plan.key)
-                if (problem?.fields.includes('plan')) setProblem(null)
+                if (concerns(problem, 'plan')) setProblem(null)
               }}
             />
           ))}
@@ -335,11 +304,11 @@ function PackageOption({
   return (
     <label className={cx('package-option', checked && 'package-option--checked', plan.badge && `package-option--${plan.badge}`)}>
       <input
-        id={`${id}-choice`} // main.tsx gives back a choice made before hydration by id
+        id={`${id}-choice`}
         type="radio"
         name="plan"
         value={plan.key}
-        checked={checked}
+        defaultChecked={checked}
         onChange={onSelect}
         className="package-option__input"
         aria-label={`${plan.name} ${priceWithSuffix(plan)}`}

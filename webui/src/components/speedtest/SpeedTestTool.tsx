@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { readFields, useAdoptFilledFields, useHydrated } from '../../lib/forms'
+import { useEffect, useId, useRef, type FormEvent } from 'react'
+import { formValues, useHydrated } from '../../lib/forms'
 import { ratingFor, type SpeedSource } from '../../lib/speed-test'
 import { useSpeedTest, type SpeedTestState } from '../../lib/use-speed-test'
 import { CheckList } from '../landing/Blocks'
@@ -41,12 +41,6 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
   const id = useId()
   const hydrated = useHydrated()
   const { state, submit } = useSpeedTest(source)
-  const [url, setUrl] = useState('')
-  const [email, setEmail] = useState('')
-  const formRef = useAdoptFilledFields({ url, email }, (filled) => {
-    setUrl(filled.url)
-    setEmail(filled.email)
-  })
   const urlRef = useRef<HTMLInputElement>(null)
   const emailRef = useRef<HTMLInputElement>(null)
   const busy = state.phase === 'subscribing' || state.phase === 'scanning'
@@ -61,10 +55,7 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
-    const current = readFields(event.currentTarget, { url, email })
-    setUrl(current.url)
-    setEmail(current.email)
-    void submit(current)
+    void submit(formValues(event.currentTarget, ['url', 'email']))
   }
 
   const invalid = (field: 'url' | 'email') =>
@@ -83,7 +74,7 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
           </div>
           <Card className="speedtest-card">
             <h2 className="speedtest-card__title">Test your website for free</h2>
-            <form className="speedtest-form" ref={formRef} onSubmit={onSubmit} noValidate aria-describedby={state.error ? errorId : undefined}>
+            <form className="speedtest-form" onSubmit={onSubmit} noValidate aria-describedby={state.error ? errorId : undefined}>
               {state.error && (
                 <ErrorBox key={state.attempt} id={errorId}>
                   {state.error}
@@ -99,8 +90,7 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
                 spellCheck={false}
                 placeholder={urlPlaceholder}
                 required
-                value={url}
-                onChange={(e) => setUrl(e.target.value)}
+                defaultValue=""
                 {...invalid('url')}
               />
               <Field
@@ -112,8 +102,7 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
                 placeholder="you@yourbusiness.com"
                 hint="We e-mail you the full report in about 60 seconds."
                 required
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
+                defaultValue=""
                 {...invalid('email')}
               />
               <Button type="submit" size="lg" block busy={busy} disabled={!hydrated}>

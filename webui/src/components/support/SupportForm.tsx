@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
-import { problemFromError, readFields, useAdoptFilledFields, type FormProblem } from '../../lib/forms'
+import { formValues, problemFromError, type FormProblem } from '../../lib/forms'
 import {
   checkSupport,
   EMAIL_MAX,
@@ -8,7 +8,6 @@ import {
   sendSupport,
   SUBJECT_MAX,
   type SupportInput,
-  type SupportValues,
 } from '../../lib/support'
 import { CheckIcon } from '../icons/CheckIcon'
 import { Button } from '../ui/Button'
@@ -29,8 +28,6 @@ export interface SupportFormProps {
   onSent?: (message: string) => void
 }
 
-const EMPTY: SupportValues = { name: '', email: '', subject: '', message: '' }
-
 /**
  * The support request form (`POST /api/support`): name and e-mail for visitors, an optional
  * website for customers, subject and message, a honeypot for bots. Every missing field is named
@@ -38,24 +35,12 @@ const EMPTY: SupportValues = { name: '', email: '', subject: '', message: '' }
  */
 export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps) {
   const id = useId()
-  const [values, setValues] = useState<SupportValues>(EMPTY)
-  const [website, setWebsite] = useState('')
-  const [honeypot, setHoneypot] = useState('')
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<FormProblem | null>(null)
   const [sent, setSent] = useState<string | null>(null)
-  const formRef = useAdoptFilledFields(
-    { ...values, website_id: website, company_website: honeypot },
-    ({ website_id: site, company_website: trap, ...typed }) => {
-      setValues(typed)
-      setWebsite(site)
-      setHoneypot(trap)
-    },
-  )
   const errorId = `${id}-error`
 
-  const set = (key: keyof SupportValues) => (value: string) => setValues((current) => ({ ...current, [key]: value }))
-  const fieldError = (key: string) => problem?.fieldMessages?.[key] ?? null
+  const fieldError = (key: string) => problem?.fields[key] ?? null
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -64,9 +49,7 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
       website_id: chosenSite,
       company_website: trap,
       ...typed
-    } = readFields(event.currentTarget, { ...values, website_id: website, company_website: honeypot })
-    setValues(typed)
-    setWebsite(chosenSite)
+    } = formValues(event.currentTarget, ['name', 'email', 'subject', 'message', 'website_id', 'company_website'])
     const found = checkSupport(typed, visitor)
     setProblem(found)
     if (found) return
@@ -84,9 +67,7 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
     setBusy(true)
     try {
       const message = await sendSupport(body)
-      setSent(message)
-      setValues(EMPTY)
-      setWebsite('')
+      setSent(message) // the form is gone; "Send another request" brings back an empty one
       onSent?.(message)
     } catch (err) {
       setProblem(problemFromError(err))
@@ -110,7 +91,7 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
   }
 
   return (
-    <form ref={formRef} className="support-form form-stack" onSubmit={onSubmit} noValidate aria-describedby={problem ? errorId : undefined}>
+    <form className="support-form form-stack" onSubmit={onSubmit} noValidate aria-describedby={problem ? errorId : undefined}>
       {problem && <ErrorBox id={errorId}>{problem.message}</ErrorBox>}
       {visitor && (
         <>
@@ -120,9 +101,8 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
             autoComplete="name"
             required
             maxLength={NAME_MAX}
-            value={values.name}
+            defaultValue=""
             error={fieldError('name')}
-            onChange={(e) => set('name')(e.target.value)}
           />
           <Field
             name="email"
@@ -131,9 +111,8 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
             autoComplete="email"
             required
             maxLength={EMAIL_MAX}
-            value={values.email}
+            defaultValue=""
             error={fieldError('email')}
-            onChange={(e) => set('email')(e.target.value)}
           />
         </>
       )}
@@ -142,7 +121,7 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
           <label className="field__label" htmlFor={`${id}-website`}>
             Website (optional)
           </label>
-          <select id={`${id}-website`} className="input" name="website_id" value={website} onChange={(e) => setWebsite(e.target.value)}>
+          <select id={`${id}-website`} className="input" name="website_id" defaultValue="">
             <option value="">No particular website</option>
             {websites.map((site) => (
               <option key={site.id} value={String(site.id)}>
@@ -158,9 +137,8 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
         label="Subject"
         required
         maxLength={SUBJECT_MAX}
-        value={values.subject}
+        defaultValue=""
         error={fieldError('subject')}
-        onChange={(e) => set('subject')(e.target.value)}
       />
       <div className={fieldError('message') ? 'field field--invalid' : 'field'}>
         <label className="field__label" htmlFor={`${id}-message`}>
@@ -176,10 +154,9 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
           rows={6}
           required
           maxLength={MESSAGE_MAX}
-          value={values.message}
+          defaultValue=""
           aria-invalid={fieldError('message') ? true : undefined}
           aria-describedby={fieldError('message') ? `${id}-message-error` : undefined}
-          onChange={(e) => set('message')(e.target.value)}
         />
         {fieldError('message') && (
           <p id={`${id}-message-error`} className="field__error">
@@ -195,8 +172,7 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
           name="company_website"
           tabIndex={-1}
           autoComplete="off"
-          value={honeypot}
-          onChange={(e) => setHoneypot(e.target.value)}
+          defaultValue=""
           aria-hidden="true"
         />
       </div>

@@ -6,18 +6,18 @@ import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Field } from '../../components/ui/Field'
 import { Notice } from '../../components/ui/Notice'
 import { api } from '../../lib/api-client'
-import { invalidProps, problemFromError, requireAll, useHydrated, type FormProblem } from '../../lib/forms'
+import { formValues, invalidProps, problemFromError, requireAll, useHydrated, type FormProblem } from '../../lib/forms'
 
 export default function ForgotPasswordPage() {
   const hydrated = useHydrated()
   const errorId = `${useId()}-error`
-  const [email, setEmail] = useState('')
   const [busy, setBusy] = useState(false)
   const [formProblem, setFormProblem] = useState<FormProblem | null>(null)
   const [sent, setSent] = useState<string | null>(null)
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    const { email } = formValues(event.currentTarget, ['email'])
     const missing = requireAll({ email })
     if (missing) {
       setFormProblem(missing)
@@ -65,8 +65,7 @@ export default function ForgotPasswordPage() {
             autoComplete="email"
             inputMode="email"
             required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
+            defaultValue=""
             {...invalidProps(formProblem, 'email', errorId)}
           />
           <Button type="submit" size="lg" block busy={busy} disabled={!hydrated}>

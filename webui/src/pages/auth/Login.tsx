@@ -7,7 +7,7 @@ import { Checkbox } from '../../components/ui/Checkbox'
 import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Field } from '../../components/ui/Field'
 import { safeReturnPath, useAuth } from '../../lib/auth'
-import { invalidProps, problemFromError, requireAll, useHydrated, type FormProblem } from '../../lib/forms'
+import { formValues, invalidProps, problemFromError, requireAll, useHydrated, type FormProblem } from '../../lib/forms'
 
 /** The page the dashboard sent the visitor here from (router state, else `?next=`), else /dashboard. */
 function useReturnPath(): string {
@@ -24,9 +24,6 @@ export default function LoginPage() {
   const hydrated = useHydrated()
   const errorId = `${useId()}-error`
 
-  const [email, setEmail] = useState('')
-  const [password, setPassword] = useState('')
-  const [remember, setRemember] = useState(false)
   const [busy, setBusy] = useState(false)
   const [formProblem, setFormProblem] = useState<FormProblem | null>(null)
 
@@ -37,6 +34,7 @@ export default function LoginPage() {
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    const { email, password, remember } = formValues(event.currentTarget, ['email', 'password', 'remember'])
     const missing = requireAll({ email, password })
     if (missing) {
       setFormProblem(missing)
@@ -45,7 +43,7 @@ export default function LoginPage() {
     setFormProblem(null)
     setBusy(true)
     try {
-      await signIn(email.trim(), password, remember)
+      await signIn(email.trim(), password, remember !== '')
     } catch (err) {
       setFormProblem(problemFromError(err))
       setBusy(false)
@@ -71,8 +69,7 @@ export default function LoginPage() {
           autoComplete="email"
           inputMode="email"
           required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
+          defaultValue=""
           {...invalidProps(formProblem, 'email', errorId)}
         />
         <Field
@@ -81,12 +78,11 @@ export default function LoginPage() {
           name="password"
           autoComplete="current-password"
           required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          defaultValue=""
           {...invalidProps(formProblem, 'password', errorId)}
         />
         <div className="form-row-between">
-          <Checkbox label="Remember me" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+          <Checkbox label="Remember me" name="remember" defaultChecked={false} />
           <Link to="/forgot-password" className="form-link">
             Forgot password?
           </Link>

@@ -7,7 +7,7 @@ import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Field } from '../../components/ui/Field'
 import { Notice } from '../../components/ui/Notice'
 import { api } from '../../lib/api-client'
-import { checkNewPassword, invalidProps, problemFromError, requireAll, type FormProblem } from '../../lib/forms'
+import { checkNewPassword, formValues, invalidProps, problemFromError, requireAll, type FormProblem } from '../../lib/forms'
 
 const MSG_MISSING_TOKEN =
   'This page only works from the link in your password reset e-mail, and this address has no reset code in it.'
@@ -16,7 +16,6 @@ export default function ResetPasswordPage() {
   const [params] = useSearchParams()
   const token = params.get('token')?.trim() ?? ''
   const errorId = `${useId()}-error`
-  const [values, setValues] = useState({ password: '', confirm_password: '' })
   const [busy, setBusy] = useState(false)
   const [formProblem, setFormProblem] = useState<FormProblem | null>(null)
   const [done, setDone] = useState<string | null>(null)
@@ -48,11 +47,9 @@ export default function ResetPasswordPage() {
     )
   }
 
-  const set = (name: keyof typeof values) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [name]: event.target.value }))
-
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    const values = formValues(event.currentTarget, ['password', 'confirm_password'])
     const found =
       requireAll(values) ??
       checkNewPassword(values.password, values.confirm_password, { password: 'password', confirm: 'confirm_password' })
@@ -90,8 +87,7 @@ export default function ResetPasswordPage() {
           name="password"
           autoComplete="new-password"
           required
-          value={values.password}
-          onChange={set('password')}
+          defaultValue=""
           {...invalidProps(formProblem, 'password', errorId)}
         />
         <Field
@@ -100,8 +96,7 @@ export default function ResetPasswordPage() {
           name="confirm_password"
           autoComplete="new-password"
           required
-          value={values.confirm_password}
-          onChange={set('confirm_password')}
+          defaultValue=""
           {...invalidProps(formProblem, 'confirm_password', errorId)}
         />
         <Button type="submit" size="lg" block busy={busy}>

@@ -9,6 +9,7 @@ import { Field } from '../../components/ui/Field'
 import { useAuth } from '../../lib/auth'
 import {
   checkNewPassword,
+  formValues,
   invalidProps,
   MSG_ACCEPT_TERMS,
   problem,
@@ -24,8 +25,6 @@ export default function SignupPage() {
   const hydrated = useHydrated()
   const errorId = `${useId()}-error`
 
-  const [values, setValues] = useState({ first_name: '', last_name: '', email: '', password: '', confirm_password: '' })
-  const [terms, setTerms] = useState(false)
   const [busy, setBusy] = useState(false)
   const [formProblem, setFormProblem] = useState<FormProblem | null>(null)
 
@@ -33,17 +32,20 @@ export default function SignupPage() {
     if (user) navigate('/dashboard', { replace: true })
   }, [user, navigate])
 
-  const set = (name: keyof typeof values) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [name]: event.target.value }))
-
-  const validate = (): FormProblem | null =>
-    requireAll(values) ??
-    checkNewPassword(values.password, values.confirm_password, { password: 'password', confirm: 'confirm_password' }) ??
-    (terms ? null : problem(MSG_ACCEPT_TERMS, ['terms']))
-
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    const found = validate()
+    const { terms, ...values } = formValues(event.currentTarget, [
+      'first_name',
+      'last_name',
+      'email',
+      'password',
+      'confirm_password',
+      'terms',
+    ])
+    const found =
+      requireAll(values) ??
+      checkNewPassword(values.password, values.confirm_password, { password: 'password', confirm: 'confirm_password' }) ??
+      (terms ? null : problem(MSG_ACCEPT_TERMS, ['terms']))
     if (found) {
       setFormProblem(found)
       return
@@ -73,10 +75,10 @@ export default function SignupPage() {
       <form className="form-stack" method="post" noValidate onSubmit={handleSubmit}>
         {formProblem && <ErrorBox id={errorId}>{formProblem.message}</ErrorBox>}
         <div className="form-grid-2">
-          <Field label="First name" name="first_name" autoComplete="given-name" required value={values.first_name} onChange={set('first_name')} {...flag('first_name')} />
-          <Field label="Last name" name="last_name" autoComplete="family-name" required value={values.last_name} onChange={set('last_name')} {...flag('last_name')} />
+          <Field label="First name" name="first_name" autoComplete="given-name" required defaultValue="" {...flag('first_name')} />
+          <Field label="Last name" name="last_name" autoComplete="family-name" required defaultValue="" {...flag('last_name')} />
         </div>
-        <Field label="Email" type="email" name="email" autoComplete="email" inputMode="email" required value={values.email} onChange={set('email')} {...flag('email')} />
+        <Field label="Email" type="email" name="email" autoComplete="email" inputMode="email" required defaultValue="" {...flag('email')} />
         <Field
           label="Password"
           type="password"
@@ -84,8 +86,7 @@ export default function SignupPage() {
           autoComplete="new-password"
           hint="At least 6 characters."
           required
-          value={values.password}
-          onChange={set('password')}
+          defaultValue=""
           {...flag('password')}
         />
         <Field
@@ -94,15 +95,13 @@ export default function SignupPage() {
           name="confirm_password"
           autoComplete="new-password"
           required
-          value={values.confirm_password}
-          onChange={set('confirm_password')}
+          defaultValue=""
           {...flag('confirm_password')}
         />
         <Checkbox
           name="terms"
           required
-          checked={terms}
-          onChange={(e) => setTerms(e.target.checked)}
+          defaultChecked={false}
           label={
             <>
               I agree to the <Link to="/terms">Terms of Service</Link> and <Link to="/privacy">Privacy Policy</Link>

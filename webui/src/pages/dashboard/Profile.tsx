@@ -50,9 +50,9 @@ export default function ProfilePage() {
     }
   }
 
-  const fieldError = (name: string) => formProblem?.fieldMessages?.[name]
+  const fieldError = (name: string) => formProblem?.fields[name]
   // The red box repeats nothing already shown under a field.
-  const boxMessage = formProblem && !formProblem.fields.some((name) => name in values) ? formProblem.message : null
+  const boxMessage = formProblem && !Object.keys(formProblem.fields).some((name) => name in values) ? formProblem.message : null
   // The saved avatar only: loading each typed address would send requests to any host.
   const preview = { ...user, first_name: values.first_name }
 
