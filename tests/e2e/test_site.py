@@ -146,8 +146,8 @@ def test_api_docs_render_from_our_own_files(
 
 
 def test_typing_before_the_script_arrives_is_kept(page: Page, live_server: LiveServer) -> None:
-    """On a slow connection people type into the prerendered form before hydration, which
-    resets controlled inputs; the client hands what they typed back to React."""
+    """On a slow connection people type into the prerendered form before hydration; its inputs
+    are uncontrolled, so the DOM keeps what they typed and the submit reads it from there."""
     held: list[Route] = []
     released = False
 
