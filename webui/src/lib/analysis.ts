@@ -2,7 +2,7 @@
  * The AI website-analysis pages' rules (marketing spec §4, §5, §9), kept apart from React so
  * they are tested on their own: each page's checks and messages before any call, the domain
  * rule, the score labels, the progress pace and the spec's fixed figures. The server applies
- * the same checks (`insights/service/analyses.py`) with the same words.
+ * the same checks (`analysis/service/analyses.py`) with the same words.
  */
 import { stripScheme } from './speed-test'
 

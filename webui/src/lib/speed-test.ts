@@ -2,7 +2,7 @@
  * The speed-test pages' rules (marketing spec §5, §8, §9), kept apart from React so they are
  * tested on their own: what each page checks before any call, the score's rating, the scan
  * progress pace, and how figures are written. The server applies the same checks
- * (`insights/service/speedtests.py`: `check_request`, `strip_generic`, `core.text.valid_host`)
+ * (`speedtest/service/speedtests.py`: `check_request`, `strip_generic`, `core.text.valid_host`)
  * and its messages are the same words.
  */
 

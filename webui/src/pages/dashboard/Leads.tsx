@@ -30,7 +30,7 @@ interface Source {
   label: string
 }
 
-/** The public forms that store leads (the server's insights FORMS), so the filter offers them before any lead came in. */
+/** The public forms that store leads (the server's leads FORMS), so the filter offers them before any lead came in. */
 export const KNOWN_SOURCES: readonly Source[] = [
   { source: 'ai-automation-strategy-call', label: 'AI automation strategy call' },
   { source: 'ai-onboarding-audit', label: 'AI onboarding audit' },
