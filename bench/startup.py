@@ -1,6 +1,6 @@
 """How fast the `agency` command answers: `agency --help`, `agency version`, and `agency serve`
 to its first answer (spawn -> first 200 from /api/health), each the median of N runs, beside
-its target (issue 18). From the venv install, and from the one-file binary when given.
+its target. From the venv install, and from the one-file binary when given.
 
 `serve` runs in a scratch directory whose database is created (migrated) by one untimed start
 first, so the timed starts are restarts: what a deploy or a crash costs. The first start of a

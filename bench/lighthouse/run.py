@@ -58,7 +58,7 @@ CATEGORY_TITLES = {
 }
 TARGETS = {"performance": 99, "accessibility": 100, "best-practices": 100, "seo": 100}
 MAX_JS_KB = 90.0  # first-load JS, kB (1000 bytes) gzip
-MAX_CLS = 0.01  # the purchase pages and the dashboard: nothing moves (issue 18)
+MAX_CLS = 0.01  # the purchase pages and the dashboard: nothing moves
 # Shown in the progress lines: the metrics behind the performance score.
 METRICS = {
     "first-contentful-paint": "FCP",
@@ -134,7 +134,7 @@ Read more in [our speed test](/speed-test) and book a call when you are ready.
 """
 
 
-# The purchase pages (issue 18): server pages filled per request from the variant the query
+# The purchase pages: server pages filled per request from the variant the query
 # asks for (webui/scripts/prerender.mjs); their built file is that variant's template.
 PURCHASE_ROUTES = (
     "/start",

@@ -1,4 +1,4 @@
-"""Concurrent requests that need the same fresh read share it (issue 18).
+"""Concurrent requests that need the same fresh read share it.
 
 Under load, fifty requests for `/api/health` or `/api/catalogue` arrive within the time one
 database round trip takes; each paid its own (on SQLite, a hop to the database thread and

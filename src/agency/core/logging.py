@@ -2,7 +2,7 @@
 
 A record is one line, whatever its fields hold: the text format escapes control characters in
 every field (a visitor's path, an e-mail, an event id), so nobody can end a line and forge the
-next one, or drive the terminal of whoever reads the log (issue 24, finding 6). JSON lines are
+next one, or drive the terminal of whoever reads the log. JSON lines are
 escaped by JSON itself. A traceback follows its record on lines of its own, each indented, so a
 line that starts at the margin is always the start of a record.
 """

@@ -1,4 +1,4 @@
-"""What every request to Quart goes through, as one ASGI layer in front of it (issue 18).
+"""What every request to Quart goes through, as one ASGI layer in front of it.
 
 Request ids and the client's address, the CSRF guard, the headers every response carries, the
 compression of complete bodies and the access log. These were five Quart hooks; each cost a

@@ -5,8 +5,8 @@ uses its `client_class`). Tortoise 1.x begins every transaction with a plain (de
 and exposes no setting for it. A deferred transaction that reads first and then writes (as
 `Model.update_or_create` and `get_or_create` do) holds a read snapshot; when another process has
 written meanwhile, SQLite cannot upgrade it to a write lock and answers SQLITE_BUSY at once,
-without waiting for busy_timeout: "database is locked" under concurrent use by two processes
-(issue 13, finding 3). `BEGIN IMMEDIATE` takes the write lock when the transaction starts, waiting
+without waiting for busy_timeout: "database is locked" under concurrent use by two processes.
+`BEGIN IMMEDIATE` takes the write lock when the transaction starts, waiting
 up to busy_timeout for another writer to finish. Readers are never blocked (WAL journal).
 
 Everything else is Tortoise's `SqliteClient`; autocommit statements outside a transaction are

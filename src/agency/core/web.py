@@ -90,7 +90,7 @@ def install_error_handlers(app: Quart) -> None:
     @app.errorhandler(Exception)
     async def handle_unexpected(error: Exception) -> Response:
         if db.is_unavailable(error):
-            # The database is down or out of reach: worth retrying, not a bug (issue 13, #10).
+            # The database is down or out of reach: worth retrying, not a bug.
             log.warning("database unavailable: %s: %s", type(error).__name__, error)
             return error_response(
                 ServiceUnavailable(

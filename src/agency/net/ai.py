@@ -21,7 +21,7 @@ from agency.core.settings import Settings
 from agency.net import bounded_body
 
 if TYPE_CHECKING:
-    # Imported where used: the SDK costs a second at start-up (`agency serve`, issue 18) and
+    # Imported where used: the SDK costs a second at start-up (`agency serve`) and
     # only a call to the model needs it.
     import openai
     from openai import AsyncOpenAI

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from agency.core.text import EMAIL_MAX, Line
 from agency.modules.speedtest.api import URL_MAX, SpeedTestOut
 
-# The AI website analysis (issue 15). The four pages, in the spec's order (DECISIONS.md route
+# The AI website analysis. The four pages, in the spec's order (DECISIONS.md route
 # mapping): /ai-analysis general, /business-analysis lead, /technical-analysis technical,
 # /agency-analysis agency. The page is also the lead's source.
 AnalysisSource = Literal[

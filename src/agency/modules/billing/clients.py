@@ -18,8 +18,8 @@ MSG_BAD_SIGNATURE = "Invalid webhook signature."
 MSG_NOT_AN_EVENT = "The event is not a Stripe event: it is not a JSON object with a text id."
 
 if TYPE_CHECKING:
-    # Imported where used: the SDK costs a few tenths of a second at start-up (`agency serve`,
-    # issue 18), and an install without a Stripe key never needs it.
+    # Imported where used: the SDK costs a few tenths of a second at start-up (`agency serve`),
+    # and an install without a Stripe key never needs it.
     import stripe
 
 

@@ -1,4 +1,4 @@
-"""Article shapes: the public blog's and the article manager's (issue 16)."""
+"""Article shapes: the public blog's and the article manager's."""
 
 from __future__ import annotations
 

@@ -51,7 +51,7 @@ class LeadReceipt(BaseModel):
     message: str
 
 
-# The pages that offer the newsletter sign-up: the speed test's three (issue 14).
+# The pages that offer the newsletter sign-up: the speed test's three.
 NewsletterSource = Literal["speed-test", "clinic-speed-test", "coach-speed-test"]
 
 

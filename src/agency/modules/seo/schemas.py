@@ -1,4 +1,4 @@
-"""The article manager's AI shapes (issue 16): ideas, generation jobs, the AI's state."""
+"""The article manager's AI shapes: ideas, generation jobs, the AI's state."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from agency.core.text import EMAIL_MAX, Line
 
-# The speed test (issue 14). The three pages that run it, each also a lead's source.
+# The speed test. The three pages that run it, each also a lead's source.
 SpeedSource = Literal["speed-test", "clinic-speed-test", "coach-speed-test"]
 Strategy = Literal["mobile", "desktop"]
 SpeedStatus = Literal["queued", "running", "done", "failed"]

@@ -1,4 +1,4 @@
-"""The AI website analysis (issue 15): the visitor's real page fetched, audited and written up,
+"""The AI website analysis: the visitor's real page fetched, audited and written up,
 with a speed test beside it, as a job.
 
 `start_analysis` checks what the page sent in the spec's order (§5: URL present, e-mail
@@ -499,7 +499,7 @@ async def _send_report_once(settings: Settings, row: Analysis) -> None:
 # The report e-mail
 
 
-# How each page names the four scores and the report's parts (issue 15, analysis-shared).
+# How each page names the four scores and the report's parts (the spec's analysis-shared).
 SCORE_NAMES: Final[dict[str, tuple[str, str, str]]] = {
     "general": ("Strategy", "Funnel", "AI Readiness"),
     "lead": ("Strategy", "Funnel", "AI Readiness"),

@@ -1,5 +1,4 @@
-"""The AI step of the analysis: the configured model writes the §3 report from the page's facts
-(issue 15).
+"""The AI step of the analysis: the configured model writes the §3 report from the page's facts.
 
 The model gets a system message in the spirit of the spec's ('expert web strategist and AI
 consultant'), the variant's meaning of each part of the shape, and the audit's facts as JSON,

@@ -1,6 +1,5 @@
 """The analysis built from the page's facts alone (the report with no AI key, or when the
-provider fails), the critical issues, and the contradiction filter the AI's report goes through
-(issue 15).
+provider fails), the critical issues, and the contradiction filter the AI's report goes through.
 
 Every sentence here comes from a fact of the audit (`PageFactsOut`) or the speed result: a gap
 is only named when the facts show it ("Your page has no meta description"), a strength only
@@ -171,7 +170,7 @@ _QUOTED = re.compile(r"\u201c[^\u201d]*\u201d|\b\w+://\S+|\b[\w-]+(?:\.[\w-]+)+\
 @cache
 def _compiled() -> tuple[tuple[_Topic, re.Pattern[str]], ...]:
     # Compiled on first use, not at import: the patterns take a tenth of a second or more to
-    # compile, paid by every `agency serve` start otherwise (issue 18).
+    # compile, paid by every `agency serve` start otherwise.
     return tuple((topic, _patterns(topic.words)) for topic in _TOPICS)
 
 

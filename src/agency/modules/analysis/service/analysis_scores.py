@@ -1,4 +1,4 @@
-"""Spec §9's derived scores of the analysis, in one place (issue 15).
+"""Spec §9's derived scores of the analysis, in one place.
 
 - strategy = min(100, (overview longer than 100 characters ? 50 : 30) + 10 per touchpoint)
   (technical page: Architecture, agency page: Client Value);

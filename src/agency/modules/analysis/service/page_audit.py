@@ -1,4 +1,4 @@
-"""The page audit: the facts an analysis is grounded in, read from the page's HTML (issue 15).
+"""The page audit: the facts an analysis is grounded in, read from the page's HTML.
 
 Pure and tolerant: `audit_html` never raises on any text (broken markup is read as far as it
 goes) and every result is bounded (lists capped, strings cleaned of control characters and

@@ -58,13 +58,13 @@ FORMS: dict[str, Form] = {
 }
 
 
-# Pages that keep an e-mail as a lead without being a lead form (the speed test's, issue 14,
-# and the analysis's, issue 15).
+# Pages that keep an e-mail as a lead without being a lead form (the speed test's
+# and the analysis's).
 PAGE_LABELS = {
     "speed-test": "Speed test",
     "clinic-speed-test": "Speed test (clinics)",
     "coach-speed-test": "Speed test (coaches)",
-    # The AI website analysis (issue 15).
+    # The AI website analysis.
     "ai-analysis": "AI analysis",
     "business-analysis": "AI analysis (business)",
     "technical-analysis": "AI analysis (technical)",

@@ -139,7 +139,7 @@ async def subscribe(settings: Settings, email: str) -> None:
 # ---------------------------------------------------------------------------------------------
 # The pages' newsletter call
 
-# The pages with the sign-up: the speed test's three (issue 14).
+# The pages with the sign-up: the speed test's three.
 SOURCES = ("speed-test", "clinic-speed-test", "coach-speed-test")
 MSG_UNKNOWN_SOURCE = "This page is not known."
 SUBSCRIBES_PER_ADDRESS = Limit("newsletter-ip", limit=10, window=60 * 60, per_address=True)

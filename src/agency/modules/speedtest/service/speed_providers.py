@@ -2,8 +2,8 @@
 local Lighthouse run. Both read a Lighthouse result (LHR) into a `SpeedReport`; failures raise
 `SpeedTestFailed` with the spec's message (§8), word for word.
 
-INTERFACE AGREED FOR ISSUE 14 (engineer P implements the providers; engineer S calls
-`provider_for(settings, name)` from the speed-test job). Keep these names and fields.
+The interface the speed-test job relies on (it calls `provider_for(settings, name)`): keep these
+names and fields.
 
 - `PageSpeedInsights`: `GET {base}/pagespeedonline/v5/runPagespeed?url=&strategy=&category=
   performance[&key=]` (design notes §B1); the answer's `lighthouseResult` is read by
