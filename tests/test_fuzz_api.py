@@ -1,9 +1,9 @@
-"""Property-based fuzzing of the whole JSON API from its own OpenAPI document (issue 13, "Keep
-the probes"): schemathesis generates requests for every operation, valid and invalid, signed
+"""Property-based fuzzing of the whole JSON API from its own OpenAPI document:
+schemathesis generates requests for every operation, valid and invalid, signed
 out, as a customer and as an admin, always with the CSRF header; no answer may be a server
 error, and documented answers must match their schema.
 
-The run also holds the findings of issue 24 that any input can reach: every log record it
+The run also holds the security rules that any input can reach: every log record it
 causes (the access log included) must format as one line with no control character, in text
 and JSON; every CSV answer (the leads export) must start no cell with a formula, split on ','
 or on ';' as Excel in German or French does; and the SQLite database must be its owner's only.

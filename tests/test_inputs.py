@@ -1,4 +1,4 @@
-"""No input answers 500 (issue 13, finding 4): bodies that are not UTF-8 or nest too deep, and
+"""No input answers 500: bodies that are not UTF-8 or nest too deep, and
 text the database would refuse (longer than its column, a NUL), answer 400 in the error shape
 on every endpoint that takes a JSON body, on SQLite and on PostgreSQL."""
 

@@ -1,4 +1,4 @@
-"""The schemas' limits are the columns' limits, everywhere (issue 13, finding 4): every string a
+"""The schemas' limits are the columns' limits, everywhere: every string a
 request schema takes is bounded and refuses control characters (through `agency.core.text`),
 and no schema field allows more than the columns it is written to hold."""
 
@@ -138,11 +138,11 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
     ("FamilyIn", "default_plan"): [(Family, "default_plan")],
     ("IdeasIn", "topic"): [(Generation, "topic")],
     ("GenerateArticleIn", "title"): [(Generation, "title")],
-    # The blog's articles, as the article manager saves them (issue 16).
+    # The blog's articles, as the article manager saves them.
     ("ArticleIn", "title"): [(Article, "title")],
     ("ArticleIn", "slug"): [(Article, "slug"), (SlugRedirect, "old_slug")],
     ("ArticleIn", "meta_description"): [(Article, "meta_description")],
-    # Support (issue 17).
+    # Support.
     ("SupportIn", "name"): [(SupportRequest, "name")],
     ("SupportIn", "email"): [(SupportRequest, "email")],
     ("SupportIn", "subject"): [(SupportRequest, "subject")],
@@ -192,13 +192,13 @@ NOT_FROM_REQUESTS = {
     (SpeedTest, "status"),
     (SpeedTest, "source"),
     (Website, "status"),
-    # Websites (issue 17): the plan key billing passes from the catalogue; a speed check's
-    # insights test id, kind and status.
+    # Websites: the plan key billing passes from the catalogue; a speed check's speed-test id,
+    # kind and status.
     (Website, "plan_key"),
     (SpeedCheck, "test_id"),
     (SpeedCheck, "kind"),
     (SpeedCheck, "status"),
-    # The analysis (issue 15): the domain the strict rule reads out of AnalysisIn.url (a label
+    # The analysis: the domain the strict rule reads out of AnalysisIn.url (a label
     # and a top-level part of at most 63 characters each) and the URL built from it.
     (Analysis, "public_id"),
     (Analysis, "variant"),
@@ -210,12 +210,12 @@ NOT_FROM_REQUESTS = {
     (Analysis, "speed_test_public_id"),
     # The blog's article status (the service's own words).
     (Article, "status"),
-    # The article manager's AI generations (issue 16).
+    # The article manager's AI generations.
     (Generation, "public_id"),
     (Generation, "kind"),
     (Generation, "status"),
     (Generation, "model"),
-    # Support (issue 17): the domain of the customer's own website (the sites module's), the
+    # Support: the domain of the customer's own website (the sites module's), the
     # status; notifications are written by the program's modules, never from a request.
     (SupportRequest, "website_domain"),
     (SupportRequest, "status"),

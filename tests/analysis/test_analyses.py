@@ -1,4 +1,4 @@
-"""The AI website analysis through the HTTP API, on SQLite and PostgreSQL (issue 15): each page's
+"""The AI website analysis through the HTTP API, on SQLite and PostgreSQL: each page's
 checks in the spec's order with its messages, the strict domain rule (hypothesis), limits, the
 lead stored first, the job to done with the rules report and with the fake OpenAI, a provider
 failure falling back to the rules, a site that cannot be fetched, the address rule at the POST

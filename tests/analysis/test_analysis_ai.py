@@ -1,4 +1,4 @@
-"""The analysis' AI step (issue 15) through net.ai and the openai SDK, over HTTP, against the
+"""The analysis' AI step through net.ai and the openai SDK, over HTTP, against the
 fake OpenAI-compatible server: a valid answer, a partial one (§3's defaults), invalid JSON, 401,
 429, a slow answer past the timeout, findings the facts contradict dropped; and parse_report,
 defensive under hypothesis."""

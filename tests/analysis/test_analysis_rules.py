@@ -1,4 +1,4 @@
-"""The rules report and the critical issues (issue 15): grounded in the facts both ways (a gap
+"""The rules report and the critical issues: grounded in the facts both ways (a gap
 is named only when the facts show it, and always then), never contradicting them (hypothesis
 over generated facts, every variant), the contradiction rule on AI-style sentences, and
 ground_report dropping what the facts contradict."""

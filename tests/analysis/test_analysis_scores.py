@@ -1,4 +1,4 @@
-"""Spec §9's derived scores (issue 15): the spec's statements as examples, and hypothesis
+"""Spec §9's derived scores: the spec's statements as examples, and hypothesis
 against the formulas written out with exact fractions (ranges, monotonicity, halves up)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Issue 24 end to end: a real `agency serve`, a visitor asking (no account) for the analysis of
-a site whose home page is a compression bomb (`Content-Encoding: gzip, gzip`, 2.5 kB that
-decode to a gigabyte of zeros), served by a real HTTP origin on loopback
+"""A compression bomb end to end: a real `agency serve`, a visitor asking (no account) for the
+analysis of a site whose home page is a compression bomb (`Content-Encoding: gzip, gzip`, 2.5 kB
+that decode to a gigabyte of zeros), served by a real HTTP origin on loopback
 (`tests/fakes/bombs.py`) through `analysis_unsafe_fetch_overrides` (tests only).
 
 The analysis must end with the fetcher's ordinary message, the server processes' peak RSS

@@ -1,4 +1,4 @@
-"""The page audit (issue 15): the facts read from a page's HTML, on a known page, on each
+"""The page audit: the facts read from a page's HTML, on a known page, on each
 provider's real snippet, on broken markup, and under hypothesis (never raises, bounded, known
 snippets found wherever they sit)."""
 

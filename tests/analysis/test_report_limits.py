@@ -1,7 +1,7 @@
-"""The insights pages' limits hold against the outside probe's tricks (issue 24), through the HTTP
-API on SQLite and PostgreSQL: 15 addresses of one IPv6 /64 are one visitor (finding 1), 25 ports
-of one host are one domain (finding 2), and one mailbox gets at most 3 reports a day, speed
-tests' and analyses' together, however its address is spelt (finding 8): the tests and analyses
+"""The speed-test and analysis pages' limits hold against an outside probe's tricks, through the
+HTTP API on SQLite and PostgreSQL: 15 addresses of one IPv6 /64 are one visitor, 25 ports of one
+host are one domain, and one mailbox gets at most 3 reports a day, speed tests' and analyses'
+together, however its address is spelt: the tests and analyses
 still run and show on the page, only the e-mail is left out. The reports are counted where they
 are queued, in the `outbound_mail` table."""
 

@@ -305,7 +305,7 @@ async def test_failed_log_ins_are_limited_per_email(client: Any) -> None:
     assert 0 < int(response.headers["Retry-After"]) <= 900
     message = (await response.get_json())["error"]["message"]
     assert message.startswith("Too many attempts. Please try again in ")
-    # And what the owner can do instead of waiting (issue 24, finding 3).
+    # And what the owner can do instead of waiting.
     waited, _, advice = message.partition(". To sign in now, ")
     assert waited.endswith((" minutes", " minute")) and "'Forgot password?'" in advice
 

@@ -1,8 +1,7 @@
-"""Per-account limits hold (issue 13): concurrent log-in guesses (finding 1), the settings'
-current-password checks, and reset e-mails for one account (finding 8), on SQLite and
-PostgreSQL. And they do not lock the owner out (issue 24, finding 3): guesses count per account
-and client address (an IPv6 client by its /64, finding 1) under a much higher cap per account,
-and a password reset lets the owner in at once.
+"""Per-account limits hold: concurrent log-in guesses, the settings' current-password checks,
+and reset e-mails for one account, on SQLite and PostgreSQL. And they do not lock the owner out:
+guesses count per account and client address (an IPv6 client by its /64) under a much higher
+cap per account, and a password reset lets the owner in at once.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 24 and sign-up names: a name reaches no e-mail header. Signed up with the probe's
+"""Header injection and sign-up names: a name reaches no e-mail header. Signed up with the probe's
 encoded words as first and last name, the account's reset e-mail arrives with exactly the
 mailer's headers and the name, literally, in its body; and no subject template reads a name at
 all (`tests/core/test_mail_headers.py` holds every subject's values)."""

@@ -1,5 +1,5 @@
 """A failed renewal payment (Stripe's invoice.payment_failed) notifies the customer once; the
-payment that succeeds afterwards adds nothing (issue 17)."""
+payment that succeeds afterwards adds nothing."""
 
 from __future__ import annotations
 

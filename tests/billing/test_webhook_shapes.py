@@ -1,4 +1,4 @@
-"""Signed events in shapes Stripe never sends (issue 24, finding 4): each is answered 400 with
+"""Signed events in shapes Stripe never sends: each is answered 400 with
 the reason, logged as a warning and recorded nowhere, so that a later delivery of the genuine
 event with the same id still applies. None may answer 500."""
 

@@ -1,5 +1,5 @@
 """Signed events the program cannot act on are recorded and answered 200 as ignored, with the
-reason, once and for all (issue 13, finding 5): a 5xx would make Stripe retry them for days."""
+reason, once and for all: a 5xx would make Stripe retry them for days."""
 
 from __future__ import annotations
 

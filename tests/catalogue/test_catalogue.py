@@ -181,7 +181,7 @@ def test_start_defaults_from_the_spec_table(requested_type: str | None, expected
 
 
 async def test_the_cached_catalogue_follows_every_change(client: Any) -> None:
-    """Issue 18: the JSON is built once per change (a version row), compressed once per coding;
+    """The JSON is built once per change (a version row), compressed once per coding;
     a seed, a Stripe id sync or another process's change (the row bumped) is seen at once."""
     await service.seed(DATA)
     first = await client.get("/api/catalogue", headers={"Accept-Encoding": "br"})

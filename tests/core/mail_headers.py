@@ -1,5 +1,6 @@
-"""What the probe of issue 24 sent, and the one check of a delivered message: exactly the headers
-the mailer writes, no Reply-To or Bcc anywhere, the literal subject and the template's bodies.
+"""The header injections a security probe sent, and the one check of a delivered message:
+exactly the headers the mailer writes, no Reply-To or Bcc anywhere, the literal subject and the
+template's bodies.
 
 Each injection is an RFC 2047 encoded word (or two) that decodes to a line break: Pythons
 without the fix for CVE-2024-6923 (3.11.7 here) wrote the decoded break out, adding a header

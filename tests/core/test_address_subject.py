@@ -1,4 +1,4 @@
-"""What a client address counts as in a per-address limit (issue 24, finding 1): an IPv6 client
+"""What a client address counts as in a per-address limit: an IPv6 client
 by its /64 network, an IPv4 client (also written IPv4-mapped) by its address; and every
 per-address limit in the code is marked as one, so none counts single IPv6 addresses."""
 

@@ -1,5 +1,5 @@
 """`agency --help` and `agency version` answer at once: the CLI imports what a command needs
-when it runs (issue 18). A subprocess per check, for a clean `sys.modules`."""
+when it runs. A subprocess per check, for a clean `sys.modules`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Coalesced reads (issue 18): callers arriving together share one read, and every answer
+"""Coalesced reads: callers arriving together share one read, and every answer
 comes from a read that started after its caller arrived."""
 
 from __future__ import annotations

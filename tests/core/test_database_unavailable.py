@@ -1,5 +1,5 @@
 """While the database is out of reach the API answers 503 with Retry-After, and it recovers by
-itself when the database is back (issue 13, finding 10). Genuine bugs stay 500s."""
+itself when the database is back. Genuine bugs stay 500s."""
 
 from __future__ import annotations
 

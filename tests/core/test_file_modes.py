@@ -1,4 +1,4 @@
-"""The database and its backups are their owner's only (issue 24, finding 7): `agency.db` and
+"""The database and its backups are their owner's only: `agency.db` and
 the backup files were created 0644 under the usual umask, readable by every local user, and hold
 password hashes and e-mail addresses. They are created 0600 now (as the secret key is), SQLite's
 -wal and -shm files take that mode from the database, and a database left 0644 by an earlier

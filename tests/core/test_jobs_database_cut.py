@@ -1,4 +1,4 @@
-"""The job runner across a database cut (issue 24, finding 9), on SQLite and PostgreSQL.
+"""The job runner across a database cut, on SQLite and PostgreSQL.
 
 A security probe cut PostgreSQL while a runner claimed: the claim committed (13 jobs running,
 leased to the runner) but its answer was lost, so the runner never ran them and they waited

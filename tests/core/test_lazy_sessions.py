@@ -1,5 +1,5 @@
 """Quart's cookie session costs nothing without its cookie, and works as before with it
-(issue 18: nothing of ours uses it, but a route that did would see no difference)."""
+(nothing of ours uses it, but a route that did would see no difference)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A log record is one line whatever its fields hold (issue 24, finding 6): a path such as
+"""A log record is one line whatever its fields hold: a path such as
 `/api/x%0a<fake line>` once wrote a line break into the text access log, forging a line, and
 `%1b[31m` reached the terminal as an escape sequence. Control characters are escaped in every
 field of the text format; JSON lines are escaped by JSON."""

@@ -1,4 +1,4 @@
-"""Issue 24: no header value of ours becomes a header of someone else's making once encoded
+"""No header value of ours becomes a header of someone else's making once encoded
 words are decoded. A subject holding encoded words reaches a real SMTP server with its literal
 text and exactly the mailer's headers; a recipient whose decoded form differs is refused; a
 message that does not read back as built is failed, never sent (SQLite and PostgreSQL)."""
@@ -111,7 +111,7 @@ async def test_a_recipient_whose_decoded_form_differs_is_refused_at_once(
 
 
 def naive_subject(message: EmailMessage, subject: str) -> None:
-    message["Subject"] = subject  # how the mailer set it before issue 24
+    message["Subject"] = subject  # a subject set without the mailer's checks
 
 
 async def test_a_message_that_does_not_read_back_as_built_is_failed_not_sent(
@@ -227,7 +227,7 @@ async def test_any_subject_arrives_literally_with_exactly_our_headers_or_is_refu
 # What reaches a subject -------------------------------------------------------------------------
 
 # Every value a subject template reads, and where it comes from. A new one is a new way for
-# someone's text into a header: it needs its own test (issue 24) before it joins this list.
+# someone's text into a header: it needs its own header-injection test before it joins this list.
 SUBJECT_VALUES = {
     "analysis_report": {"heading", "domain"},  # a fixed heading; a host name (valid_host)
     "new_lead": {"form", "email"},  # tests/leads/test_lead_mail_headers.py

@@ -1,4 +1,4 @@
-"""Rate limits (issue 13, finding 7): no interval of `window` seconds holds more than `limit`
+"""Rate limits: no interval of `window` seconds holds more than `limit`
 accepted events, whatever the event times, on SQLite and PostgreSQL."""
 
 from __future__ import annotations

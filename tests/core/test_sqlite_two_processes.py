@@ -1,8 +1,8 @@
 """Two real server processes on one SQLite file, many users at once: no "database is locked".
 
-Issue 13, finding 3: a deferred transaction that reads first and then writes
-(`Profile.update_or_create`) could not upgrade its lock while the other process wrote, and SQLite
-answered SQLITE_BUSY at once (busy_timeout does not apply to a lock upgrade): 500s.
+Without `BEGIN IMMEDIATE`, a deferred transaction that reads first and then writes
+(`Profile.update_or_create`) cannot upgrade its lock while the other process writes, and SQLite
+answers SQLITE_BUSY at once (busy_timeout does not apply to a lock upgrade): 500s.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Property tests of the kernel's text rules: the one e-mail rule (issue 13, finding 9) and the
-types every request schema's strings use (finding 4)."""
+"""Property tests of the kernel's text rules: the one e-mail rule and the
+types every request schema's strings use."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Unsubscribing from reports (issue 24, finding 8), through the HTTP API on SQLite and
+"""Unsubscribing from reports, through the HTTP API on SQLite and
 PostgreSQL with a real SMTP server: a report carries RFC 8058's one-click headers and a link;
 the one-click POST a mail provider sends (a form, without our CSRF header) opts the mailbox out,
 whatever the spelling of its address; later reports for it are not queued, and one already

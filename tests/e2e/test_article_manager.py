@@ -1,4 +1,4 @@
-"""The article manager (`/dashboard/seo`, issue 16) in Chromium against the real server.
+"""The article manager (`/dashboard/seo`) in Chromium against the real server.
 
 Without an AI key (the session's `live_server`): the page says 'AI is not configured' where it
 would generate, and an admin writes an article by hand, sees the sanitised preview, publishes it

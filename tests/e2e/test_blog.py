@@ -1,4 +1,4 @@
-"""The public blog (issue 16) in Chromium against the real server: the list and an article are
+"""The public blog in Chromium against the real server: the list and an article are
 in the first HTML response (they read without JavaScript), the client hydrates them without a
 mismatch or any console message, Read More navigates in the app, an unknown article is a 404
 page with a way back, a renamed article's old address redirects, and a phone shows it all

@@ -84,7 +84,7 @@ def test_cancel_returns_to_the_start_page(page: Page, live_server: LiveServer) -
     expect(page.get_by_role("radio", name=re.compile("Custom Campaign"))).to_be_checked()
 
 
-# ---- Page speed (issue 18): the first HTML is the page, and nothing moves ---------------------
+# ---- Page speed: the first HTML is the page, and nothing moves ----------------------------------
 
 # Sum of the layout shifts a visitor did not cause, from the first paint on (buffered).
 LAYOUT_SHIFT = """

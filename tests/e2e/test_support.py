@@ -1,4 +1,4 @@
-"""Support and notifications in real Chromium against the real server (issue 17): a visitor's
+"""Support and notifications in real Chromium against the real server: a visitor's
 and a customer's support requests reach the agency's inbox (the test SMTP server); an admin
 replies from the dashboard, the reply reaches the customer's inbox, the request shows it, and
 the top bar's notification dot appears and clears once the panel was opened. A second customer

@@ -1,4 +1,4 @@
-"""Unsubscribing in real Chromium against the real server (issue 24, finding 8): a speed test's
+"""Unsubscribing in real Chromium against the real server: a speed test's
 report reaches the test SMTP server with an unsubscribe link; the link's page asks first, the
 button stops the mail and says so; a forged link is refused in the red box; the one-click
 address opened in a browser leads to the same page; phone width and axe on every state.

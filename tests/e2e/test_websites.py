@@ -1,4 +1,4 @@
-"""The customer's websites in real Chromium against the real server (issue 17): a customer buys
+"""The customer's websites in real Chromium against the real server: a customer buys
 a website with a domain (our fake Stripe), sees it building; an admin sets it live on the
 agency's website page; the customer gets the e-mail (the test SMTP server) and the
 notification, runs speed tests (the server's job runner against the fake PageSpeed Insights)

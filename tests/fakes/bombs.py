@@ -1,4 +1,4 @@
-"""Compression bombs and a loopback origin that serves them (issue 24).
+"""Compression bombs and a loopback origin that serves them.
 
 The bombs are a gigabyte of zeros, compressed, built without ever holding the gigabyte:
 

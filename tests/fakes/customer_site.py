@@ -1,4 +1,4 @@
-"""A local "customer site" for the website analysis (issue 15): a real HTTP server on 127.0.0.1
+"""A local "customer site" for the website analysis: a real HTTP server on 127.0.0.1
 whose pages have known facts.
 
 - `/` (RICH_PATH): everything an audit looks for: title, meta description, one h1, headings,

@@ -3,7 +3,8 @@
 A server pointed at the proxy instead of PostgreSQL sees the database go down when the proxy
 closes (its listening port refuses, every open connection is cut) and come back when it reopens
 on the same port, while the machine's PostgreSQL keeps serving everyone else. Used by the tests
-of issue 13 finding 10 and by `bench/load.py`. Standard library only.
+of an unavailable database (`tests/core/test_database_unavailable.py`) and by `bench/load.py`.
+Standard library only.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A lead's e-mail passes the one e-mail rule (issue 13, finding 9): an address carrying mailto:
+"""A lead's e-mail passes the one e-mail rule: an address carrying mailto:
 headers or a line break is refused, nothing is stored and the agency is not e-mailed."""
 
 from __future__ import annotations

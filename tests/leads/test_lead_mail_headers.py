@@ -1,5 +1,5 @@
-"""Issue 24 through the lead forms: what reaches the agency's `new_lead` subject is the form's
-label and the lead's address. The probe's encoded words are refused in both by the form (an
+"""Header injection through the lead forms: what reaches the agency's `new_lead` subject is the
+form's label and the lead's address. The probe's encoded words are refused in both by the form (an
 unknown form, an invalid address), go to the body only in the other fields, and a source of
 another module's making (any text) reaches the subject with its literal text and exactly the
 mailer's headers."""

@@ -1,5 +1,5 @@
-"""The leads CSV against CSV injection whatever separator the spreadsheet splits it on (issue 24,
-finding 5): Excel in German or French reads a CSV with ';', so `x;=1+1` must not become a cell
+"""The leads CSV against CSV injection whatever separator the spreadsheet splits it on:
+Excel in German or French reads a CSV with ';', so `x;=1+1` must not become a cell
 `=1+1`. Every cell is quoted, and every formula start at the start of a text or after a
 separator or line break in it gets a single quote, which is the only change."""
 

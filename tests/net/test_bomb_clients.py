@@ -1,6 +1,6 @@
 """Compression bombs against the page fetcher (`net.safe_fetch.fetch_page`) and the AI provider
 client (`net.ai`, the openai SDK over httpx2), each over a real HTTP origin on loopback
-(`tests/fakes/bombs.py`), issue 24.
+(`tests/fakes/bombs.py`).
 
 Each bomb is a gigabyte of zeros (gzip, deflate, brotli, and `gzip, gzip`: 2.5 kB on the wire).
 The client must fail with its ordinary message, hold at most a few MB more than its limit while

@@ -1,4 +1,4 @@
-"""The bounded body decoder (`agency.net.bounded_body`, issue 24), on its own and through its
+"""The bounded body decoder (`agency.net.bounded_body`), on its own and through its
 httpx and httpx2 adapters (mock transports; the clients over a real loopback origin are in
 tests/net/test_bomb_clients.py and tests/speedtest/test_bomb_answers.py).
 

@@ -1,7 +1,7 @@
-"""Issue 24 and notifications: a notification's title (a site's domain, an article's title, any
-text a module gives `notify`) never reaches an e-mail. Notifications are rows shown in the web
-UI; neither they nor the SEO module (articles) send mail, so the probe's encoded words in a
-title are stored as they are and nothing is queued for the mailer."""
+"""Header injection and notifications: a notification's title (a site's domain, an article's
+title, any text a module gives `notify`) never reaches an e-mail. Notifications are rows shown
+in the web UI; neither they nor the SEO module (articles) send mail, so the probe's encoded
+words in a title are stored as they are and nothing is queued for the mailer."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The one-file binary's spec bundles the files the SDKs open at run time (issue 13, finding 0).
+"""The one-file binary's spec bundles the files the SDKs open at run time.
 
 PyInstaller follows imports; a file an SDK opens by path is only in the binary when the spec
 collects it. The spec is executed here with PyInstaller's build steps replaced by recorders, so

@@ -1,5 +1,5 @@
 """The dependency audit in CI (scripts/audit_deps.py): it audits what production installs, and an
-audit that could not look anything up fails instead of passing (issue 13, "Keep the probes").
+audit that could not look anything up fails instead of passing.
 
 pip-audit asks https://pypi.org/pypi/<name>/<version>/json. Here it goes through an HTTPS proxy on
 loopback that answers as pypi.org (a certificate made for the test, trusted through

@@ -1,5 +1,5 @@
-"""Websites over HTTP on SQLite and PostgreSQL (issue 17): the owner's list, detail and
-removal, another customer's site answering 404, speed tests through insights against the fake
+"""Websites over HTTP on SQLite and PostgreSQL: the owner's list, detail and
+removal, another customer's site answering 404, speed tests through speedtest against the fake
 PageSpeed Insights (one running at a time), the agency's list and status changes (the live
 e-mail and notification), monitoring (the schedule's test and the drop alert), and
 `agency sites ...`."""

@@ -1,4 +1,4 @@
-"""Compression bombs as the answers of PageSpeed Insights and of Kit (issue 24): their base
+"""Compression bombs as the answers of PageSpeed Insights and of Kit: their base
 URLs (settings) point at a real HTTP origin on loopback (`tests/fakes/bombs.py`) that answers
 a gigabyte of zeros, gzip, deflate, brotli or `gzip, gzip`. Each client fails with its ordinary
 message, is not retried, holds at most a few MB more than its limit while reading (tracemalloc)

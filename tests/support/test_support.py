@@ -1,4 +1,4 @@
-"""Support requests (issue 17): visitors and customers send them (stored, e-mailed to the
+"""Support requests: visitors and customers send them (stored, e-mailed to the
 agency), customers read only their own with the replies, admins list, reply (e-mailed to the
 requester, the customer notified) and resolve."""
 

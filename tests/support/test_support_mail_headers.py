@@ -1,4 +1,4 @@
-"""Issue 24 through the support form: a subject holding encoded words that decode to a line
+"""Header injection through the support form: a subject holding encoded words that decode to a line
 break (the probe's six variants) reaches the agency, and the customer's reply, with its literal
 text and exactly the mailer's headers: no Reply-To or Bcc, the template's body. The sender's
 name (a visitor's, or an account's from sign-up) goes to the body only."""
