@@ -175,7 +175,7 @@ async def test_run_speed_test_one_at_a_time_then_the_chart_grows(
     assert busy["error"]["message"] == "A speed test of this website is already running."
     assert await SpeedCheck.all().count() == 1
 
-    await drain(site)  # the insights job runs the test against the fake
+    await drain(site)  # the speed-test job runs the test against the fake
     status, latest = await call(owner, "get", f"/api/sites/{mine.id}/speed-tests/latest")
     assert status == 200, latest
     assert latest["status"] == "done" and latest["score"] == 95

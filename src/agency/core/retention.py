@@ -3,7 +3,7 @@
 Core deletes its own tables (finished and failed jobs, sent and undelivered e-mail, old
 rate-limit counters); each module deletes its own through the `retention` hook of its `Module`
 descriptor (auth: expired sessions, used or expired reset links; billing: old webhook events;
-insights: leads 730 days, the privacy page's 24 months, after they were sent). The periods are
+leads: leads 730 days, the privacy page's 24 months, after they were sent). The periods are
 settings (`AGENCY_RETENTION_*`, in days). `agency db prune` runs the same at once.
 
 Accounts are not retention data: they stay until they are deleted (by their owner or an admin).
