@@ -33,6 +33,7 @@ from agency.core import db, ratelimit
 from agency.core.settings import Settings
 from agency.modules.auth.service import passwords as auth_passwords
 from agency.registry import MODULES
+from tests.fakes.smtp import SmtpServer
 
 # Hashing with argon2's production cost would dominate the suite's run time; the algorithm and
 # code path stay the same (the end-to-end tests run the real server with the real cost).
@@ -386,3 +387,19 @@ def no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         if hasattr(ratelimit, name):
             monkeypatch.setattr(ratelimit, name, allow)
     yield
+
+
+@pytest.fixture
+def smtp_port() -> int:
+    """The loopback port the `smtp` server listens on (ask for it alone to point an app at a
+    port where nothing listens yet)."""
+    return free_port()
+
+
+@pytest.fixture
+def smtp(smtp_port: int) -> Iterator[SmtpServer]:
+    """A real SMTP server (aiosmtpd) on loopback; what it receives is in `smtp.inbox`."""
+    server = SmtpServer(smtp_port)
+    server.start()
+    yield server
+    server.stop()

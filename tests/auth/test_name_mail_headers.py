@@ -5,34 +5,21 @@ all (`tests/core/test_mail_headers.py` holds every subject's values)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agency.app import create_app
 from agency.core import mail
 from tests.auth.helpers import call, sign_up
-from tests.conftest import free_port, make_settings
-from tests.core.mail_headers import INJECTIONS, assert_exactly
+from tests.core.mail_headers import INJECTIONS, assert_exactly, mailing_app
 from tests.fakes.smtp import SmtpServer
 
 
 @pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    server = SmtpServer(free_port())
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
 async def site(tmp_path: Path, database_url: str, smtp: SmtpServer) -> AsyncIterator[Any]:
-    settings = make_settings(
-        tmp_path, database_url, smtp_host="127.0.0.1", smtp_port=smtp.port, smtp_security="none"
-    )
-    async with create_app(settings).test_app() as test_app:
+    async with mailing_app(tmp_path, database_url, smtp) as test_app:
         yield test_app
 
 

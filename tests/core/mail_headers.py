@@ -9,9 +9,17 @@ or, with a blank line, replacing the body."""
 from __future__ import annotations
 
 import base64
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
 
+from agency.app import create_app
+from agency.core import mail
 from agency.core.text import is_line
+from tests.conftest import make_settings
+from tests.fakes.smtp import SmtpServer
 
 INJECTIONS = {
     "q-crlf-reply-to": "=?utf-8?q?x=0D=0AReply-To:_attacker@evil.test?=",
@@ -51,3 +59,28 @@ def assert_exactly(
         assert not {name.lower() for name in part} & {"reply-to", "bcc", "cc"}
         for name, value in part.items():
             assert is_line(str(value), 10_000), (name, value)
+
+
+@asynccontextmanager
+async def mailing_app(
+    tmp_path: Path, database_url: str, smtp: SmtpServer, **settings: Any
+) -> AsyncIterator[Any]:
+    """The app (a Quart test app) sending its mail to `smtp`, with these settings besides."""
+    app_settings = make_settings(
+        tmp_path,
+        database_url,
+        smtp_host="127.0.0.1",
+        smtp_port=smtp.port,
+        smtp_security="none",
+        **settings,
+    )
+    async with create_app(app_settings).test_app() as test_app:
+        yield test_app
+
+
+async def delivered(site: Any) -> list[mail.OutboundMail]:
+    """Every message the app queued, once its jobs have run; each must have been sent."""
+    await site.app.extensions["agency.jobs"].drain()
+    rows = list(await mail.OutboundMail.all().order_by("id"))
+    assert [(row.status, row.last_error) for row in rows] == [(mail.SENT, None)] * len(rows)
+    return rows

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -19,21 +18,13 @@ from jinja2 import Environment, meta
 from agency.core import jobs, mail
 from agency.core.paths import PACKAGE_DIR
 from agency.core.text import is_line
-from tests.conftest import free_port, make_settings
+from tests.conftest import make_settings
 from tests.core.mail_headers import INJECTIONS, assert_exactly
 from tests.fakes.smtp import SmtpServer
 
 TO = "team@agency.test"
 TEXT = "The real body.\n"
 HTML = "<p>The real body.</p>\n"
-
-
-@pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    server = SmtpServer(free_port())
-    server.start()
-    yield server
-    server.stop()
 
 
 def runner_for(tmp_path: Path, url: str, smtp: SmtpServer) -> jobs.JobRunner:

@@ -26,7 +26,6 @@ from agency.core.settings import load_settings
 from agency.modules.speedtest.models import SpeedTest
 from tests.analysis import test_analyses as analysis_tests
 from tests.auth.helpers import HEADERS
-from tests.conftest import free_port
 from tests.fakes.customer_site import CustomerSite, run_customer_site
 from tests.fakes.pagespeed import FakePageSpeed, run_fake_pagespeed
 from tests.fakes.smtp import SmtpServer
@@ -52,19 +51,6 @@ def psi() -> Iterator[FakePageSpeed]:
 def customer_site() -> Iterator[CustomerSite]:
     with run_customer_site() as site:
         yield site
-
-
-@pytest.fixture
-def smtp_port() -> int:
-    return free_port()
-
-
-@pytest.fixture
-def smtp(smtp_port: int) -> Iterator[SmtpServer]:
-    server = SmtpServer(smtp_port)
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

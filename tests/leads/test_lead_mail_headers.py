@@ -6,19 +6,16 @@ mailer's headers."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agency.app import create_app
-from agency.core import mail
 from agency.modules.leads import api as leads_api
 from agency.modules.leads.models import Lead
 from tests.auth.helpers import call
-from tests.conftest import free_port, make_settings
-from tests.core.mail_headers import INJECTIONS, assert_exactly
+from tests.core.mail_headers import INJECTIONS, assert_exactly, delivered, mailing_app
 from tests.fakes.smtp import SmtpServer
 
 AGENCY = "team@agency.test"
@@ -26,32 +23,9 @@ VARIANTS = pytest.mark.parametrize("injection", INJECTIONS.values(), ids=INJECTI
 
 
 @pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    server = SmtpServer(free_port())
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
 async def site(tmp_path: Path, database_url: str, smtp: SmtpServer) -> AsyncIterator[Any]:
-    settings = make_settings(
-        tmp_path,
-        database_url,
-        agency_email=AGENCY,
-        smtp_host="127.0.0.1",
-        smtp_port=smtp.port,
-        smtp_security="none",
-    )
-    async with create_app(settings).test_app() as test_app:
+    async with mailing_app(tmp_path, database_url, smtp, agency_email=AGENCY) as test_app:
         yield test_app
-
-
-async def _sent(site: Any) -> list[mail.OutboundMail]:
-    await site.app.extensions["agency.jobs"].drain()
-    rows = list(await mail.OutboundMail.all().order_by("id"))
-    assert [(row.status, row.last_error) for row in rows] == [(mail.SENT, None)] * len(rows)
-    return rows
 
 
 @VARIANTS
@@ -70,7 +44,7 @@ async def test_the_form_and_address_fields_refuse_encoded_words(
     status, data = await call(site.test_client(), "post", "/api/leads", body)
     assert status == 400 and list(data["error"]["fields"]) == [field]
     assert data["error"]["fields"][field] in messages
-    assert await _sent(site) == [] and smtp.inbox.messages == []
+    assert await delivered(site) == [] and smtp.inbox.messages == []
     assert await Lead.all().count() == 0
 
 
@@ -86,7 +60,7 @@ async def test_the_other_fields_reach_the_body_only(
         "message": injection,
     }
     assert (await call(site.test_client(), "post", "/api/leads", body))[0] == 201
-    [notice] = await _sent(site)
+    [notice] = await delivered(site)
     assert f"Name:    {injection}" in notice.text
     [message] = smtp.inbox.messages
     subject = "New lead: Real Estate Website Rebuild from ann@example.com"
@@ -100,7 +74,7 @@ async def test_a_source_of_any_text_reaches_the_subject_literally(
     """Another module may record a lead under a source of its own, which reads as itself."""
     source = injection.replace("attacker@", "a@")  # the column holds 64 characters
     await leads_api.record_lead(source=source, email="ann@example.com", notify=AGENCY)
-    [notice] = await _sent(site)
+    [notice] = await delivered(site)
     subject = f"New lead: {source} from ann@example.com"
     assert notice.subject == subject
     [message] = smtp.inbox.messages

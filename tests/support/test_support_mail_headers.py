@@ -5,19 +5,16 @@ name (a visitor's, or an account's from sign-up) goes to the body only."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agency.app import create_app
-from agency.core import mail
 from agency.modules.auth.service import admin as auth_admin
 from agency.modules.support.models import SupportRequest
 from tests.auth.helpers import call, sign_up
-from tests.conftest import free_port, make_settings
-from tests.core.mail_headers import INJECTIONS, assert_exactly
+from tests.core.mail_headers import INJECTIONS, assert_exactly, delivered, mailing_app
 from tests.fakes.smtp import SmtpServer
 
 AGENCY = "team@agency.test"
@@ -25,33 +22,11 @@ VARIANTS = pytest.mark.parametrize("injection", INJECTIONS.values(), ids=INJECTI
 
 
 @pytest.fixture
-def smtp() -> Iterator[SmtpServer]:
-    server = SmtpServer(free_port())
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
 async def site(tmp_path: Path, database_url: str, smtp: SmtpServer) -> AsyncIterator[Any]:
-    settings = make_settings(
-        tmp_path,
-        database_url,
-        agency_email=AGENCY,
-        base_url="http://shop.test",
-        smtp_host="127.0.0.1",
-        smtp_port=smtp.port,
-        smtp_security="none",
-    )
-    async with create_app(settings).test_app() as test_app:
+    async with mailing_app(
+        tmp_path, database_url, smtp, agency_email=AGENCY, base_url="http://shop.test"
+    ) as test_app:
         yield test_app
-
-
-async def _sent(site: Any) -> list[mail.OutboundMail]:
-    await site.app.extensions["agency.jobs"].drain()
-    rows = list(await mail.OutboundMail.all().order_by("id"))
-    assert [(row.status, row.last_error) for row in rows] == [(mail.SENT, None)] * len(rows)
-    return rows
 
 
 @VARIANTS
@@ -66,7 +41,7 @@ async def test_a_visitors_subject_reaches_the_agency_literally(
     }
     assert (await call(site.test_client(), "post", "/api/support", body))[0] == 201
     row = await SupportRequest.get()
-    [notice] = await _sent(site)
+    [notice] = await delivered(site)
     subject = f"Support request #{row.id}: {injection} from grace@example.com"
     assert notice.subject == subject
     assert f"{injection} <grace@example.com> sent a support request." in notice.text
@@ -89,7 +64,7 @@ async def test_a_customers_subject_and_the_reply_arrive_literally(
     await auth_admin.set_role("admin@agency.test", "admin")
     answer = {"body": "Yes, we can."}
     assert (await call(client, "post", f"/api/admin/support/{row.id}/reply", answer))[0] == 200
-    notice, reply = await _sent(site)
+    notice, reply = await delivered(site)
     to_agency, to_customer = smtp.inbox.messages
     subject = f"Support request #{row.id}: {injection} from ada@example.com"
     assert f"{injection} Lovelace <ada@example.com>" in notice.text
