@@ -326,11 +326,11 @@ def _encoded(content_encoding: str) -> bool:
     )
 
 
-@functools.cache
-def _httpx_stream() -> type[httpx.AsyncByteStream]:
-    import httpx
+def _bounded_stream_class(base: type[Any]) -> type[Any]:
+    """A stream of `base` (httpx's or httpx2's AsyncByteStream: the clients check the class)
+    that yields `inner`'s body bounded and decoded."""
 
-    class BoundedStream(httpx.AsyncByteStream):
+    class BoundedStream(base):  # type: ignore[misc]
         def __init__(
             self, inner: Any, encoding: str, length: str | None, limits: BodyLimits
         ) -> None:
@@ -347,29 +347,22 @@ def _httpx_stream() -> type[httpx.AsyncByteStream]:
             await self.inner.aclose()
 
     return BoundedStream
+
+
+@functools.cache
+def _httpx_stream() -> type[httpx.AsyncByteStream]:
+    import httpx
+
+    stream: type[httpx.AsyncByteStream] = _bounded_stream_class(httpx.AsyncByteStream)
+    return stream
 
 
 @functools.cache
 def _httpx2_stream() -> type[httpx2.AsyncByteStream]:
     import httpx2
 
-    class BoundedStream(httpx2.AsyncByteStream):
-        def __init__(
-            self, inner: Any, encoding: str, length: str | None, limits: BodyLimits
-        ) -> None:
-            self.inner = inner
-            self.encoding = encoding
-            self.length = length
-            self.limits = limits
-
-        async def __aiter__(self) -> AsyncIterator[bytes]:
-            async for piece in bounded_chunks(self.inner, self.encoding, self.length, self.limits):
-                yield piece
-
-        async def aclose(self) -> None:
-            await self.inner.aclose()
-
-    return BoundedStream
+    stream: type[httpx2.AsyncByteStream] = _bounded_stream_class(httpx2.AsyncByteStream)
+    return stream
 
 
 def bounded_transport(
