@@ -11,7 +11,10 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agency.modules.analysis.schemas import AnalysisVariant, PageFactsOut
+from agency.modules.analysis.service import rules_wording
 from agency.modules.analysis.service.analysis_rules import critical_issues, rules_report
 from agency.modules.speedtest.api import SpeedResultOut
 from tests.analysis.test_analysis_rules import (
@@ -154,3 +157,23 @@ def test_the_rules_reproduce_the_golden_output() -> None:
     assert got.keys() == want.keys()
     for name in want:
         assert got[name] == want[name], name
+
+
+def test_every_sentence_of_the_copy_file_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fact sets above reach every named sentence: none is dead copy."""
+    used: set[str] = set()
+
+    class Section(dict[str, str]):
+        def __init__(self, name: str, items: dict[str, str]) -> None:
+            super().__init__(items)
+            self.name = name
+
+        def __getitem__(self, key: str) -> str:
+            used.add(f"{self.name}.{key}")
+            return super().__getitem__(key)
+
+    copy = rules_wording.sentences()
+    recording = {name: Section(name, items) for name, items in copy.items()}
+    monkeypatch.setattr(rules_wording, "sentences", lambda: recording)
+    _output()
+    assert used == {f"{name}.{key}" for name, items in copy.items() for key in items}
