@@ -1,5 +1,5 @@
-"""Text people send us: the pydantic types every request schema's strings use, and the one
-e-mail address rule.
+"""Text people send us: the pydantic types every request schema's strings use, the one
+e-mail address rule, and the domain rules (one cleaning, and what each form accepts).
 
 A string a request carries is `Line` (one line: names, addresses, keys), `Lines` (free text:
 tab, newline and carriage return allowed) or `Secret` (a password: anything that can be
@@ -106,3 +106,50 @@ def valid_email(email: str) -> bool:
     return (
         len(local) <= EMAIL_LOCAL_MAX and _LOCAL.fullmatch(local) is not None and valid_host(host)
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Domains people type. The forms clean what was typed the same way (`strip_scheme`,
+# `bare_domain`) and then hold it to the rule they need: `single_label_domain` (one name and a
+# top-level part), `valid_host` (any host name) or `bare_host` (an address cleaned down to its
+# host). webui/src/lib/domains.ts is the client's copy; both run the cases in
+# webui/test/fixtures/domain-cases.json (tests/test_rule_cases.py, domains.test.ts).
+
+_SCHEME = re.compile(r"^https?://", re.IGNORECASE)
+_WWW = re.compile(r"^www\.", re.IGNORECASE)
+_ANY_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://")
+# A name of 3 to 63 letters, digits or hyphens, starting and ending with a letter or digit, a
+# dot, a top-level part of 2 to 63 letters. One label and one top-level part, nothing else.
+_SINGLE_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{1,61}[A-Za-z0-9]\.[A-Za-z]{2,63}")
+_LOWER_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_BARE_HOST = re.compile(rf"^(?:{_LOWER_LABEL}\.)+[a-z]{{2,63}}$")
+
+
+def strip_scheme(raw: str) -> str:
+    """The value trimmed and a leading http(s):// (any case) removed."""
+    return _SCHEME.sub("", raw.strip())
+
+
+def bare_domain(raw: str) -> str:
+    """`strip_scheme`, then a leading www. (any case) and one trailing slash removed; the case
+    is kept."""
+    value = _WWW.sub("", strip_scheme(raw))
+    return value[:-1] if value.endswith("/") else value
+
+
+def single_label_domain(value: str) -> bool:
+    """One name of 3 to 63 letters, digits or inner hyphens, a dot and a top-level part of 2
+    to 63 letters: no subdomain, port, path or trailing dot."""
+    return _SINGLE_LABEL.fullmatch(value) is not None
+
+
+def bare_host(raw: str) -> str | None:
+    """The host of an address however typed: lower-cased, any scheme, the path, query,
+    fragment, trailing dots and one leading www. removed; None unless what is left is labels
+    and a top-level part of 2 to 63 letters, 253 characters at most."""
+    value = _ANY_SCHEME.sub("", raw.strip().lower())
+    value = value.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rstrip(".")
+    value = value.removeprefix("www.")
+    if len(value) > DOMAIN_MAX or not _BARE_HOST.match(value):
+        return None
+    return value

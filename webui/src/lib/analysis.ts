@@ -4,7 +4,7 @@
  * rule, the score labels, the progress pace and the spec's fixed figures. The server applies
  * the same checks (`analysis/service/analyses.py`) with the same words.
  */
-import { stripScheme } from './speed-test'
+import { bareDomain } from './domains'
 
 /** The four pages (DECISIONS.md route mapping); each is also the lead's source. */
 export type AnalysisSource = 'ai-analysis' | 'business-analysis' | 'technical-analysis' | 'agency-analysis'
@@ -30,19 +30,18 @@ export const MESSAGES: Readonly<Record<AnalysisVariant, { url: string; email: st
   agency: { url: "Please enter your client's website URL", email: 'Please enter your agency email address' },
 }
 
-const WWW = /^www\./i
-/** A name of 3 to 63 letters, digits or hyphens, letter or digit at both ends, a dot, 2+ letters. */
-const DOMAIN = /^[A-Za-z0-9][A-Za-z0-9-]{1,61}[A-Za-z0-9]\.[A-Za-z]{2,63}$/
-
 /** The analysis cleaning: trimmed, leading http(s):// and www. removed, one trailing slash removed. */
-export function stripAnalysis(raw: string): string {
-  const value = stripScheme(raw).replace(WWW, '')
-  return value.endsWith('/') ? value.slice(0, -1) : value
-}
+export { bareDomain as stripAnalysis }
 
-/** Spec §5: only a single-label name plus one top-level part passes (no subdomain, no path). */
+/**
+ * Spec §5: one name of 3 to 63 letters, digits or hyphens (letter or digit at both ends), a dot
+ * and 2 to 63 letters; no subdomain, port, path or trailing dot. The server's
+ * `core.text.single_label_domain`; it stays here rather than in ./domains so that the
+ * speed-test pages, which load ./domains first, do not carry it. Run by domains.test.ts.
+ */
+const SINGLE_LABEL = /^[A-Za-z0-9][A-Za-z0-9-]{1,61}[A-Za-z0-9]\.[A-Za-z]{2,63}$/
 export function validAnalysisDomain(domain: string): boolean {
-  return DOMAIN.test(domain)
+  return SINGLE_LABEL.test(domain)
 }
 
 export type AnalysisField = 'url' | 'email'
@@ -56,7 +55,7 @@ export interface AnalysisProblem {
 export function checkAnalysis(variant: AnalysisVariant, url: string, email: string): AnalysisProblem | null {
   if (url.trim() === '') return { message: MESSAGES[variant].url, field: 'url' }
   if (email.trim() === '') return { message: MESSAGES[variant].email, field: 'email' }
-  if (!validAnalysisDomain(stripAnalysis(url))) return { message: MSG_BAD_DOMAIN, field: 'url' }
+  if (!validAnalysisDomain(bareDomain(url))) return { message: MSG_BAD_DOMAIN, field: 'url' }
   return null
 }
 

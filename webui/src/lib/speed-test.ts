@@ -2,9 +2,10 @@
  * The speed-test pages' rules (marketing spec §5, §8, §9), kept apart from React so they are
  * tested on their own: what each page checks before any call, the score's rating, the scan
  * progress pace, and how figures are written. The server applies the same checks
- * (`speedtest/service/speedtests.py`: `check_request`, `strip_generic`, `core.text.valid_host`)
+ * (`speedtest/service/speedtests.py`: `check_request`; the domain rules are `./domains`)
  * and its messages are the same words.
  */
+import { bareDomain, stripScheme, validHost } from './domains'
 
 /** The three pages that run a speed test; each is also the lead's source. */
 export type SpeedSource = 'speed-test' | 'clinic-speed-test' | 'coach-speed-test'
@@ -16,40 +17,12 @@ export const MSG_BAD_DOMAIN = `Please enter a valid domain (e.g., ${EXAMPLE_HOST
 /** A failure with no message of its own (a lost connection, an answer we cannot read). */
 export const MSG_GENERIC = 'Failed to test website speed.'
 
-const SCHEME = /^https?:\/\//i
-const WWW = /^www\./i
-const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/
-const TLD = /^(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59}[A-Za-z0-9])$/
-const DOMAIN_MAX = 253
-
-/** The clinic and coach pages' cleaning: the value trimmed, a leading http(s):// stripped. */
-export function stripScheme(raw: string): string {
-  return raw.trim().replace(SCHEME, '')
-}
-
-/** The generic page's cleaning: scheme and a leading www. stripped, one trailing slash removed. */
-export function stripGeneric(raw: string): string {
-  const value = stripScheme(raw).replace(WWW, '')
-  return value.endsWith('/') ? value.slice(0, -1) : value
-}
-
-/**
- * A host name of at least two labels (letters, digits, inner hyphens; 63 at most each) whose
- * last is a top-level part of at least 2 letters (or an `xn--` name); 253 characters at most.
- */
-export function validHost(host: string): boolean {
-  const labels = host.split('.')
-  return (
-    host.length <= DOMAIN_MAX &&
-    labels.length >= 2 &&
-    labels.every((label) => LABEL.test(label)) &&
-    TLD.test(labels[labels.length - 1] ?? '')
-  )
-}
+/** The clinic and coach pages' cleaning is stripScheme; the generic page's is bareDomain (stripGeneric). */
+export { bareDomain as stripGeneric, stripScheme, validHost }
 
 /** What a page tests, as shown while it runs ("Testing example.com"). */
 export function displayDomain(source: SpeedSource, raw: string): string {
-  if (source === 'speed-test') return stripGeneric(raw).toLowerCase()
+  if (source === 'speed-test') return bareDomain(raw).toLowerCase()
   return stripScheme(raw).split(/[/?#]/, 1)[0] ?? ''
 }
 
@@ -68,7 +41,7 @@ export interface SpeedProblem {
 export function checkSpeedTest(source: SpeedSource, url: string, email: string): SpeedProblem | null {
   if (url.trim() === '') return { message: MSG_URL_REQUIRED, field: 'url' }
   if (email.trim() === '') return { message: MSG_EMAIL_REQUIRED, field: 'email' }
-  if (source === 'speed-test' && !validHost(stripGeneric(url))) return { message: MSG_BAD_DOMAIN, field: 'url' }
+  if (source === 'speed-test' && !validHost(bareDomain(url))) return { message: MSG_BAD_DOMAIN, field: 'url' }
   return null
 }
 

@@ -5,6 +5,7 @@
  */
 import { api, type RequestBody, type ResponseBody } from './api-client'
 import type { components } from './api-schema'
+import { looksLikeEmail } from './emails'
 import type { FormProblem } from './forms'
 
 export type SupportRequest = components['schemas']['SupportRequestOut']
@@ -43,7 +44,7 @@ export function checkSupport(values: SupportValues, visitor: boolean): FormProbl
     if (!values.name.trim()) fieldMessages.name = MSG_NAME
     const email = values.email.trim()
     if (!email) fieldMessages.email = MSG_EMAIL
-    else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) fieldMessages.email = MSG_EMAIL_INVALID
+    else if (!looksLikeEmail(email)) fieldMessages.email = MSG_EMAIL_INVALID
   }
   if (!values.subject.trim()) fieldMessages.subject = MSG_SUBJECT
   if (!values.message.trim()) fieldMessages.message = MSG_MESSAGE

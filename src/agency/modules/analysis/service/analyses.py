@@ -42,6 +42,7 @@ from agency.core.errors import AppError, NotFound, ValidationFailed
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
 from agency.core.settings import Settings
+from agency.core.text import bare_domain, single_label_domain
 from agency.modules.analysis.models import Analysis
 from agency.modules.analysis.schemas import (
     AnalysisOut,
@@ -134,25 +135,10 @@ REPORT_TEMPLATE = "analysis_report"
 # What the pages send
 
 
-_SCHEME = re.compile(r"^https?://", re.IGNORECASE)
-_WWW = re.compile(r"^www\.", re.IGNORECASE)
-# Spec §5: a name of 3 to 63 letters, digits or hyphens, starting and ending with a letter or
-# digit, a dot, a top-level part of at least 2 letters. One label and one TLD, nothing else.
-_DOMAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{1,61}[A-Za-z0-9]\.[A-Za-z]{2,}")
-TLD_MAX = 63
-
-
-def clean_domain(raw: str) -> str:
-    """The analysis pages' cleaning (spec §5): leading http(s):// and www. removed, one
-    trailing slash removed."""
-    value = _WWW.sub("", _SCHEME.sub("", raw.strip()))
-    return value[:-1] if value.endswith("/") else value
-
-
 def valid_domain(raw: str) -> bool:
-    """The analysis pages' strict domain rule on what `clean_domain` leaves."""
-    value = clean_domain(raw)
-    return bool(_DOMAIN.fullmatch(value)) and len(value.rsplit(".", 1)[1]) <= TLD_MAX
+    """The analysis pages' strict rule (spec §5): what `bare_domain` leaves (scheme, www. and
+    one trailing slash removed) is one name and a top-level part (`single_label_domain`)."""
+    return single_label_domain(bare_domain(raw))
 
 
 @dataclass(frozen=True)
@@ -174,7 +160,7 @@ def check_request(source: str, raw_url: str, raw_email: str) -> Request:
         raise ValidationFailed(MSG_EMAIL[variant], fields={"email": MSG_EMAIL[variant]})
     if not valid_domain(raw_url):
         raise ValidationFailed(MSG_DOMAIN, fields={"url": MSG_DOMAIN})
-    return Request(variant, clean_domain(raw_url).lower(), leads_api.lead_email(raw_email))
+    return Request(variant, bare_domain(raw_url).lower(), leads_api.lead_email(raw_email))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,7 +4,6 @@ agency's list and status changes (going live e-mails and notifies the owner), us
 from __future__ import annotations
 
 import logging
-import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -14,6 +13,7 @@ from agency.core import mail
 from agency.core.errors import NotFound, ValidationFailed
 from agency.core.settings import Settings
 from agency.core.sql import fits_int_id
+from agency.core.text import bare_host
 from agency.modules.auth import api as auth_api
 from agency.modules.catalogue import api as catalogue_api
 from agency.modules.notifications import api as notifications_api
@@ -47,8 +47,6 @@ MSG_NO_CHECK = "This website has no speed test yet."
 MSG_STATUS = "The status must be building, live, paused or cancelled."
 LIVE_TEMPLATE = "site_live"
 HISTORY_POINTS = 52  # a year of weekly tests
-_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
-_DOMAIN = re.compile(rf"^(?:{_LABEL}\.)+[a-z]{{2,63}}$")
 
 # What each status means to the customer, and what happens next.
 STATUS_TEXT = {
@@ -61,12 +59,10 @@ GENERIC_DELIVERY = "Your website is delivered within the time your plan promises
 
 
 def clean_domain(raw: str) -> str:
-    """A bare host name: scheme, `www.`, path and trailing dot removed, lower-case."""
-    value = raw.strip().lower()
-    value = re.sub(r"^[a-z][a-z0-9+.-]*://", "", value)
-    value = value.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rstrip(".")
-    value = value.removeprefix("www.")
-    if len(value) > 253 or not _DOMAIN.match(value):
+    """A bare host name: scheme, `www.`, path and trailing dot removed, lower-case
+    (`agency.core.text.bare_host`)."""
+    value = bare_host(raw)
+    if value is None:
         raise ValidationFailed(MSG_DOMAIN, fields={"domain": MSG_DOMAIN})
     return value
 

@@ -32,7 +32,7 @@ from agency.core.errors import NotFound, TooManyRequests, ValidationFailed
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
 from agency.core.settings import Settings
-from agency.core.text import valid_host
+from agency.core.text import bare_domain, strip_scheme, valid_host
 from agency.modules.leads import api as leads_api
 from agency.modules.speedtest.models import SpeedTest
 from agency.modules.speedtest.schemas import (
@@ -103,27 +103,13 @@ REPORT_OPPORTUNITIES = 3
 # What the pages send
 
 
-_SCHEME = re.compile(r"^https?://", re.IGNORECASE)
-_WWW = re.compile(r"^www\.", re.IGNORECASE)
 _PORT = re.compile(r"[0-9]{1,5}")
 
 
-def strip_generic(raw: str) -> str:
-    """The generic page's cleaning (spec §5): leading scheme and www. stripped, one trailing
-    slash removed."""
-    value = _WWW.sub("", _SCHEME.sub("", raw.strip()))
-    return value[:-1] if value.endswith("/") else value
-
-
 def valid_generic_domain(raw: str) -> bool:
-    """The generic page's rule: what `strip_generic` leaves is a labelled host whose top-level
-    part has at least 2 letters (`agency.core.text.valid_host`)."""
-    return valid_host(strip_generic(raw))
-
-
-def strip_scheme(raw: str) -> str:
-    """The clinic and coach pages' cleaning: only a leading http(s):// is stripped."""
-    return _SCHEME.sub("", raw.strip())
+    """The generic page's rule: what `bare_domain` leaves (scheme, www. and one trailing slash
+    removed) is a labelled host whose top-level part has at least 2 letters (`valid_host`)."""
+    return valid_host(bare_domain(raw))
 
 
 @dataclass(frozen=True)
@@ -182,7 +168,7 @@ def target_for(source: str, raw_url: str) -> Target:
     if source == GENERIC_PAGE:
         if not valid_generic_domain(raw_url):
             raise ValidationFailed(MSG_DOMAIN, fields={"url": MSG_DOMAIN})
-        rest = strip_generic(raw_url)
+        rest = bare_domain(raw_url)
     else:
         rest = strip_scheme(raw_url)
     found = host_of(rest)
