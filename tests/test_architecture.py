@@ -11,7 +11,7 @@ import pytest
 
 import agency
 from agency.commands import COMMANDS, GROUPS
-from agency.core.lazy_cli import LazyCommand
+from agency.core.cli.lazy import LazyCommand
 from agency.core.modules import Module
 from agency.registry import MODULES
 
@@ -201,3 +201,20 @@ def test_a_module_descriptor_does_not_import_its_cli(name: str) -> None:
     assert f"agency.modules.{name}.cli" not in imported, (
         f"{name}/module.py imports its cli: list it in agency.commands instead"
     )
+
+
+def test_every_kernel_file_is_held_by_the_kernel_contract() -> None:
+    """A new file in core/ (outside core/web and core/cli) is kernel and must not import them."""
+    import tomllib
+
+    contracts = tomllib.loads((MODULES_DIR.parents[2] / "pyproject.toml").read_text())["tool"][
+        "importlinter"
+    ]["contracts"]
+    kernel = next(c for c in contracts if "agency.core.web" in c.get("forbidden_modules", []))
+    core_dir = MODULES_DIR.parent / "core"
+    files = {f"agency.core.{p.stem}" for p in core_dir.glob("*.py") if p.stem != "__init__"}
+    assert set(kernel["source_modules"]) == files
+    assert {p.name for p in core_dir.iterdir() if p.is_dir() and p.name != "__pycache__"} == {
+        "web",
+        "cli",
+    }

@@ -43,7 +43,7 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from agency.app import create_app
 from agency.core import db
 from agency.core.logging import TRACEBACK_INDENT, JsonFormatter, TextFormatter
-from agency.core.security import CSRF_HEADER
+from agency.core.web.security import CSRF_HEADER
 from agency.modules.auth.service import admin as auth_admin
 from agency.modules.billing.clients import StripeGateway
 from agency.modules.billing.service import prices as billing_prices

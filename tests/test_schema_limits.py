@@ -38,7 +38,7 @@ from agency.registry import MODULES
 from tests.conftest import make_settings
 
 # The kernel's routes that take a body, whose schemas live beside them (the unsubscribe link).
-KERNEL_ROUTES = ["agency.core.mail_web"]
+KERNEL_ROUTES = ["agency.core.web.unsubscribe"]
 
 
 def request_schemas() -> list[type[BaseModel]]:

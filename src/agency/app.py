@@ -10,19 +10,20 @@ from quart import Quart
 from quart_schema import Info, QuartSchema
 
 from agency import __version__
-from agency.core import db, jobs, mail, mail_web, retention, userdata
+from agency.core import db, jobs, mail, retention, userdata
 from agency.core.modules import HtmlFilter, JobHandler, Module, Periodic
 from agency.core.paths import web_dir
-from agency.core.requests import JsonRequest
-from agency.core.security import security_headers
 from agency.core.settings import Settings, check_settings, load_settings
-from agency.core.site import SiteFiles, StaticSite
 from agency.core.web import (
     core_blueprint,
     install_error_handlers,
     install_request_layer,
     pass_responses_through,
+    unsubscribe,
 )
+from agency.core.web.requests import JsonRequest
+from agency.core.web.security import security_headers
+from agency.core.web.site import SiteFiles, StaticSite
 from agency.registry import MODULES
 
 log = logging.getLogger(__name__)
@@ -70,7 +71,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
         static_headers=common_headers,
     )
     app.register_blueprint(core_blueprint)
-    app.register_blueprint(mail_web.blueprint)
+    app.register_blueprint(unsubscribe.blueprint)
     for module in modules:
         if module.blueprint is not None:
             app.register_blueprint(module.blueprint)

@@ -2,7 +2,7 @@
 
 Start-up is kept short: importing this file loads Typer and nothing of the server (no Quart,
 Tortoise, SDKs or modules). Each command imports what it needs when it runs, and the modules'
-commands are named by path in `agency.commands` and imported on use (`agency.core.lazy_cli`);
+commands are named by path in `agency.commands` and imported on use (`agency.core.cli.lazy`);
 `tests/core/test_cli_startup.py` keeps it so.
 """
 
@@ -20,14 +20,14 @@ import typer
 
 from agency import __version__
 from agency.commands import COMMANDS, GROUPS
-from agency.core.lazy_cli import QuickCommand, lazy_group
+from agency.core.cli.lazy import QuickCommand, lazy_group
 
 if TYPE_CHECKING:
     from types import ModuleType
 
     from rich.console import Console
 
-    from agency.core.cli_support import CliContext
+    from agency.core.cli.support import CliContext
     from agency.core.settings import Settings
 
 log = logging.getLogger("agency.worker")
@@ -58,7 +58,7 @@ def root(ctx: typer.Context) -> None:
     """Run and manage the agency site: web server, database and the modules' admin tools."""
     if ctx.invoked_subcommand in NO_CONTEXT:
         return
-    from agency.core.cli_support import CliContext
+    from agency.core.cli.support import CliContext
 
     ctx.obj = CliContext(model_modules)
 
@@ -320,7 +320,7 @@ def db_prune(ctx: typer.Context) -> None:
     from rich.table import Table
 
     from agency.core import retention
-    from agency.core.cli_support import console as out
+    from agency.core.cli.support import console as out
     from agency.registry import MODULES
 
     context: CliContext = ctx.obj
@@ -391,7 +391,7 @@ def mail_outbox(
     from rich.table import Table
 
     from agency.core import jobs, mail
-    from agency.core.cli_support import console as out
+    from agency.core.cli.support import console as out
 
     context: CliContext = ctx.obj
 

@@ -1,5 +1,5 @@
 """The modules' commands, by dotted path: `agency --help` lists them and `agency version`
-answers without importing any module (see `agency.core.lazy_cli`); a command's module is
+answers without importing any module (see `agency.core.cli.lazy`); a command's module is
 imported when the command runs or shows its own help.
 
 Adding a module with a `cli.py`: add its line to GROUPS (registry order) with the help its
@@ -8,7 +8,7 @@ Typer app gives, or, for a module whose commands are top-level only, its lines t
 path loads and that the help matches.
 """
 
-from agency.core.lazy_cli import LazyCommand
+from agency.core.cli.lazy import LazyCommand
 
 # Sub-commands: `agency <name> ...`, each a module's Typer app.
 GROUPS: tuple[LazyCommand, ...] = (

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import agency.modules
 from agency.core import ratelimit
 from agency.core.ratelimit import Limit, address_subject
-from agency.core.security import client_address
+from agency.core.web.security import client_address
 
 ipv6 = st.integers(0, 2**128 - 1).map(ipaddress.IPv6Address)
 ipv4 = st.integers(0, 2**32 - 1).map(ipaddress.IPv4Address)

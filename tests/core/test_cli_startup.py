@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 from agency import __version__
 from agency.cli import app
 from agency.commands import COMMANDS, GROUPS
-from agency.core.lazy_cli import LazyCommand
+from agency.core.cli.lazy import LazyCommand
 
 # What the server, the ORM and the SDKs bring: none of it for --help or version. pydantic is
 # here for Typer 0.29, which imports it to parse any parameter it is not told to skip
-# (`agency.core.lazy_cli._quick_help`); rich for its help panels (the root's help is plain).
+# (`agency.core.cli.lazy._quick_help`); rich for its help panels (the root's help is plain).
 HEAVY = (
     "quart",
     "tortoise",

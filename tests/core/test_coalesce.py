@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from agency.core.coalesce import Coalesced
+from agency.core.web.coalesce import Coalesced
 
 
 class Reads:

@@ -11,7 +11,7 @@ import brotli
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.core.compression import MIN_SIZE, choose_encoding, compress
+from agency.core.web.compression import MIN_SIZE, choose_encoding, compress
 from agency.modules.catalogue import service
 
 codings = st.sampled_from(["br", "gzip", "deflate", "identity", "zstd", "*", "x-custom"])

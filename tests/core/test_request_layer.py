@@ -1,4 +1,4 @@
-"""The request layer in front of Quart (`core.request_layer`), driven as raw ASGI: what it adds
+"""The request layer in front of Quart (`core.web.request_layer`), driven as raw ASGI: what it adds
 to responses, which bodies it compresses and how, the CSRF refusal and the access log.
 
 The same behaviour through the whole app and the database is in test_api_basics.py and
@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agency.core.compression import MIN_SIZE
 from agency.core.logging import request_id_var
-from agency.core.request_layer import RequestLayer, current_client_ip
+from agency.core.web.compression import MIN_SIZE
+from agency.core.web.request_layer import RequestLayer, current_client_ip
 
 Headers = list[tuple[bytes, bytes]]
 STATIC = [("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer")]

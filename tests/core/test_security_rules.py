@@ -7,8 +7,8 @@ import ipaddress
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.core.compression import accepted_encodings
-from agency.core.security import CSRF_HEADER, client_address, csrf_failure, security_headers
+from agency.core.web.compression import accepted_encodings
+from agency.core.web.security import CSRF_HEADER, client_address, csrf_failure, security_headers
 
 ips = st.one_of(st.ip_addresses(v=4), st.ip_addresses(v=6)).map(str)
 junk = st.text(alphabet=st.characters(blacklist_categories=["Cs"]), max_size=40)

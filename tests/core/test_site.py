@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from agency.app import create_app
-from agency.core.site import SiteFiles
+from agency.core.web.site import SiteFiles
 from tests.conftest import make_settings
 
 ASSET = b"console.log('hello');" * 200

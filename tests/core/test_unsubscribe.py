@@ -21,8 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agency.app import create_app
-from agency.core import jobs, mail, mail_web
+from agency.core import jobs, mail
 from agency.core.settings import load_settings
+from agency.core.web import unsubscribe
 from agency.modules.speedtest.models import SpeedTest
 from tests.analysis import test_analyses as analysis_tests
 from tests.auth.helpers import HEADERS
@@ -37,7 +38,7 @@ ADDRESS = TYPED.lower()  # as the speed test keeps it
 # The same mailbox, spelt otherwise: the opt-out holds for each.
 OTHER_SPELLINGS = ["annlee@googlemail.com", "ANN.LEE@GMAIL.COM", "a.nnlee+x@gmail.com"]
 ONE_CLICK = {"Content-Type": "application/x-www-form-urlencoded"}
-INVALID = {"error": {"code": "invalid_token", "message": mail_web.MSG_INVALID}}
+INVALID = {"error": {"code": "invalid_token", "message": unsubscribe.MSG_INVALID}}
 SECRET = "test-secret-key-" + "x" * 32
 
 
@@ -253,7 +254,7 @@ async def test_a_token_that_is_not_ours_answers_400(site: Any, token: str) -> No
     ):
         assert response.status_code == 400, await response.get_data()
         error = (await response.get_json())["error"]
-        assert error["message"] == mail_web.MSG_INVALID
+        assert error["message"] == unsubscribe.MSG_INVALID
         # A JSON token no schema takes (a NUL, 5,000 characters) is refused as a bad body.
         assert error["code"] in ("invalid_token", "validation_error")
     assert await mail.MailOptOut.all().count() == 0
@@ -287,7 +288,7 @@ async def test_a_json_body_without_a_token_answers_400(site: Any, body: bytes) -
     response = await site.test_client().post(mail.UNSUBSCRIBE_PATH, data=body, headers=headers)
     assert response.status_code == 400
     error = (await response.get_json())["error"]
-    assert error["code"] == "validation_error" and error["message"] == mail_web.MSG_INVALID
+    assert error["code"] == "validation_error" and error["message"] == unsubscribe.MSG_INVALID
 
 
 async def test_a_body_that_claims_json_and_is_not_answers_400(site: Any) -> None:
@@ -299,7 +300,7 @@ async def test_a_body_that_claims_json_and_is_not_answers_400(site: Any) -> None
 
 
 async def test_refused_tokens_are_limited_per_client_and_good_ones_never(site: Any) -> None:
-    limit = mail_web.REFUSED_PER_ADDRESS.limit
+    limit = unsubscribe.REFUSED_PER_ADDRESS.limit
     statuses = [
         (await post_json(site, {"token": f"bad-{n}"}, ip="2001:db8:5::1")).status_code
         for n in range(limit + 2)

@@ -90,7 +90,7 @@ class Module:
     frame_origins: origins (`scheme://host[:port]`) the CSP lets pages frame.
     server_pages: web UI route patterns ("/blog", "/blog/:slug") whose HTML the module's
         blueprint answers per request instead of the static site: the static layer hands such a
-        request to Quart with its path normalised (`agency.core.site.path_key`), and the route
+        request to Quart with its path normalised (`agency.core.web.site.path_key`), and the route
         fills the built page, `SiteFiles.page_template(pattern)`, with the current data.
     retention: deletes what the module keeps only for a while (expired sessions, old webhook
         events); core runs every module's hook on a schedule and in `agency db prune`.

@@ -12,7 +12,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from agency.core.cli_support import CliContext, console, errors, with_progress
+from agency.core.cli.support import CliContext, console, errors, with_progress
 from agency.core.errors import ValidationFailed
 from agency.core.settings import Settings
 from agency.modules.analysis.schemas import AnalysisOut, AnalysisVariant

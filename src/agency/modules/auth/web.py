@@ -12,7 +12,7 @@ from quart import Response, g, request
 from quart_auth import Action, AuthUser, QuartAuth, current_user, login_user
 
 from agency.core.errors import Forbidden, Unauthorized
-from agency.core.request_layer import current_client_ip
+from agency.core.web.request_layer import current_client_ip
 from agency.modules.auth.schemas import Account
 from agency.modules.auth.service import accounts, sessions
 

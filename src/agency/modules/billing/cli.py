@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from agency.core.cli_support import CliContext, console, errors
+from agency.core.cli.support import CliContext, console, errors
 from agency.core.errors import AppError
 from agency.modules.billing.clients import StripeGateway
 from agency.modules.billing.service import prices, subscriptions, webhooks

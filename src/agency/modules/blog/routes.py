@@ -7,7 +7,7 @@ from quart import Blueprint, Response, current_app, request
 from quart_schema import document_querystring, hide, validate_response
 
 from agency.core.errors import NotFound, ValidationFailed
-from agency.core.site import SiteFiles
+from agency.core.web.site import SiteFiles
 from agency.modules.blog.schemas import BlogPageOut, BlogQuery, PublishedArticleOut
 from agency.modules.blog.service import pages, public
 

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from agency.core.cli_support import CliContext, console, errors
+from agency.core.cli.support import CliContext, console, errors
 from agency.core.errors import AppError
 from agency.modules.catalogue import service
 

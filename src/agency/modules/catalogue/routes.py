@@ -7,9 +7,9 @@ from collections.abc import Callable
 from quart import Blueprint, Response, current_app, request
 from quart_schema import document_response, hide
 
-from agency.core.compression import MIN_SIZE, choose_encoding, compress
 from agency.core.errors import NotFound
-from agency.core.site import SiteFiles
+from agency.core.web.compression import MIN_SIZE, choose_encoding, compress
+from agency.core.web.site import SiteFiles
 from agency.modules.catalogue import service
 from agency.modules.catalogue.schemas import CatalogueOut
 

@@ -13,9 +13,9 @@ from pydantic import ValidationError
 from tortoise import connections
 from tortoise.expressions import F
 
-from agency.core.coalesce import Coalesced
 from agency.core.errors import ValidationFailed
 from agency.core.paths import config_dir
+from agency.core.web.coalesce import Coalesced
 from agency.modules.catalogue.models import CatalogueVersion, Family, Plan
 from agency.modules.catalogue.schemas import (
     CatalogueIn,

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from agency.core.cli_support import CliContext, console
+from agency.core.cli.support import CliContext, console
 from agency.core.db import private_file
 from agency.modules.leads.service import leads as lead_service
 

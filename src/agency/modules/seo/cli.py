@@ -17,7 +17,7 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from agency.core.cli_support import CliContext, console, errors
+from agency.core.cli.support import CliContext, console, errors
 from agency.core.errors import AppError
 from agency.core.settings import Settings
 from agency.modules.seo.schemas import ArticleOut, GenerateArticleIn, IdeaOut

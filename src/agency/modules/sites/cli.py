@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
 from rich.table import Table
 
-from agency.core.cli_support import CliContext, console, errors
+from agency.core.cli.support import CliContext, console, errors
 from agency.core.errors import AppError
 from agency.core.settings import Settings
 from agency.modules.sites.service import checks, websites

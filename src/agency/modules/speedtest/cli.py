@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from agency.core.cli_support import CliContext, console, errors, with_progress
+from agency.core.cli.support import CliContext, console, errors, with_progress
 from agency.core.errors import ValidationFailed
 from agency.core.settings import Settings
 from agency.modules.speedtest.schemas import SpeedResultOut

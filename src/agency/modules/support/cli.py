@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from agency.core.cli_support import CliContext, console
+from agency.core.cli.support import CliContext, console
 from agency.modules.support import service
 
 app = typer.Typer(help="Support requests.", no_args_is_help=True)

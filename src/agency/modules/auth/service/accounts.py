@@ -21,7 +21,7 @@ from tortoise.transactions import in_transaction
 from agency.core import ratelimit
 from agency.core.errors import Conflict, TooManyRequests, Unauthorized, ValidationFailed
 from agency.core.ratelimit import Limit, RateCounter
-from agency.core.request_layer import current_client_ip
+from agency.core.web.request_layer import current_client_ip
 from agency.modules.auth.models import ROLE_USER, Profile, User
 from agency.modules.auth.schemas import Account
 from agency.modules.auth.service import passwords

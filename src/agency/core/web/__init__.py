@@ -21,7 +21,6 @@ from werkzeug.exceptions import HTTPException
 
 from agency import __version__
 from agency.core import db
-from agency.core.coalesce import Coalesced
 from agency.core.errors import (
     GENERIC_MESSAGE,
     UNAVAILABLE_MESSAGE,
@@ -30,8 +29,9 @@ from agency.core.errors import (
     ServiceUnavailable,
     ValidationFailed,
 )
-from agency.core.request_layer import RequestLayer, is_api
 from agency.core.settings import Settings
+from agency.core.web.coalesce import Coalesced
+from agency.core.web.request_layer import RequestLayer, is_api
 
 log = logging.getLogger("agency.request")
 
@@ -164,7 +164,7 @@ def install_request_layer(
     csrf_exempt: Iterable[str],
     static_headers: Sequence[tuple[str, str]],
 ) -> None:
-    """Puts `core.request_layer` in front of Quart, and Quart's cookie session behind a check.
+    """Puts `core.web.request_layer` in front of Quart, and Quart's cookie session behind a check.
     `static_headers`: what every response carries (`security.security_headers`)."""
     app.session_interface = LazyCookieSessions()
     app.asgi_app = RequestLayer(  # type: ignore[method-assign, assignment]

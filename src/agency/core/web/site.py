@@ -21,8 +21,8 @@ from typing import Any, Protocol
 
 import brotli
 
-from agency.core.compression import accepted_encodings
 from agency.core.modules import HtmlFilter
+from agency.core.web.compression import accepted_encodings
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,8 @@ from werkzeug.wrappers import Response
 from agency.core import mail, ratelimit
 from agency.core.errors import ValidationFailed
 from agency.core.ratelimit import Limit
-from agency.core.request_layer import current_client_ip
 from agency.core.text import Line
+from agency.core.web.request_layer import current_client_ip
 
 MSG_INVALID = "This unsubscribe link is not valid. Please use the link from the e-mail."
 # Tokens that are not ours, per client address: enough for someone mistyping a link, far too

@@ -1,7 +1,7 @@
 """Compression of the responses Quart builds (the API's JSON, server-rendered pages).
 
-The built web UI is served precompressed by `core.site`; this covers the rest, such as the
-16 kB catalogue every pricing section fetches. `core.request_layer` applies it to complete
+The built web UI is served precompressed by `core.web.site`; this covers the rest, such as the
+16 kB catalogue every pricing section fetches. `core.web.request_layer` applies it to complete
 bodies; streams (server-sent events, file downloads) pass untouched.
 """
 

@@ -21,10 +21,10 @@ from urllib.parse import quote
 
 from werkzeug.datastructures import Headers
 
-from agency.core.compression import COMPRESSIBLE, MIN_SIZE, choose_encoding, compress
 from agency.core.errors import Forbidden
 from agency.core.logging import request_id_var
-from agency.core.security import STATE_CHANGING, client_address, csrf_failure
+from agency.core.web.compression import COMPRESSIBLE, MIN_SIZE, choose_encoding, compress
+from agency.core.web.security import STATE_CHANGING, client_address, csrf_failure
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
