@@ -59,8 +59,10 @@ from tortoise import fields
 from tortoise.exceptions import IntegrityError
 from tortoise.models import Model
 
-from agency.core import jobs
+from agency.core import jobs, ratelimit
+from agency.core.errors import ValidationFailed
 from agency.core.paths import PACKAGE_DIR
+from agency.core.ratelimit import Limit
 from agency.core.settings import Settings
 from agency.core.text import is_line, valid_email
 
@@ -547,6 +549,23 @@ def token_address(token: str, secret: str) -> str | None:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return None
+
+
+MSG_UNSUBSCRIBE_INVALID = "This unsubscribe link is not valid. Please use the link from the e-mail."
+# Tokens that are not ours, per client address: enough for someone mistyping a link, far too
+# few to matter to anyone trying them (an HMAC-SHA256 is not guessed).
+REFUSED_PER_ADDRESS = Limit("mail-unsubscribe-refused", limit=30, window=60 * 60, per_address=True)
+
+
+async def unsubscribe_request(token: str | None, client: str) -> str:
+    """An unsubscribe link's call: opt out the token's address and return it. A token that is
+    not ours (or none) is refused with `invalid_token`, and counted per client address; a valid
+    one is never refused, so no provider's retry is needed to keep an opt-out."""
+    address = await unsubscribe(token) if token else None
+    if address is None:
+        await ratelimit.enforce(REFUSED_PER_ADDRESS, client)
+        raise ValidationFailed(MSG_UNSUBSCRIBE_INVALID, code="invalid_token")
+    return address
 
 
 async def unsubscribe(token: str) -> str | None:
