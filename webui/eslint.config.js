@@ -24,32 +24,74 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x'
 import jsxA11y from 'eslint-plugin-jsx-a11y'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import tseslint from 'typescript-eslint'
 
+const here = path.dirname(fileURLToPath(import.meta.url))
+const src = path.join(here, 'src')
+
 /**
- * Import boundaries between the layers of src/ (checked on the resolved file, so relative
- * imports at any depth count): pages may import components and lib; components never import
- * pages; lib imports neither. app/ (the route table, layouts, routing) sits above them all:
- * nothing under pages/, components/ or lib/ imports it. test/lint-boundaries.test.ts proves each
- * zone fires.
+ * The features of the web UI (src/features/<name>/), one per server module: each is the unit of
+ * the code about one thing (its API calls, components, hooks, page bodies, styles and tests).
  */
-const boundaries = [
-  {
-    target: './src/lib',
-    from: ['./src/components', './src/pages', './src/app'],
-    message: 'src/lib imports neither components, pages nor app.',
-  },
-  {
-    target: './src/components',
-    from: ['./src/pages', './src/app'],
-    message: 'src/components never imports pages or app.',
-  },
-  {
-    target: './src/pages',
-    from: './src/app',
-    message: 'src/pages may import components and lib, not app.',
-  },
-]
+const featureNames = fs
+  .readdirSync(path.join(src, 'features'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+
+/**
+ * Import boundaries of src/, checked on the resolved file (so relative imports at any depth
+ * count):
+ * - app/ (the route table, layouts, routing) sits above everything: nothing else imports it.
+ * - pages/ (the route modules) compose features and shared code; nothing but app/ imports them.
+ * - features/<name>/ may use shared code and other features' public surface (their index.ts).
+ *   From outside a feature, only its index.ts may be imported: its other files are internals.
+ * - Shared code (lib/, components/) imports no feature, page or app; lib/ imports no component.
+ * Tests count as the code they sit beside, but a test may import features (the rule-message
+ * checks in lib/domains.test.ts compare the features' copies of the server's words).
+ * test/lint-boundaries.test.ts proves each zone fires.
+ */
+function boundaries({ tests }) {
+  // A test in a shared folder may import features (never their internals).
+  const features = tests ? [] : ['./src/features']
+  return [
+    {
+      target: './src/lib',
+      from: ['./src/components', ...features, './src/pages', './src/app'],
+      message: `src/lib (shared) imports neither components,${tests ? '' : ' features,'} pages nor app.`,
+    },
+    {
+      target: './src/components',
+      from: [...features, './src/pages', './src/app'],
+      message: `src/components (shared) imports neither${tests ? '' : ' features,'} pages nor app.`,
+    },
+    {
+      target: './src/features',
+      from: ['./src/pages', './src/app'],
+      message: 'src/features import neither pages nor app.',
+    },
+    {
+      target: './src/pages',
+      from: './src/app',
+      message: 'src/pages may import features, components and lib, not app.',
+    },
+    ...featureZones(`${src}/*`, `${src}/!(features)/**`),
+  ]
+}
+
+/** One zone per feature: from `targets` and from every other feature, only its index.ts. */
+function featureZones(...targets) {
+  return featureNames.map((feature) => ({
+    target: [...targets, `${src}/features/!(${feature})/**`],
+    from: `./src/features/${feature}`,
+    except: ['./index.ts'],
+    message: `Outside src/features/${feature}/, import it through its public surface, its index.ts.`,
+  }))
+}
+
+const testFiles = 'src/**/*.test.{ts,tsx}'
 
 export default defineConfig(
   globalIgnores([
@@ -91,7 +133,7 @@ export default defineConfig(
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: boundaries }],
+      'import-x/no-restricted-paths': ['error', { basePath: here, zones: boundaries({ tests: false }) }],
       'import-x/no-cycle': 'error',
       // react-router's <Link>/<NavLink> pull about 4 kB gzip of router code into every page's
       // first load (the tree-shaking in vite.config.ts drops it only while nothing imports it).
@@ -108,5 +150,20 @@ export default defineConfig(
         },
       ],
     },
+  },
+  {
+    name: 'agency/imports-tests',
+    files: [testFiles],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: here, zones: boundaries({ tests: true }) }] },
+  },
+  {
+    // Test helpers (test/) reach features through their public surfaces too.
+    name: 'agency/imports-test-helpers',
+    files: ['test/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: here, zones: featureZones(`${here}/test/**`) }] },
   },
 )

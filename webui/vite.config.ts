@@ -96,13 +96,20 @@ function reactRouterTreeShaking(): Plugin {
   }
 }
 
-/** Stateless components and helpers that each page chunk gets its own copy of. */
-const PER_PAGE_MODULE = /[\\/]src[\\/](?:components[\\/](?:icons|ui|landing|plan|home|content|auth)[\\/]|lib[\\/](?:forms|content-roi|cx|money)\.)/
+/**
+ * Stateless components and helpers that each page chunk gets its own copy of: the shared icons,
+ * ui components and small helpers, the content feature's landing-page blocks, the catalogue's
+ * price and plan cards, the lead form, the score gauge and the auth card, and every feature's
+ * index.ts (re-exports only, so a page's copies reach through it).
+ */
+const PER_PAGE_MODULE =
+  /[\\/]src[\\/](?:components[\\/](?:icons|ui)[\\/]|lib[\\/](?:forms|cx|money)\.|features[\\/](?:[\w-]+[\\/]index\.ts$|content[\\/]|catalogue[\\/](?:PlanSummary|OfferPrice|PlanTierCard|HomePricing)\.|leads[\\/]LeadForm\.|speedtest[\\/]ScoreGauge\.|auth[\\/]AuthCard\.))/
 /** ...except those the entry chunk has anyway (header and footer use them). */
 const ENTRY_MODULE = /[\\/](?:Icon|MenuIcon|CloseIcon|Button|Spinner)\.tsx$/
 /** `Card.tsx` copied for page `SalesFunnel` is the module `Card.page-SalesFunnel.tsx`. */
 const PAGE_COPY = /\.page-([\w-]+)(\.tsx?)$/
-const PAGE_MODULE = /[\\/]src[\\/]pages[\\/](.+)\.tsx$/
+/** A route module (src/pages/) or a feature's page body (src/features/<feature>/pages/). */
+const PAGE_MODULE = /[\\/]src[\\/](?:pages|features[\\/]([\w-]+)[\\/]pages)[\\/](.+)\.tsx$/
 
 /**
  * Gives every page chunk its own copy of the small components it uses, instead of letting
@@ -110,11 +117,13 @@ const PAGE_MODULE = /[\\/]src[\\/]pages[\\/](.+)\.tsx$/
  * page otherwise loads twenty-odd files of a few hundred bytes each (every icon, card and
  * form field), which compress far worse apart than together: about 4 kB gzip more on the
  * heaviest pages. Copies are distinct modules, so only stateless modules qualify (no
- * contexts, no caches: lib/catalogue, lib/auth, lib/router stay shared).
+ * contexts, no caches: the catalogue, lib/auth, lib/router stay shared).
  */
 function pageChunks(): Plugin {
-  const pageOf = (importer: string): string | undefined =>
-    PAGE_COPY.exec(importer)?.[1] ?? PAGE_MODULE.exec(importer)?.[1]?.replace(/[\\/]/g, '_')
+  const pageOf = (importer: string): string | undefined => {
+    const page = PAGE_MODULE.exec(importer)
+    return PAGE_COPY.exec(importer)?.[1] ?? (page ? [page[1], page[2]].filter(Boolean).join('_').replace(/[\\/]/g, '_') : undefined)
+  }
   return {
     name: 'agency:page-chunks',
     enforce: 'pre',

@@ -8,7 +8,7 @@ import { App } from './app/App'
 import { ROUTE_TEXT } from './app/route-text'
 import { provideRouteTextForServer } from './app/RouteMeta'
 import { findRoute, routes } from './app/routes'
-import { provideCatalogueForServer, type Catalogue } from './lib/catalogue'
+import { provideCatalogueForServer, type Catalogue } from './features/catalogue'
 
 provideRouteTextForServer(ROUTE_TEXT)
 

@@ -6,11 +6,17 @@
 import { describe, expect, it } from 'vitest'
 import table from '@test/fixtures/domain-cases.json'
 import words from '@test/fixtures/rule-messages.json'
-import { MESSAGES, MSG_BAD_DOMAIN as ANALYSIS_BAD_DOMAIN, MSG_GENERIC as ANALYSIS_FAILED, stripAnalysis, validAnalysisDomain } from './analysis'
+import { MESSAGES, MSG_BAD_DOMAIN as ANALYSIS_BAD_DOMAIN, MSG_GENERIC as ANALYSIS_FAILED, stripAnalysis, validAnalysisDomain } from '../features/analysis'
 import { bareDomain, stripScheme, validHost } from './domains'
-import { MSG_BAD_DOMAIN, MSG_EMAIL_REQUIRED, MSG_GENERIC, MSG_URL_REQUIRED, stripGeneric } from './speed-test'
-import * as speedTest from './speed-test'
-import { MSG_EMAIL, MSG_EMAIL_INVALID } from './support'
+import {
+  MSG_BAD_DOMAIN,
+  MSG_EMAIL_REQUIRED,
+  MSG_GENERIC,
+  MSG_URL_REQUIRED,
+  stripGeneric,
+  stripScheme as speedTestStripScheme,
+} from '../features/speedtest'
+import { MSG_EMAIL, MSG_EMAIL_INVALID } from '../features/support'
 
 interface DomainCase {
   input: string
@@ -41,7 +47,7 @@ describe('the domain rules (test/fixtures/domain-cases.json)', () => {
     })
     // The pages' own names for the rules are the same functions.
     expect(stripGeneric(c.input)).toBe(bare)
-    expect(speedTest.stripScheme(c.input)).toBe(c.strip_scheme)
+    expect(speedTestStripScheme(c.input)).toBe(c.strip_scheme)
     expect(stripAnalysis(c.input)).toBe(bare)
   })
 })

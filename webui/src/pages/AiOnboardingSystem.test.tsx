@@ -2,8 +2,8 @@ import { fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { mockLanding, renderLanding, startHrefs } from '@test/landing'
-import { onboardingCost } from '../components/landing/OnboardingCalculator'
-import { resetCatalogueCache } from '../lib/catalogue'
+import { onboardingCost } from '../features/content'
+import { resetCatalogueCache } from '../features/catalogue'
 
 beforeEach(() => resetCatalogueCache())
 

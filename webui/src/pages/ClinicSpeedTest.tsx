@@ -1,7 +1,7 @@
 import { CalendarIcon } from '../components/icons/CalendarIcon'
 import { PhoneIcon } from '../components/icons/PhoneIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
-import { SpeedTestPage } from '../components/speedtest/SpeedTestPage'
+import { SpeedTestPage } from '../features/speedtest'
 
 /** /clinic-speed-test: the speed test for medical and healthcare websites. */
 export default function ClinicSpeedTestPage() {

@@ -1,7 +1,7 @@
 import { CalendarIcon } from '../components/icons/CalendarIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
-import { SpeedTestPage } from '../components/speedtest/SpeedTestPage'
+import { SpeedTestPage } from '../features/speedtest'
 
 /** /coach-speed-test: the speed test for coaches and personal trainers. */
 export default function CoachSpeedTestPage() {

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react'
 import { CheckIcon } from '../components/icons/CheckIcon'
 import { PageIntro } from '../components/layout/PageIntro'
-import { DOMAIN_FIELD, EMAIL_FIELD, LeadForm, NAME_FIELD, type LeadField, type LeadSent } from '../components/landing/LeadForm'
+import { DOMAIN_FIELD, EMAIL_FIELD, LeadForm, NAME_FIELD, type LeadField, type LeadSent } from '../features/leads'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
 

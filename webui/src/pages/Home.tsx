@@ -14,11 +14,11 @@ import {
   SearchIcon,
   ServerIcon,
   type IconProps,
-} from '../components/icons'
-import { HomePricing } from '../components/home/HomePricing'
-import { ClosingCta } from '../components/landing/Blocks'
-import { SectionHead } from '../components/landing/LandingHero'
-import { TestimonialCarousel, type CarouselTestimonial } from '../components/home/TestimonialCarousel'
+} from '../components/icons/index'
+import { HomePricing } from '../features/catalogue'
+import { ClosingCta } from '../features/content'
+import { SectionHead } from '../features/content'
+import { TestimonialCarousel, type CarouselTestimonial } from '../features/content'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { hrefsOf, mockLanding, renderLanding, startHrefs } from '@test/landing'
 import { DEV_SITE_CONFIG } from '../lib/site-config'
-import { resetCatalogueCache } from '../lib/catalogue'
+import { resetCatalogueCache } from '../features/catalogue'
 
 const CTA = '/start?type=leadgen&plan=landing-page-rebuild'
 const THANKS = "Thank you! We'll contact you within 24 hours to schedule your free consultation."

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { hrefsOf, mockLanding, renderLanding, startHrefs } from '@test/landing'
-import { resetCatalogueCache } from '../lib/catalogue'
+import { resetCatalogueCache } from '../features/catalogue'
 
 beforeEach(() => resetCatalogueCache())
 

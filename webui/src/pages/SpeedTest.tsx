@@ -1,7 +1,7 @@
 import { HandshakeIcon } from '../components/icons/HandshakeIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
-import { SpeedTestPage } from '../components/speedtest/SpeedTestPage'
+import { SpeedTestPage } from '../features/speedtest'
 
 /** /speed-test: the generic speed test (the strict domain rule of spec §5). */
 export default function SpeedTestPageRoute() {

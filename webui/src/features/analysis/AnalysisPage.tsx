@@ -1,7 +1,7 @@
-import { ClosingCta, IconCards, type IconCardItem } from '../landing/Blocks'
-import { SectionHead } from '../landing/LandingHero'
-import { ButtonLink } from '../ui/Button'
-import { Section } from '../ui/Section'
+import { ClosingCta, IconCards, type IconCardItem } from '../content'
+import { SectionHead } from '../content'
+import { ButtonLink } from '../../components/ui/Button'
+import { Section } from '../../components/ui/Section'
 import { AnalysisTool, type AnalysisToolProps } from './AnalysisTool'
 
 export interface AnalysisPageProps extends AnalysisToolProps {

@@ -5,13 +5,13 @@ import {
   RECOMMENDED_RESPONSE_SECONDS,
   scoreLabel,
   type AnalysisVariant,
-} from '../../lib/analysis'
+} from './analysis'
 import { cx } from '../../lib/cx'
 import { scrollToId } from '../../lib/scroll'
-import { isTooSlow, milliseconds, seconds } from '../../lib/speed-test'
-import type { AnalysisOut } from '../../lib/use-analysis'
-import { ButtonLink } from '../ui/Button'
-import { Container } from '../ui/Section'
+import { isTooSlow, milliseconds, seconds } from '../speedtest'
+import type { AnalysisOut } from './use-analysis'
+import { ButtonLink } from '../../components/ui/Button'
+import { Container } from '../../components/ui/Section'
 
 type Done = AnalysisOut
 type Report = NonNullable<Done['report']>

@@ -1,4 +1,4 @@
-import { LockIcon } from '../icons/LockIcon'
+import { LockIcon } from '../../components/icons/LockIcon'
 
 const ROWS: [string, string, string][] = [
   ['Strategy', 'Needs Work', 'poor'],

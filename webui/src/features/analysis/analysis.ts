@@ -4,7 +4,7 @@
  * rule, the score labels, the progress pace and the spec's fixed figures. The server applies
  * the same checks (`analysis/service/analyses.py`) with the same words.
  */
-import { bareDomain } from './domains'
+import { bareDomain } from '../../lib/domains'
 
 /** The four pages (DECISIONS.md route mapping); each is also the lead's source. */
 export type AnalysisSource = 'ai-analysis' | 'business-analysis' | 'technical-analysis' | 'agency-analysis'

@@ -7,7 +7,7 @@
  * jumps to 100 % when the analysis job ends.
  */
 import { useCallback, useRef, useState } from 'react'
-import { ApiError, api, type ResponseBody } from './api-client'
+import { ApiError, api, type ResponseBody } from '../../lib/api-client'
 import {
   MSG_GENERIC,
   REDUCED_TICK_MS,
@@ -19,7 +19,7 @@ import {
   type AnalysisField,
   type AnalysisSource,
 } from './analysis'
-import { usePolledJob, useTicker } from './use-polled-job'
+import { usePolledJob, useTicker } from '../../lib/use-polled-job'
 
 /** An analysis as `GET /api/analyses/{analysis_id}` answers it. */
 export type AnalysisOut = ResponseBody<'/api/analyses/{analysis_id}', 'get'>

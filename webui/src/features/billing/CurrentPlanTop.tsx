@@ -1,4 +1,4 @@
-import { Badge } from '../ui/Badge'
+import { Badge } from '../../components/ui/Badge'
 
 /** The top row of a plan card: the "Current Plan" heading (`id` for aria-labelledby) and whether it is active. */
 export function CurrentPlanTop({ headingId, active }: { headingId: string; active: boolean }) {

@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react'
-import { CheckIcon } from '../icons/CheckIcon'
-import { Button } from '../ui/Button'
-import { ErrorBox } from '../ui/ErrorBox'
-import { Container } from '../ui/Section'
-import { Spinner } from '../ui/Spinner'
-import { priceWithSuffix, useCatalogue, type Catalogue, type Family, type Plan } from '../../lib/catalogue'
+import { CheckIcon } from '../../components/icons/CheckIcon'
+import { Button } from '../../components/ui/Button'
+import { ErrorBox } from '../../components/ui/ErrorBox'
+import { Container } from '../../components/ui/Section'
+import { Spinner } from '../../components/ui/Spinner'
+import { priceWithSuffix, useCatalogue, type Catalogue, type Family, type Plan } from '../catalogue'
 import { PurchaseForm, type PurchasePage } from './PurchaseForm'
 // Purchase styles load with the purchase pages only.
-import '../../styles/purchase.css'
+import './purchase.css'
 
 export const MSG_CANCELED =
   'Your checkout was cancelled and nothing was charged. Your package is still selected below whenever you are ready.'

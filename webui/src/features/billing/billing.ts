@@ -1,17 +1,14 @@
-/** Billing and websites data of the signed-in user, and how the dashboard shows it. */
-import { api } from './api-client'
-import type { components } from './api-schema'
-import { planByPriceId, type Catalogue } from './catalogue'
+/** Billing data of the signed-in user (subscription, orders), and how the dashboard shows it. */
+import { api } from '../../lib/api-client'
+import type { components } from '../../lib/api-schema'
+import { planByPriceId, type Catalogue } from '../catalogue'
 
 export type Subscription = components['schemas']['SubscriptionOut']
 export type Order = components['schemas']['OrderOut']
-export type Website = components['schemas']['WebsiteOut']
-export type WebsiteStatus = Website['status']
 
 export const SUBSCRIPTION_PATH = '/api/billing/subscription'
 export const ORDERS_PATH = '/api/billing/orders'
 export const PORTAL_PATH = '/api/billing/portal'
-export const SITES_PATH = '/api/sites'
 
 export async function fetchSubscription(): Promise<Subscription | null> {
   const data = await api.get(SUBSCRIPTION_PATH)
@@ -21,11 +18,6 @@ export async function fetchSubscription(): Promise<Subscription | null> {
 export async function fetchOrders(): Promise<Order[]> {
   const data = await api.get(ORDERS_PATH)
   return data?.orders ?? []
-}
-
-export async function fetchWebsites(): Promise<Website[]> {
-  const data = await api.get(SITES_PATH)
-  return data?.websites ?? []
 }
 
 /** A subscription counts only when its status is exactly 'active'. */
@@ -72,23 +64,9 @@ export function statusText(status: string): string {
 
 export type StatusTone = 'green' | 'yellow' | 'grey' | 'red'
 
-export function websiteStatusTone(status: string): StatusTone {
-  if (status === 'live') return 'green'
-  if (status === 'building') return 'yellow'
-  return 'grey'
-}
-
 export function orderStatusTone(status: string): StatusTone {
   if (status === 'paid' || status === 'complete' || status === 'succeeded') return 'green'
   if (status === 'pending' || status === 'open') return 'yellow'
   if (status === 'failed' || status === 'refunded' || status === 'canceled') return 'red'
   return 'grey'
-}
-
-/** The colour band of a page-speed score (as the speed test draws it). */
-export function scoreBand(score: number | null): 'good' | 'average' | 'poor' | 'none' {
-  if (score === null || score === undefined) return 'none'
-  if (score >= 90) return 'good'
-  if (score >= 50) return 'average'
-  return 'poor'
 }

@@ -2,7 +2,7 @@ import { render } from '@testing-library/react'
 import { MemoryRouter } from 'react-router-dom'
 import { describe, expect, it } from 'vitest'
 import { blogRenderCases } from '@test/blog-cases'
-import type { BlogData } from '../../lib/blog'
+import type { BlogData } from './blog'
 import { ArticleMissing, ArticleView, BlogList } from './BlogRegion'
 
 function Region({ data }: { data: BlogData }) {

@@ -5,7 +5,7 @@
  * whitespace between elements, no two text nodes side by side (React would add a comment).
  */
 import type { ReactNode } from 'react'
-import { BLOG_REGION_MARKER, displayDate, isoDate, pageHref, type BlogPage, type PublishedArticle } from '../../lib/blog'
+import { BLOG_REGION_MARKER, displayDate, isoDate, pageHref, type BlogPage, type PublishedArticle } from './blog'
 import { Link } from '../../lib/router'
 
 export const EMPTY_TEXT = 'No articles yet. Check back soon.'

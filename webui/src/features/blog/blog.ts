@@ -4,8 +4,8 @@
  * response, and the same data is in `<meta name="agency-blog" content="{json}">`, from which
  * the client renders exactly that markup when it hydrates (components/blog/BlogRegion.tsx).
  */
-import type { ResponseBody } from './api-client'
-import type { components } from './api-schema'
+import type { ResponseBody } from '../../lib/api-client'
+import type { components } from '../../lib/api-schema'
 
 export type BlogPage = ResponseBody<'/api/blog/articles', 'get'>
 export type ArticleSummary = components['schemas']['ArticleSummaryOut']

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { resetCatalogueCache } from '../../lib/catalogue'
+import { resetCatalogueCache } from './catalogue'
 import { testCatalogue } from '@test/catalogue'
 import { mockFetch, mockSignedIn, renderApp, testUser } from '@test/utils'
 

@@ -1,4 +1,4 @@
-import { findPlan, formatPrice, useCatalogue, type Plan } from '../../lib/catalogue'
+import { findPlan, formatPrice, useCatalogue, type Plan } from './catalogue'
 import { cx } from '../../lib/cx'
 
 /** One plan from the catalogue; `plan` is undefined while loading or when it is missing. */

@@ -1,5 +1,5 @@
-import { badgeLabel, billingSuffix, formatPrice, type Plan } from '../../lib/catalogue'
-import { Badge } from '../ui/Badge'
+import { badgeLabel, billingSuffix, formatPrice, type Plan } from './catalogue'
+import { Badge } from '../../components/ui/Badge'
 
 /** The top of every plan card: badge, name, description, price, struck price and saving.
  * Shared by the home pricing section and the landing pages' tier cards. */

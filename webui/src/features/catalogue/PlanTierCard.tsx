@@ -1,12 +1,12 @@
-import { PlanSummary } from '../plan/PlanSummary'
-import { ClockIcon } from '../icons/ClockIcon'
-import { Button, ButtonLink } from '../ui/Button'
-import { Card } from '../ui/Card'
-import { ErrorBox } from '../ui/ErrorBox'
-import { findPlan, useCatalogue, type Catalogue } from '../../lib/catalogue'
+import { PlanSummary } from './PlanSummary'
+import { ClockIcon } from '../../components/icons/ClockIcon'
+import { Button, ButtonLink } from '../../components/ui/Button'
+import { Card } from '../../components/ui/Card'
+import { ErrorBox } from '../../components/ui/ErrorBox'
+import { findPlan, useCatalogue, type Catalogue } from './catalogue'
 import { cx } from '../../lib/cx'
-import { CheckList } from './Blocks'
-import { startUrl } from './links'
+import { CheckList } from '../content'
+import { startUrl } from '../content'
 
 export interface PlanTierCardProps {
   /** Catalogue plan key, e.g. `pro-ai`. */

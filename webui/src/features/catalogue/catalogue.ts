@@ -3,9 +3,9 @@
  * UI shows comes from here, never from the bundle. Fetched at most once per page load.
  */
 import { startTransition, useCallback, useEffect, useState } from 'react'
-import { api, errorMessage, type ResponseBody } from './api-client'
-import type { components } from './api-schema'
-import { formatCents } from './money'
+import { api, errorMessage, type ResponseBody } from '../../lib/api-client'
+import type { components } from '../../lib/api-schema'
+import { formatCents } from '../../lib/money'
 
 export type Catalogue = ResponseBody<typeof CATALOGUE_PATH, 'get'>
 export type Family = components['schemas']['FamilyOut']

@@ -1,10 +1,10 @@
 import type { ComponentType, ReactNode } from 'react'
-import { CheckIcon } from '../icons/CheckIcon'
-import type { IconProps } from '../icons/Icon'
-import { ShieldIcon } from '../icons/ShieldIcon'
-import { ButtonLink } from '../ui/Button'
-import { Card } from '../ui/Card'
-import { Section } from '../ui/Section'
+import { CheckIcon } from '../../components/icons/CheckIcon'
+import type { IconProps } from '../../components/icons/Icon'
+import { ShieldIcon } from '../../components/icons/ShieldIcon'
+import { ButtonLink } from '../../components/ui/Button'
+import { Card } from '../../components/ui/Card'
+import { Section } from '../../components/ui/Section'
 import { cx } from '../../lib/cx'
 
 export interface IconCardItem {

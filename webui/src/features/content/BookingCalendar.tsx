@@ -1,7 +1,7 @@
 import { startTransition, useEffect, useId, useState, type ReactNode } from 'react'
-import { CalendarIcon } from '../icons/CalendarIcon'
-import { MailIcon } from '../icons/MailIcon'
-import { Button } from '../ui/Button'
+import { CalendarIcon } from '../../components/icons/CalendarIcon'
+import { MailIcon } from '../../components/icons/MailIcon'
+import { Button } from '../../components/ui/Button'
 import { scrollToId } from '../../lib/scroll'
 import { siteConfig } from '../../lib/site-config'
 

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react'
 import { api, errorMessage } from '../../lib/api-client'
-import { Button } from '../ui/Button'
-import { ErrorBox } from '../ui/ErrorBox'
-import { Container } from '../ui/Section'
-import { Spinner } from '../ui/Spinner'
+import { Button } from '../../components/ui/Button'
+import { ErrorBox } from '../../components/ui/ErrorBox'
+import { Container } from '../../components/ui/Section'
+import { Spinner } from '../../components/ui/Spinner'
 
 /** What the prerender writes; the server replaces it with the page's Markdown as HTML. */
 export const contentPageMarker = (name: string) => `<!--agency-page:${name}-->`

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { Field } from '../ui/Field'
+import { Field } from '../../components/ui/Field'
 import {
   DEFAULT_HOURS,
   DEFAULT_RATE,
@@ -9,7 +9,7 @@ import {
   formatEuro,
   formatPercent,
   roiFromInputs,
-} from '../../lib/content-roi'
+} from './content-roi'
 
 /** ROI calculator of the content engine: hours and hourly value in, weekly/monthly value and ROI out. */
 export function ContentRoiCalculator() {

@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from 'react'
-import { ChevronDownIcon } from '../icons/ChevronDownIcon'
+import { ChevronDownIcon } from '../../components/icons/ChevronDownIcon'
 import { cx } from '../../lib/cx'
 
 export interface FaqItem {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
-import { Badge } from '../ui/Badge'
-import { Container } from '../ui/Section'
+import { Badge } from '../../components/ui/Badge'
+import { Container } from '../../components/ui/Section'
 import { CheckList } from './Blocks'
 
 export interface LandingHeroProps {

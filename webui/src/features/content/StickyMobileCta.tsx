@@ -1,4 +1,4 @@
-import { ButtonLink } from '../ui/Button'
+import { ButtonLink } from '../../components/ui/Button'
 
 export interface StickyMobileCtaProps {
   /** Exact target URL, e.g. `/start?type=ai&plan=ai-lead-engine`. */

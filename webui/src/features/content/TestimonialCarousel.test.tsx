@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { resetCatalogueCache } from '../../lib/catalogue'
+import { resetCatalogueCache } from '../catalogue'
 import { testCatalogue } from '@test/catalogue'
 import { mockFetch, renderApp } from '@test/utils'
 import { TestimonialCarousel, nextIndex, previousIndex, type CarouselTestimonial } from './TestimonialCarousel'

@@ -1,5 +1,5 @@
 import { useId, useState, type KeyboardEvent } from 'react'
-import { ArrowRightIcon } from '../icons/ArrowRightIcon'
+import { ArrowRightIcon } from '../../components/icons/ArrowRightIcon'
 import { cx } from '../../lib/cx'
 
 export interface CarouselTestimonial {

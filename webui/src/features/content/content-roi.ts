@@ -7,7 +7,7 @@
  * Defaults (20 h at EUR 100) give 2,000 weekly, 8,000 monthly and 2,000%.
  */
 
-import { formatCurrencyWhole, formatNumber } from './money'
+import { formatCurrencyWhole, formatNumber } from '../../lib/money'
 
 /** Monthly cost basis the ROI is measured against (stated on the page). */
 export const ROI_COST_BASIS = 400

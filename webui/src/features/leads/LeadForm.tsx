@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from 'react'
-import { CheckIcon } from '../icons/CheckIcon'
-import { Button } from '../ui/Button'
-import { ErrorBox } from '../ui/ErrorBox'
-import { Field } from '../ui/Field'
+import { CheckIcon } from '../../components/icons/CheckIcon'
+import { Button } from '../../components/ui/Button'
+import { ErrorBox } from '../../components/ui/ErrorBox'
+import { Field } from '../../components/ui/Field'
 import { api } from '../../lib/api-client'
 import { formValues, MSG_FILL_ALL, problem as formProblem, problemFromError, type FormProblem } from '../../lib/forms'
 

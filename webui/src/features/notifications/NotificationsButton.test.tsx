@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { bellLabel, safeLink } from '../../lib/notifications'
+import { bellLabel, safeLink } from './notifications'
 import { mockSignedIn, renderApp } from '@test/utils'
 
 interface Row {

@@ -10,11 +10,11 @@ import {
   safeLink,
   type Notification,
   type NotificationList,
-} from '../../lib/notifications'
+} from './notifications'
 import { useMenu } from '../../lib/use-menu'
-import { BellIcon } from '../icons/BellIcon'
-import { Button } from '../ui/Button'
-import '../../styles/notifications.css'
+import { BellIcon } from '../../components/icons/BellIcon'
+import { Button } from '../../components/ui/Button'
+import './notifications.css'
 
 /**
  * The top bar's bell: a red dot only while something is unread (a site went live, a payment

@@ -2,8 +2,8 @@
  * The signed-in user's notifications (the top bar's bell): `GET /api/notifications` lists the
  * newest with the unread count, `POST /api/notifications/read` marks some (or all) read.
  */
-import { api, type ResponseBody } from './api-client'
-import type { components } from './api-schema'
+import { api, type ResponseBody } from '../../lib/api-client'
+import type { components } from '../../lib/api-schema'
 
 export type Notification = components['schemas']['NotificationOut']
 

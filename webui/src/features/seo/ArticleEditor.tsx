@@ -19,12 +19,12 @@ import {
   type Article,
   type ArticleForm,
   type FormField,
-} from '../../lib/articles'
+} from './articles'
 import { useApiData } from '../../lib/use-api-data'
-import { LoadState } from '../dashboard/LoadState'
-import { Button } from '../ui/Button'
-import { ErrorBox } from '../ui/ErrorBox'
-import { Field } from '../ui/Field'
+import { LoadState } from '../../components/dashboard/LoadState'
+import { Button } from '../../components/ui/Button'
+import { ErrorBox } from '../../components/ui/ErrorBox'
+import { Field } from '../../components/ui/Field'
 import { StatusBadge } from './ArticleTable'
 import { usePreview } from './use-preview'
 

@@ -9,10 +9,10 @@ import {
   type ArticleStatus,
   type StatusAction,
   type StatusFilter,
-} from '../../lib/articles'
-import { SearchIcon } from '../icons/SearchIcon'
-import { Badge, type BadgeTone } from '../ui/Badge'
-import { Button } from '../ui/Button'
+} from './articles'
+import { SearchIcon } from '../../components/icons/SearchIcon'
+import { Badge, type BadgeTone } from '../../components/ui/Badge'
+import { Button } from '../../components/ui/Button'
 
 const STATUS_TONES: Record<ArticleStatus, BadgeTone> = {
   draft: 'yellow',

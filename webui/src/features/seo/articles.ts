@@ -6,8 +6,8 @@
  * `/api/admin/article-drafts`, `/api/admin/generations/{id}`, `/api/admin/ai`). The server
  * makes the same checks (module `seo`) and its messages are the same words.
  */
-import { api, type RequestBody, type ResponseBody } from './api-client'
-import type { components } from './api-schema'
+import { api, type RequestBody, type ResponseBody } from '../../lib/api-client'
+import type { components } from '../../lib/api-schema'
 
 // ---- Shapes (generated from the server's `blog.schemas` / `seo.schemas`) --------------------
 

@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { mockFetch, type FakeResponse } from '@test/utils'
-import { MSG_TOPIC_REQUIRED, type Generation, type Idea } from '../../lib/articles'
+import { MSG_TOPIC_REQUIRED, type Generation, type Idea } from './articles'
 import { POLL_MS, progressOf, useGeneration } from './use-generation'
 
 const IDEA: Idea = { title: 'Fast Clinics', description: 'Speed.', keywords: ['a', 'b', 'c'], outline: ['1', '2', '3'] }

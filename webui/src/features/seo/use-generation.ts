@@ -18,7 +18,7 @@ import {
   startIdeas,
   type Generation,
   type Idea,
-} from '../../lib/articles'
+} from './articles'
 import { usePolledJob, useTicker, type Run } from '../../lib/use-polled-job'
 
 export type GenerationPhase = 'idle' | 'ideas' | 'choosing' | 'writing' | 'saved'

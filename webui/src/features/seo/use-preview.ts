@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { errorMessage } from '../../lib/api-client'
-import { previewHtml } from '../../lib/articles'
+import { previewHtml } from './articles'
 
 /** How long typing must pause before the preview asks the server again. */
 export const PREVIEW_DELAY_MS = 400

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { chartGeometry, formatWhen, historySummary, type ScorePoint } from '../../lib/sites'
+import { chartGeometry, formatWhen, historySummary, type ScorePoint } from './sites'
 import { cx } from '../../lib/cx'
 
 const WIDTH = 640

@@ -1,6 +1,6 @@
-import { scoreBand } from '../../lib/billing'
-import { ratingFor } from '../../lib/speed-test'
-import { fieldFigures, formatWhen, resultFigures, type SpeedResult } from '../../lib/sites'
+import { scoreBand } from './sites'
+import { ratingFor } from '../speedtest'
+import { fieldFigures, formatWhen, resultFigures, type SpeedResult } from './sites'
 import { cx } from '../../lib/cx'
 
 /** The latest speed result: score and rating, the lab figures, and real-visitor data when Google has it. */

@@ -3,9 +3,9 @@
  * every website with its status changes: API calls, and the pure rules the pages show them by
  * (score bands, figures, the score chart's geometry).
  */
-import { api, type ResponseBody } from './api-client'
-import type { components } from './api-schema'
-import { layoutShift, milliseconds, seconds } from './speed-test'
+import { api, type ResponseBody } from '../../lib/api-client'
+import type { components } from '../../lib/api-schema'
+import { layoutShift, milliseconds, seconds } from '../speedtest'
 
 export type Website = components['schemas']['WebsiteOut']
 export type WebsiteDetail = ResponseBody<'/api/sites/{site_id}', 'get'>
@@ -161,4 +161,18 @@ export function historySummary(domain: string, history: readonly ScorePoint[]): 
   const first = history[0]
   if (history.length === 1) return `Speed score history of ${domain}: one test, ${last.score} out of 100.`
   return `Speed score history of ${domain}: ${history.length} tests, from ${first.score} to ${last.score} out of 100.`
+}
+
+export function websiteStatusTone(status: string): 'green' | 'yellow' | 'grey' {
+  if (status === 'live') return 'green'
+  if (status === 'building') return 'yellow'
+  return 'grey'
+}
+
+/** The colour band of a page-speed score (as the speed test draws it). */
+export function scoreBand(score: number | null): 'good' | 'average' | 'poor' | 'none' {
+  if (score === null || score === undefined) return 'none'
+  if (score >= 90) return 'good'
+  if (score >= 50) return 'average'
+  return 'poor'
 }

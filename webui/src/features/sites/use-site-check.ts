@@ -5,10 +5,10 @@
  * its figures and chart). A check already running when the page opens is followed the same way.
  */
 import { useEffect, useEffectEvent, useState } from 'react'
-import { errorMessage } from './api-client'
+import { errorMessage } from '../../lib/api-client'
 import { fetchLatestCheck, isRunning, startSpeedCheck, type SpeedCheck } from './sites'
-import { scanProgress } from './speed-test'
-import { usePolledJob, useTicker } from './use-polled-job'
+import { scanProgress } from '../speedtest'
+import { usePolledJob, useTicker } from '../../lib/use-polled-job'
 
 export const POLL_MS = 1_500
 const TICK_MS = 250

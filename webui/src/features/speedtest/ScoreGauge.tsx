@@ -1,5 +1,5 @@
 import { cx } from '../../lib/cx'
-import { ratingFor } from '../../lib/speed-test'
+import { ratingFor } from './speed-test'
 
 export interface ScoreGaugeProps {
   /** Integer 0-100. The ring length comes from a CSS class (no inline style under the CSP). */

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef } from 'react'
 import { cx } from '../../lib/cx'
 import { scrollToId } from '../../lib/scroll'
-import { isTooSlow, layoutShift, milliseconds, ratingFor, seconds } from '../../lib/speed-test'
-import type { SpeedTestOut } from '../../lib/use-speed-test'
-import { Container } from '../ui/Section'
+import { isTooSlow, layoutShift, milliseconds, ratingFor, seconds } from './speed-test'
+import type { SpeedTestOut } from './use-speed-test'
+import { Container } from '../../components/ui/Section'
 import { FastPanel, TooSlowPanel } from './TooSlowPanel'
 
 type Result = NonNullable<SpeedTestOut['result']>

@@ -1,10 +1,10 @@
-import { ClockIcon } from '../icons/ClockIcon'
-import { GaugeIcon } from '../icons/GaugeIcon'
-import { BoltIcon } from '../icons/BoltIcon'
-import { ClosingCta, IconCards, type IconCardItem } from '../landing/Blocks'
-import { SectionHead } from '../landing/LandingHero'
-import { ButtonLink } from '../ui/Button'
-import { Section } from '../ui/Section'
+import { ClockIcon } from '../../components/icons/ClockIcon'
+import { GaugeIcon } from '../../components/icons/GaugeIcon'
+import { BoltIcon } from '../../components/icons/BoltIcon'
+import { ClosingCta, IconCards, type IconCardItem } from '../content'
+import { SectionHead } from '../content'
+import { ButtonLink } from '../../components/ui/Button'
+import { Section } from '../../components/ui/Section'
 import { SpeedTestTool, type SpeedTestToolProps } from './SpeedTestTool'
 
 const MEASURES: IconCardItem[] = [

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { ButtonLink } from '../ui/Button'
+import { ButtonLink } from '../../components/ui/Button'
 
 /** Shown below 90: the 'Too Slow' warning and 'Fix My Website Now' to /start. */
 export function TooSlowPanel({ score }: { score: number }) {

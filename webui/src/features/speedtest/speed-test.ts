@@ -5,7 +5,7 @@
  * (`speedtest/service/speedtests.py`: `check_request`; the domain rules are `./domains`)
  * and its messages are the same words.
  */
-import { bareDomain, stripScheme, validHost } from './domains'
+import { bareDomain, stripScheme, validHost } from '../../lib/domains'
 
 /** The three pages that run a speed test; each is also the lead's source. */
 export type SpeedSource = 'speed-test' | 'clinic-speed-test' | 'coach-speed-test'

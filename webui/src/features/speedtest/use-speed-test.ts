@@ -6,7 +6,7 @@
  * and jumps to 100% only when the result is there.
  */
 import { useCallback, useRef, useState } from 'react'
-import { ApiError, api, type ResponseBody } from './api-client'
+import { ApiError, api, type ResponseBody } from '../../lib/api-client'
 import {
   MSG_GENERIC,
   REDUCED_TICK_MS,
@@ -17,7 +17,7 @@ import {
   type SpeedField,
   type SpeedSource,
 } from './speed-test'
-import { usePolledJob, useTicker } from './use-polled-job'
+import { usePolledJob, useTicker } from '../../lib/use-polled-job'
 
 /** A speed test as `GET /api/speed-tests/{test_id}` answers it. */
 export type SpeedTestOut = ResponseBody<'/api/speed-tests/{test_id}', 'get'>

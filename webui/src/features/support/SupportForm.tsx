@@ -8,11 +8,11 @@ import {
   sendSupport,
   SUBJECT_MAX,
   type SupportInput,
-} from '../../lib/support'
-import { CheckIcon } from '../icons/CheckIcon'
-import { Button } from '../ui/Button'
-import { ErrorBox } from '../ui/ErrorBox'
-import { Field } from '../ui/Field'
+} from './support'
+import { CheckIcon } from '../../components/icons/CheckIcon'
+import { Button } from '../../components/ui/Button'
+import { ErrorBox } from '../../components/ui/ErrorBox'
+import { Field } from '../../components/ui/Field'
 
 export interface SupportWebsite {
   id: number

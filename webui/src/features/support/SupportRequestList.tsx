@@ -1,6 +1,6 @@
-import { formatWhen, statusLabel, statusTone, type SupportRequest } from '../../lib/support'
-import { Badge } from '../ui/Badge'
-import { Card } from '../ui/Card'
+import { formatWhen, statusLabel, statusTone, type SupportRequest } from './support'
+import { Badge } from '../../components/ui/Badge'
+import { Card } from '../../components/ui/Card'
 
 /** The customer's past requests, newest first: subject, status, website, their message and the agency's replies. */
 export function SupportRequestList({ requests }: { requests: readonly SupportRequest[] }) {

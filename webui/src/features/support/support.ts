@@ -3,10 +3,10 @@
  * requests (`GET /api/support`) and the admins' list, reply and resolve. The messages are the
  * server's words, so a check here and an answer from there read alike.
  */
-import { api, type RequestBody, type ResponseBody } from './api-client'
-import type { components } from './api-schema'
-import { looksLikeEmail } from './emails'
-import type { FormProblem } from './forms'
+import { api, type RequestBody, type ResponseBody } from '../../lib/api-client'
+import type { components } from '../../lib/api-schema'
+import { looksLikeEmail } from '../../lib/emails'
+import type { FormProblem } from '../../lib/forms'
 
 export type SupportRequest = components['schemas']['SupportRequestOut']
 export type AdminSupportRequest = components['schemas']['AdminSupportRequestOut']

@@ -1,4 +1,4 @@
-import { AnalysisPage } from '../../components/analysis/AnalysisPage'
+import { AnalysisPage } from '../../features/analysis'
 import { ChartIcon } from '../../components/icons/ChartIcon'
 import { HandshakeIcon } from '../../components/icons/HandshakeIcon'
 import { RocketIcon } from '../../components/icons/RocketIcon'

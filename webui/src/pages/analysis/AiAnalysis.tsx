@@ -1,4 +1,4 @@
-import { AnalysisPage } from '../../components/analysis/AnalysisPage'
+import { AnalysisPage } from '../../features/analysis'
 import { ChartIcon } from '../../components/icons/ChartIcon'
 import { GaugeIcon } from '../../components/icons/GaugeIcon'
 import { LightbulbIcon } from '../../components/icons/LightbulbIcon'

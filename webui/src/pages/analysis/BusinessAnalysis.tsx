@@ -1,5 +1,5 @@
-import { AnalysisPage } from '../../components/analysis/AnalysisPage'
-import { PreScan } from '../../components/analysis/PreScan'
+import { AnalysisPage } from '../../features/analysis'
+import { PreScan } from '../../features/analysis'
 import { GaugeIcon } from '../../components/icons/GaugeIcon'
 import { UsersIcon } from '../../components/icons/UsersIcon'
 import { LightbulbIcon } from '../../components/icons/LightbulbIcon'

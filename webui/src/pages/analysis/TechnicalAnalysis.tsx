@@ -1,4 +1,4 @@
-import { AnalysisPage } from '../../components/analysis/AnalysisPage'
+import { AnalysisPage } from '../../features/analysis'
 import { GaugeIcon } from '../../components/icons/GaugeIcon'
 import { LayersIcon } from '../../components/icons/LayersIcon'
 import { ShieldIcon } from '../../components/icons/ShieldIcon'

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { resetCatalogueCache } from '../../lib/catalogue'
+import { resetCatalogueCache } from '../../features/catalogue'
 import { testCatalogue } from '@test/catalogue'
 import { mockSignedIn, renderApp, testUser } from '@test/utils'
 

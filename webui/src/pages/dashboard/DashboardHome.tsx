@@ -1,8 +1,8 @@
 import type { ComponentType } from 'react'
 import { Link } from '../../lib/router'
-import { CurrentPlanTop } from '../../components/dashboard/CurrentPlanTop'
+import { CurrentPlanTop } from '../../features/billing'
 import { LoadError, LoadState } from '../../components/dashboard/LoadState'
-import { WebsiteCards } from '../../components/dashboard/WebsiteCards'
+import { fetchWebsites, WebsiteCards, type Website } from '../../features/sites'
 import { BoltIcon } from '../../components/icons/BoltIcon'
 import { CheckIcon } from '../../components/icons/CheckIcon'
 import { GlobeIcon } from '../../components/icons/GlobeIcon'
@@ -17,14 +17,12 @@ import { useAuth } from '../../lib/auth'
 import {
   cardLabel,
   fetchSubscription,
-  fetchWebsites,
   formatPeriodEnd,
   isActive,
   subscriptionPlanName,
   type Subscription,
-  type Website,
-} from '../../lib/billing'
-import { billingSuffix, findPlan, formatPrice, loadCatalogue, type Catalogue } from '../../lib/catalogue'
+} from '../../features/billing'
+import { billingSuffix, findPlan, formatPrice, loadCatalogue, type Catalogue } from '../../features/catalogue'
 import { useApiData } from '../../lib/use-api-data'
 
 interface Choice {

@@ -1,4 +1,4 @@
-import { ContentPage } from '../../components/content/ContentPage'
+import { ContentPage } from '../../features/content'
 
 /** /about: text from config/pages/about.md. */
 export default function AboutPage() {

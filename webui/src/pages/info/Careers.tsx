@@ -1,4 +1,4 @@
-import { ContentPage } from '../../components/content/ContentPage'
+import { ContentPage } from '../../features/content'
 
 /** /careers: text from config/pages/careers.md. */
 export default function CareersPage() {

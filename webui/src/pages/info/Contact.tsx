@@ -1,4 +1,4 @@
-import { ContentPage } from '../../components/content/ContentPage'
+import { ContentPage } from '../../features/content'
 
 /** /contact: text from config/pages/contact.md. */
 export default function ContactPage() {

@@ -1,4 +1,4 @@
-import { ContentPage } from '../../components/content/ContentPage'
+import { ContentPage } from '../../features/content'
 
 /** /cookies: text from config/pages/cookies.md. */
 export default function CookiesPage() {

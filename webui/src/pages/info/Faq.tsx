@@ -1,4 +1,4 @@
-import { ContentPage } from '../../components/content/ContentPage'
+import { ContentPage } from '../../features/content'
 
 /** /faq: text from config/pages/faq.md. */
 export default function FaqPage() {

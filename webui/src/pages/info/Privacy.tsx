@@ -1,4 +1,4 @@
-import { ContentPage } from '../../components/content/ContentPage'
+import { ContentPage } from '../../features/content'
 
 /** /privacy: text from config/pages/privacy.md. */
 export default function PrivacyPage() {

@@ -1,4 +1,4 @@
-import { ContentPage } from '../../components/content/ContentPage'
+import { ContentPage } from '../../features/content'
 
 /** /terms: text from config/pages/terms.md. */
 export default function TermsPage() {

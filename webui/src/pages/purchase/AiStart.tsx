@@ -1,6 +1,6 @@
 import { useSearchParams } from 'react-router-dom'
-import { PurchaseLayout } from '../../components/purchase/PurchaseLayout'
-import { DEFAULT_FAMILY, familyPlans, findFamily, type Catalogue } from '../../lib/catalogue'
+import { PurchaseLayout } from '../../features/billing'
+import { DEFAULT_FAMILY, familyPlans, findFamily, type Catalogue } from '../../features/catalogue'
 
 export const AI_START_TITLE = 'Start Your 24h Website Rebuild'
 

@@ -1,6 +1,6 @@
 import { useSearchParams } from 'react-router-dom'
-import { PurchaseLayout } from '../../components/purchase/PurchaseLayout'
-import { familyPlans, resolveStart, type Catalogue } from '../../lib/catalogue'
+import { PurchaseLayout } from '../../features/billing'
+import { familyPlans, resolveStart, type Catalogue } from '../../features/catalogue'
 
 /** /start?type=&plan=&canceled=true: the purchase page of every family sold online. */
 export default function StartPage() {

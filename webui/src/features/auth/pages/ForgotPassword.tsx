@@ -1,12 +1,12 @@
 import { useId, useState, type FormEvent } from 'react'
-import { Link } from '../../lib/router'
-import { AuthCard } from '../../components/auth/AuthCard'
-import { Button, ButtonLink } from '../../components/ui/Button'
-import { ErrorBox } from '../../components/ui/ErrorBox'
-import { Field } from '../../components/ui/Field'
-import { Notice } from '../../components/ui/Notice'
-import { api } from '../../lib/api-client'
-import { formValues, invalidProps, problemFromError, requireAll, useHydrated, type FormProblem } from '../../lib/forms'
+import { Link } from '../../../lib/router'
+import { AuthCard } from '../AuthCard'
+import { Button, ButtonLink } from '../../../components/ui/Button'
+import { ErrorBox } from '../../../components/ui/ErrorBox'
+import { Field } from '../../../components/ui/Field'
+import { Notice } from '../../../components/ui/Notice'
+import { api } from '../../../lib/api-client'
+import { formValues, invalidProps, problemFromError, requireAll, useHydrated, type FormProblem } from '../../../lib/forms'
 
 export default function ForgotPasswordPage() {
   const hydrated = useHydrated()

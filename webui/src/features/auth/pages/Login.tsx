@@ -1,13 +1,13 @@
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import { useLocation, useNavigate } from 'react-router-dom'
-import { Link } from '../../lib/router'
-import { AuthCard } from '../../components/auth/AuthCard'
-import { Button } from '../../components/ui/Button'
-import { Checkbox } from '../../components/ui/Checkbox'
-import { ErrorBox } from '../../components/ui/ErrorBox'
-import { Field } from '../../components/ui/Field'
-import { safeReturnPath, useAuth } from '../../lib/auth'
-import { formValues, invalidProps, problemFromError, requireAll, useHydrated, type FormProblem } from '../../lib/forms'
+import { Link } from '../../../lib/router'
+import { AuthCard } from '../AuthCard'
+import { Button } from '../../../components/ui/Button'
+import { Checkbox } from '../../../components/ui/Checkbox'
+import { ErrorBox } from '../../../components/ui/ErrorBox'
+import { Field } from '../../../components/ui/Field'
+import { safeReturnPath, useAuth } from '../../../lib/auth'
+import { formValues, invalidProps, problemFromError, requireAll, useHydrated, type FormProblem } from '../../../lib/forms'
 
 /** The page the dashboard sent the visitor here from (router state, else `?next=`), else /dashboard. */
 function useReturnPath(): string {

@@ -1,20 +1,20 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
-import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
-import { useDashboardShell } from '../../components/dashboard/shell-context'
-import { Button, buttonClass } from '../../components/ui/Button'
-import { Card } from '../../components/ui/Card'
-import { ErrorBox } from '../../components/ui/ErrorBox'
-import { Field } from '../../components/ui/Field'
-import { Notice } from '../../components/ui/Notice'
-import { api } from '../../lib/api-client'
-import { useAuth } from '../../lib/auth'
+import { DashPageHeader } from '../../../components/dashboard/DashPageHeader'
+import { useDashboardShell } from '../../../components/dashboard/shell-context'
+import { Button, buttonClass } from '../../../components/ui/Button'
+import { Card } from '../../../components/ui/Card'
+import { ErrorBox } from '../../../components/ui/ErrorBox'
+import { Field } from '../../../components/ui/Field'
+import { Notice } from '../../../components/ui/Notice'
+import { api } from '../../../lib/api-client'
+import { useAuth } from '../../../lib/auth'
 import {
   checkNewPassword,
   invalidProps,
   problemFromError,
   requireAll,
   type FormProblem,
-} from '../../lib/forms'
+} from '../../../lib/forms'
 
 /** Busy flag, success note and error of one settings section. */
 function useSectionState() {

@@ -1,12 +1,12 @@
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { Link } from '../../lib/router'
-import { AuthCard } from '../../components/auth/AuthCard'
-import { Button } from '../../components/ui/Button'
-import { Checkbox } from '../../components/ui/Checkbox'
-import { ErrorBox } from '../../components/ui/ErrorBox'
-import { Field } from '../../components/ui/Field'
-import { useAuth } from '../../lib/auth'
+import { Link } from '../../../lib/router'
+import { AuthCard } from '../AuthCard'
+import { Button } from '../../../components/ui/Button'
+import { Checkbox } from '../../../components/ui/Checkbox'
+import { ErrorBox } from '../../../components/ui/ErrorBox'
+import { Field } from '../../../components/ui/Field'
+import { useAuth } from '../../../lib/auth'
 import {
   checkNewPassword,
   formValues,
@@ -17,7 +17,7 @@ import {
   requireAll,
   useHydrated,
   type FormProblem,
-} from '../../lib/forms'
+} from '../../../lib/forms'
 
 export default function SignupPage() {
   const { user, signUp } = useAuth()

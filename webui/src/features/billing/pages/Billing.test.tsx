@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { resetCatalogueCache } from '../../lib/catalogue'
+import { resetCatalogueCache } from '../../catalogue'
 import { testCatalogue } from '@test/catalogue'
 import { mockSignedIn, renderApp, stubLocationAssign, testUser, type FakeResponse } from '@test/utils'
 

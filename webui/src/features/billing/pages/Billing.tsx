@@ -1,13 +1,13 @@
 import { useState } from 'react'
-import { Link } from '../../lib/router'
-import { CurrentPlanTop } from '../../components/dashboard/CurrentPlanTop'
-import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
-import { LoadState } from '../../components/dashboard/LoadState'
-import { Badge } from '../../components/ui/Badge'
-import { Button, ButtonLink } from '../../components/ui/Button'
-import { Card } from '../../components/ui/Card'
-import { ErrorBox } from '../../components/ui/ErrorBox'
-import { api, errorMessage } from '../../lib/api-client'
+import { Link } from '../../../lib/router'
+import { CurrentPlanTop } from '../CurrentPlanTop'
+import { DashPageHeader } from '../../../components/dashboard/DashPageHeader'
+import { LoadState } from '../../../components/dashboard/LoadState'
+import { Badge } from '../../../components/ui/Badge'
+import { Button, ButtonLink } from '../../../components/ui/Button'
+import { Card } from '../../../components/ui/Card'
+import { ErrorBox } from '../../../components/ui/ErrorBox'
+import { api, errorMessage } from '../../../lib/api-client'
 import {
   cardLabel,
   fetchOrders,
@@ -21,9 +21,9 @@ import {
   subscriptionPlanName,
   type Order,
   type Subscription,
-} from '../../lib/billing'
-import { formatPrice, loadCatalogue, type Catalogue } from '../../lib/catalogue'
-import { useApiData } from '../../lib/use-api-data'
+} from '../billing'
+import { formatPrice, loadCatalogue, type Catalogue } from '../../catalogue'
+import { useApiData } from '../../../lib/use-api-data'
 
 interface Loaded {
   subscription: Subscription | null

@@ -1,17 +1,17 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom'
-import { Link } from '../../lib/router'
-import { CheckIcon } from '../../components/icons/CheckIcon'
-import { ClockIcon } from '../../components/icons/ClockIcon'
-import { ButtonLink } from '../../components/ui/Button'
-import { Container } from '../../components/ui/Section'
-import { Spinner } from '../../components/ui/Spinner'
-import { api } from '../../lib/api-client'
-import { useAuth } from '../../lib/auth'
-import { cx } from '../../lib/cx'
-import { usePolledJob } from '../../lib/use-polled-job'
+import { Link } from '../../../lib/router'
+import { CheckIcon } from '../../../components/icons/CheckIcon'
+import { ClockIcon } from '../../../components/icons/ClockIcon'
+import { ButtonLink } from '../../../components/ui/Button'
+import { Container } from '../../../components/ui/Section'
+import { Spinner } from '../../../components/ui/Spinner'
+import { api } from '../../../lib/api-client'
+import { useAuth } from '../../../lib/auth'
+import { cx } from '../../../lib/cx'
+import { usePolledJob } from '../../../lib/use-polled-job'
 // Purchase styles load with the purchase pages only.
-import '../../styles/purchase.css'
+import '../purchase.css'
 
 export const POLL_INTERVAL_MS = 2000
 /** Give up waiting after this long (then explain that the payment shows up later). */

@@ -1,11 +1,11 @@
 import { useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
-import { AuthCard } from '../components/auth/AuthCard'
-import { Button, ButtonLink } from '../components/ui/Button'
-import { ErrorBox } from '../components/ui/ErrorBox'
-import { Notice } from '../components/ui/Notice'
-import { ApiError, api, errorMessage } from '../lib/api-client'
-import '../styles/unsubscribe.css'
+import { AuthCard } from '../../auth'
+import { Button, ButtonLink } from '../../../components/ui/Button'
+import { ErrorBox } from '../../../components/ui/ErrorBox'
+import { Notice } from '../../../components/ui/Notice'
+import { ApiError, api, errorMessage } from '../../../lib/api-client'
+import '../unsubscribe.css'
 
 /** The server's own words for a token that is not ours (`agency.core.mail_web.MSG_INVALID`). */
 export const MSG_INVALID = 'This unsubscribe link is not valid. Please use the link from the e-mail.'

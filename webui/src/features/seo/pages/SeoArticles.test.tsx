@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { mockSignedIn, renderApp, sentBody, testUser, type FakeResponse } from '@test/utils'
-import type { Article, ArticleStatus, Generation, Idea } from '../../lib/articles'
+import type { Article, ArticleStatus, Generation, Idea } from '../articles'
 
 const admin = { ...testUser, id: 2, email: 'admin@example.eu', first_name: 'Grace', last_name: 'Hopper', role: 'admin' }
 

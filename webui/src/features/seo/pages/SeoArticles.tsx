@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
-import { LoadState } from '../../components/dashboard/LoadState'
-import { PlusIcon } from '../../components/icons/PlusIcon'
-import { ArticleEditor } from '../../components/seo/ArticleEditor'
-import { ArticleGenerator } from '../../components/seo/ArticleGenerator'
-import { ArticleFilters, ArticleTable, type Pending } from '../../components/seo/ArticleTable'
-import { Button } from '../../components/ui/Button'
-import { Card } from '../../components/ui/Card'
-import { ErrorBox } from '../../components/ui/ErrorBox'
-import { Notice } from '../../components/ui/Notice'
-import { errorMessage } from '../../lib/api-client'
+import { LoadState } from '../../../components/dashboard/LoadState'
+import { PlusIcon } from '../../../components/icons/PlusIcon'
+import { ArticleEditor } from '../ArticleEditor'
+import { ArticleGenerator } from '../ArticleGenerator'
+import { ArticleFilters, ArticleTable, type Pending } from '../ArticleTable'
+import { Button } from '../../../components/ui/Button'
+import { Card } from '../../../components/ui/Card'
+import { ErrorBox } from '../../../components/ui/ErrorBox'
+import { Notice } from '../../../components/ui/Notice'
+import { errorMessage } from '../../../lib/api-client'
 import {
   ACTION_RESULT,
   EMPTY_TITLE,
@@ -23,10 +23,10 @@ import {
   type Article,
   type StatusAction,
   type StatusFilter,
-} from '../../lib/articles'
-import { useApiData } from '../../lib/use-api-data'
+} from '../articles'
+import { useApiData } from '../../../lib/use-api-data'
 // Loaded with this page only (admins).
-import '../../styles/seo.css'
+import '../seo.css'
 
 /** `?edit=12` opens the editor on article 12, `?new` on a new one. */
 function editorTarget(params: URLSearchParams): number | 'new' | null {

@@ -1,15 +1,15 @@
 import { useId, useState, type FormEvent } from 'react'
 import { useSearchParams } from 'react-router-dom'
-import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
-import { LoadState } from '../../components/dashboard/LoadState'
-import { Badge } from '../../components/ui/Badge'
-import { Button } from '../../components/ui/Button'
-import { Card } from '../../components/ui/Card'
-import { ErrorBox } from '../../components/ui/ErrorBox'
-import { Notice } from '../../components/ui/Notice'
-import { errorMessage } from '../../lib/api-client'
-import { websiteStatusTone } from '../../lib/billing'
-import { cx } from '../../lib/cx'
+import { DashPageHeader } from '../../../components/dashboard/DashPageHeader'
+import { LoadState } from '../../../components/dashboard/LoadState'
+import { Badge } from '../../../components/ui/Badge'
+import { Button } from '../../../components/ui/Button'
+import { Card } from '../../../components/ui/Card'
+import { ErrorBox } from '../../../components/ui/ErrorBox'
+import { Notice } from '../../../components/ui/Notice'
+import { errorMessage } from '../../../lib/api-client'
+import { websiteStatusTone } from '../sites'
+import { cx } from '../../../lib/cx'
 import {
   STATUSES,
   clampScore,
@@ -19,9 +19,9 @@ import {
   statusLabel,
   type AdminWebsite,
   type SiteStatus,
-} from '../../lib/sites'
-import { useApiData } from '../../lib/use-api-data'
-import '../../styles/sites.css'
+} from '../sites'
+import { useApiData } from '../../../lib/use-api-data'
+import '../sites.css'
 
 /** The agency's websites: every customer's site, filtered by status, searched by domain or customer; a status changes here (going live e-mails and notifies the customer). */
 export default function AdminWebsitesPage() {

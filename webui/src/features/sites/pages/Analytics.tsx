@@ -1,13 +1,13 @@
-import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
-import { LoadState } from '../../components/dashboard/LoadState'
-import { ScoreChart } from '../../components/sites/ScoreChart'
-import { SpeedFigures } from '../../components/sites/SpeedFigures'
-import { ButtonLink } from '../../components/ui/Button'
-import { Card } from '../../components/ui/Card'
-import { Link } from '../../lib/router'
-import { fetchAnalytics } from '../../lib/sites'
-import { useApiData } from '../../lib/use-api-data'
-import '../../styles/sites.css'
+import { DashPageHeader } from '../../../components/dashboard/DashPageHeader'
+import { LoadState } from '../../../components/dashboard/LoadState'
+import { ScoreChart } from '../ScoreChart'
+import { SpeedFigures } from '../SpeedFigures'
+import { ButtonLink } from '../../../components/ui/Button'
+import { Card } from '../../../components/ui/Card'
+import { Link } from '../../../lib/router'
+import { fetchAnalytics } from '../sites'
+import { useApiData } from '../../../lib/use-api-data'
+import '../sites.css'
 
 export default function AnalyticsPage() {
   const loaded = useApiData('analytics', async () => ({ sites: await fetchAnalytics() }))

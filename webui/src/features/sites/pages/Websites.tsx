@@ -1,13 +1,13 @@
 import { useState } from 'react'
-import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
-import { LoadState } from '../../components/dashboard/LoadState'
-import { WebsiteCards } from '../../components/dashboard/WebsiteCards'
-import { ButtonLink } from '../../components/ui/Button'
-import { Card } from '../../components/ui/Card'
-import { Notice } from '../../components/ui/Notice'
-import { fetchWebsites, removeWebsite, type Website } from '../../lib/sites'
-import { useApiData } from '../../lib/use-api-data'
-import '../../styles/sites.css'
+import { DashPageHeader } from '../../../components/dashboard/DashPageHeader'
+import { LoadState } from '../../../components/dashboard/LoadState'
+import { WebsiteCards } from '../WebsiteCards'
+import { ButtonLink } from '../../../components/ui/Button'
+import { Card } from '../../../components/ui/Card'
+import { Notice } from '../../../components/ui/Notice'
+import { fetchWebsites, removeWebsite, type Website } from '../sites'
+import { useApiData } from '../../../lib/use-api-data'
+import '../sites.css'
 
 export default function WebsitesPage() {
   const loaded = useApiData('websites', fetchWebsites)

@@ -1,12 +1,12 @@
 import { useId, useState } from 'react'
 import { useSearchParams } from 'react-router-dom'
-import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
-import { LoadState } from '../../components/dashboard/LoadState'
-import { Badge } from '../../components/ui/Badge'
-import { Button } from '../../components/ui/Button'
-import { Card } from '../../components/ui/Card'
-import { ErrorBox } from '../../components/ui/ErrorBox'
-import { errorMessage } from '../../lib/api-client'
+import { DashPageHeader } from '../../../components/dashboard/DashPageHeader'
+import { LoadState } from '../../../components/dashboard/LoadState'
+import { Badge } from '../../../components/ui/Badge'
+import { Button } from '../../../components/ui/Button'
+import { Card } from '../../../components/ui/Card'
+import { ErrorBox } from '../../../components/ui/ErrorBox'
+import { errorMessage } from '../../../lib/api-client'
 import {
   fetchAllRequests,
   formatWhen,
@@ -18,9 +18,9 @@ import {
   statusTone,
   SUPPORT_STATUSES,
   type AdminSupportRequest,
-} from '../../lib/support'
-import { useApiData } from '../../lib/use-api-data'
-import '../../styles/support.css'
+} from '../support'
+import { useApiData } from '../../../lib/use-api-data'
+import '../support.css'
 
 /** /dashboard/admin/support (admins): every support request, filtered by status; reply by e-mail and mark resolved. */
 export default function AdminSupportPage() {

@@ -1,12 +1,12 @@
-import { DashPageHeader } from '../../components/dashboard/DashPageHeader'
-import { LoadState } from '../../components/dashboard/LoadState'
-import { SupportForm } from '../../components/support/SupportForm'
-import { SupportRequestList } from '../../components/support/SupportRequestList'
-import { Card } from '../../components/ui/Card'
-import { fetchWebsites } from '../../lib/sites'
-import { fetchMyRequests } from '../../lib/support'
-import { useApiData } from '../../lib/use-api-data'
-import '../../styles/support.css'
+import { DashPageHeader } from '../../../components/dashboard/DashPageHeader'
+import { LoadState } from '../../../components/dashboard/LoadState'
+import { SupportForm } from '../SupportForm'
+import { SupportRequestList } from '../SupportRequestList'
+import { Card } from '../../../components/ui/Card'
+import { fetchWebsites } from '../../sites'
+import { fetchMyRequests } from '../support'
+import { useApiData } from '../../../lib/use-api-data'
+import '../support.css'
 
 /** /dashboard/support: a request form (optionally about one of the customer's websites) and their past requests with status and replies. */
 export default function DashboardSupportPage() {

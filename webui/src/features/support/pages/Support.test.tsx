@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { checkSupport, statusLabel, statusTone } from '../lib/support'
+import { checkSupport, statusLabel, statusTone } from '../support'
 import { mockFetch, mockSignedIn, renderApp, sentBody, testUser } from '@test/utils'
 
 const THANKS = 'Thank you! We received your request and will reply by email.'

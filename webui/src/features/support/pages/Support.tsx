@@ -1,11 +1,11 @@
 import { useEffect } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { PageIntro } from '../components/layout/PageIntro'
-import { SupportForm } from '../components/support/SupportForm'
-import { Card } from '../components/ui/Card'
-import { Container } from '../components/ui/Section'
-import { useAuth } from '../lib/auth'
-import '../styles/support.css'
+import { PageIntro } from '../../../components/layout/PageIntro'
+import { SupportForm } from '../SupportForm'
+import { Card } from '../../../components/ui/Card'
+import { Container } from '../../../components/ui/Section'
+import { useAuth } from '../../../lib/auth'
+import '../support.css'
 
 export const DASHBOARD_SUPPORT = '/dashboard/support'
 

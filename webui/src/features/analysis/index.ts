@@ -1,0 +1,3 @@
+export { MESSAGES, MSG_BAD_DOMAIN, MSG_GENERIC, stripAnalysis, validAnalysisDomain } from './analysis'
+export { AnalysisPage } from './AnalysisPage'
+export { PreScan } from './PreScan'

@@ -1,0 +1,7 @@
+export { AuthCard } from './AuthCard'
+export { default as ForgotPasswordPage } from './pages/ForgotPassword'
+export { default as LoginPage } from './pages/Login'
+export { default as ProfilePage } from './pages/Profile'
+export { default as ResetPasswordPage } from './pages/ResetPassword'
+export { default as SettingsPage } from './pages/Settings'
+export { default as SignupPage } from './pages/Signup'

@@ -1,0 +1,2 @@
+export { embeddedBlogData, pageFromSearch, showArticleHead, type BlogData, type BlogPage, type PublishedArticle } from './blog'
+export { ArticleMissing, ArticleView, BlogList, BlogRegion } from './BlogRegion'

@@ -1,0 +1,2 @@
+export { NotificationsButton } from './NotificationsButton'
+export { default as UnsubscribePage } from './pages/Unsubscribe'

@@ -1,0 +1,1 @@
+export { default as SeoArticlesPage } from './pages/SeoArticles'

@@ -1,0 +1,6 @@
+export { fetchWebsites, type Website } from './sites'
+export { WebsiteCards } from './WebsiteCards'
+export { default as AdminWebsitesPage } from './pages/AdminWebsites'
+export { default as AnalyticsPage } from './pages/Analytics'
+export { default as WebsiteDetailPage } from './pages/WebsiteDetail'
+export { default as WebsitesPage } from './pages/Websites'

@@ -1,0 +1,1 @@
+export { AdminWebsitesPage as default } from '../../features/sites'

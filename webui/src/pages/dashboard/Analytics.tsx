@@ -1,0 +1,1 @@
+export { AnalyticsPage as default } from '../../features/sites'

@@ -1,0 +1,1 @@
+export { DashboardSupportPage as default } from '../../features/support'

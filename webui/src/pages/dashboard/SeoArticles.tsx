@@ -1,0 +1,1 @@
+export { SeoArticlesPage as default } from '../../features/seo'

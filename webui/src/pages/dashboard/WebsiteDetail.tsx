@@ -1,0 +1,1 @@
+export { WebsiteDetailPage as default } from '../../features/sites'

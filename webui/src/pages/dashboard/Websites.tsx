@@ -1,0 +1,1 @@
+export { WebsitesPage as default } from '../../features/sites'
