@@ -3,7 +3,7 @@
  * the server's renderer; tests/blog/test_render_cases.py keeps it fresh).
  */
 import table from './fixtures/blog-render-cases.json'
-import type { BlogData } from '../src/lib/blog'
+import type { BlogData } from '../src/features/blog'
 
 export interface BlogRenderCase {
   name: string

@@ -4,7 +4,7 @@
  * `.venv/bin/python scripts/dump_test_catalogue.py`; tests/catalogue/test_webui_fixture.py fails when
  * the committed file is stale.
  */
-import type { Catalogue } from '../src/lib/catalogue'
+import type { Catalogue } from '../src/features/catalogue'
 import served from './fixtures/catalogue.json'
 
 export const testCatalogue: Catalogue = served as Catalogue
