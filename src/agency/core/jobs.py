@@ -34,12 +34,15 @@ import logging
 import os
 import socket
 import time
+import weakref
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from tortoise import connections, fields
+from tortoise.backends.base.client import TransactionalDBClient
 from tortoise.exceptions import IntegrityError
 from tortoise.expressions import F, Q
 from tortoise.models import Model
@@ -126,27 +129,105 @@ def backoff(attempts: int) -> timedelta:
     return min(timedelta(seconds=10 * attempts * attempts), MAX_BACKOFF)
 
 
+# ---------------------------------------------------------------------------------------------
+# Tracked runs: a feature's own row (a speed test, an analysis, a generation, a site's check)
+# that a job works on, with `status` (queued, running, done, failed), `error`, `created_at`,
+# `finished_at` and, when a job runs it, `started_at`. One lifecycle for all of them:
+# `status_of` reads the status for the API, `start_run`/`TrackedRun.start` mark a row running
+# by a compare-and-swap, the run then writes its end (`finish`, `fail`) or goes back to the
+# queue (`requeue`) only while it still owns the row, and `fail_stale` ends a row left
+# unfinished longer than any job could take.
+
+Status = Literal["queued", "running", "done", "failed"]
+
+
+def status_of(value: str) -> Status:
+    """A tracked row's status as the API shows it (an unknown value reads as failed)."""
+    known: tuple[Status, ...] = ("queued", "running", "done", "failed")
+    for status in known:
+        if value == status:
+            return status
+    return "failed"
+
+
+def run_alive(row: Any, run_limit: timedelta, now: datetime | None = None) -> bool:
+    """The stale-run rule: a row running, started less than `run_limit` ago, is held by a live
+    runner; one started longer ago is a dead runner's and may be taken over."""
+    now = now or _now()
+    return row.status == RUNNING and row.started_at is not None and row.started_at > now - run_limit
+
+
+def is_stale(row: Any, stale_after: timedelta, now: datetime | None = None) -> bool:
+    """Unfinished (queued or running) though asked for longer than `stale_after` ago: no job
+    can still end it."""
+    now = now or _now()
+    return row.status in (QUEUED, RUNNING) and row.created_at < now - stale_after
+
+
+async def fail_stale(
+    model_class: type[Model], stale_after: timedelta, message: str, /, **match: Any
+) -> int:
+    """Mark failed (with `message`) the rows matching `match` that `is_stale` says no job can
+    end any more; returns how many were."""
+    now = _now()
+    return await model_class.filter(
+        status__in=[QUEUED, RUNNING], created_at__lt=now - stale_after, **match
+    ).update(status=FAILED, error=message, finished_at=now)
+
+
 async def start_run(
     model_class: type[Model], row: Any, run_limit: timedelta, /, **also: Any
 ) -> datetime | None:
-    """Mark a row a job works on (a speed test, an analysis, a generation: `status` and
-    `started_at` columns) as running by this run, and return the run's `started_at`; the run's
+    """Mark a tracked row as running by this run, and return the run's `started_at`; the run's
     later writes match on it, so a runner holding a stale copy of the row writes nothing.
 
-    None when another runner holds the row (running, started less than `run_limit` ago: a dead
-    runner's row is older) or took it between the caller's read and this update (a
-    compare-and-swap on status and `started_at`). `also`: more columns to set with it."""
+    None when another runner holds the row (`run_alive`: a dead runner's row is older) or took
+    it between the caller's read and this update (a compare-and-swap on status and
+    `started_at`). `also`: more columns to set with it."""
     started = _now()
-    if (
-        row.status == RUNNING
-        and row.started_at is not None
-        and row.started_at > started - run_limit
-    ):
+    if run_alive(row, run_limit, started):
         return None
     won = await model_class.filter(id=row.id, status=row.status, started_at=row.started_at).update(
         status=RUNNING, started_at=started, **also
     )
     return started if won else None
+
+
+@dataclass(frozen=True)
+class TrackedRun:
+    """One run of a job on a tracked row (`start`). Its writes match on the row still running
+    with this run's `started_at`: after another runner took the row over, or after it ended,
+    they write nothing and say so (False)."""
+
+    model_class: type[Model]
+    row_id: int
+    started: datetime
+
+    @classmethod
+    async def start(
+        cls, model_class: type[Model], row: Any, run_limit: timedelta, /, **also: Any
+    ) -> TrackedRun | None:
+        """`start_run` as a `TrackedRun`; None when another runner holds the row."""
+        started = await start_run(model_class, row, run_limit, **also)
+        return None if started is None else cls(model_class, int(row.id), started)
+
+    def _mine(self) -> Any:
+        return self.model_class.filter(id=self.row_id, status=RUNNING, started_at=self.started)
+
+    async def finish(self, **columns: Any) -> bool:
+        """The run succeeded: status done, no error, `finished_at` now, and `columns`."""
+        return bool(
+            await self._mine().update(status=DONE, error=None, finished_at=_now(), **columns)
+        )
+
+    async def fail(self, message: str) -> bool:
+        """The run failed for good: status failed, `message` the error the user sees."""
+        return bool(await self._mine().update(status=FAILED, error=message, finished_at=_now()))
+
+    async def requeue(self) -> bool:
+        """The run was cancelled (its runner stops, the job goes back to the queue) or will be
+        retried: the row is queued again, for the job's next run."""
+        return bool(await self._mine().update(status=QUEUED))
 
 
 async def enqueue(
@@ -156,11 +237,60 @@ async def enqueue(
     delay: timedelta = timedelta(0),
     max_attempts: int = 5,
 ) -> int:
-    """Queue a job; returns its id."""
+    """Queue a job; returns its id. The runners of this process are woken once the job can be
+    seen (`wake_local_runners`): at once, or when the transaction it was queued in commits."""
     job = await Job.create(
         kind=kind, payload=dict(payload or {}), run_at=_now() + delay, max_attempts=max_attempts
     )
+    if delay <= timedelta(0):
+        after_commit(wake_local_runners)
     return int(job.id)
+
+
+# The runners started in this process and not stopped (`JobRunner.start`, `stop`).
+_local_runners: weakref.WeakSet[JobRunner] = weakref.WeakSet()
+
+
+def wake_local_runners() -> None:
+    """Wake the runners of this process that run on this event loop: each looks at the queue
+    at once (after `WAKE_SETTLE_SECONDS`) instead of at its next poll."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    for runner in list(_local_runners):
+        if runner.loop is loop:
+            runner.wake()
+
+
+def after_commit(callback: Callable[[], None]) -> None:
+    """Call `callback` when what the caller wrote is committed: at once outside a transaction,
+    after the outermost transaction's commit inside one, never if it rolls back. (A runner
+    woken before the commit would find nothing yet and wait for its next poll.)"""
+    client: Any = connections.get("default")
+    if not isinstance(client, TransactionalDBClient):
+        callback()
+        return
+    while isinstance(getattr(client, "_parent", None), TransactionalDBClient):
+        client = client._parent  # a nested transaction (a savepoint): its outermost one commits
+    callbacks: list[Callable[[], None]] | None = getattr(client, "_agency_after_commit", None)
+    if callbacks is None:
+        callbacks = []
+        commit = client.commit
+
+        async def commit_then_call() -> None:
+            await commit()
+            for call in callbacks:
+                call()
+
+        try:
+            client.commit = commit_then_call
+            client._agency_after_commit = callbacks
+        except AttributeError:  # a client that takes no attributes: call it now, harmless
+            callback()
+            return
+    if callback not in callbacks:
+        callbacks.append(callback)
 
 
 async def get(job_id: int) -> Job | None:
@@ -412,6 +542,7 @@ class JobRunner:
         self._next_schedule_check = 0.0
         self.worker_id = f"{host_prefix()}{os.getpid()}:{id(self):x}"
         self._task: asyncio.Task[None] | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None  # the one it runs on (`start`)
         self._wake = asyncio.Event()
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._running: Counter[str] = Counter()
@@ -430,8 +561,11 @@ class JobRunner:
         return len(self._tasks)
 
     def start(self) -> None:
+        """Run in the background of this event loop; `enqueue` wakes the runner from now on."""
         if self.handlers and self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._loop(), name="job-runner")
+            self.loop = asyncio.get_running_loop()
+            self._task = self.loop.create_task(self._loop(), name="job-runner")
+            _local_runners.add(self)
 
     def wake(self) -> None:
         """Look at the queue now instead of at the next poll."""
@@ -450,6 +584,7 @@ class JobRunner:
         """Stop claiming; give running jobs `grace` seconds to finish, then cancel them and
         put them back in the queue (due at once, the interrupted attempt not counted), so
         another runner takes them without waiting for their lease."""
+        _local_runners.discard(self)
         if self._task is not None:
             # Not a plain cancel: one landing while a claim commits would leave the claimed
             # rows running with no task here, stuck until their lease ran out. The loop stops

@@ -237,10 +237,8 @@ async def get_analysis(public_id: str) -> AnalysisOut:
         row = await Analysis.get_or_none(public_id=public_id)
     if row is None:
         raise NotFound(MSG_NOT_FOUND)
-    if row.status in (QUEUED, RUNNING) and row.created_at < _now() - STALE_AFTER:
-        await Analysis.filter(id=row.id, status=row.status).update(
-            status=FAILED, error=MSG_GENERIC, finished_at=_now()
-        )
+    if jobs.is_stale(row, STALE_AFTER):
+        await jobs.fail_stale(Analysis, STALE_AFTER, MSG_GENERIC, id=row.id)
         log.warning("analysis %s was left %s; marked failed", row.public_id, row.status)
         row = await Analysis.get(id=row.id)
     return await out(row)
@@ -262,13 +260,6 @@ def variant_of(row: Analysis) -> AnalysisVariant:
     return "general"
 
 
-def _status(value: str) -> Literal["queued", "running", "done", "failed"]:
-    for known in (QUEUED, RUNNING, DONE, FAILED):
-        if value == known:
-            return known
-    return FAILED
-
-
 def _generated_by(value: str | None) -> Literal["ai", "rules"] | None:
     return "ai" if value == "ai" else "rules" if value == "rules" else None
 
@@ -285,7 +276,7 @@ async def out(row: Analysis) -> AnalysisOut:
     issues = analysis_rules.critical_issues(facts, speed, variant) if done else []
     return AnalysisOut(
         id=row.public_id,
-        status=_status(row.status),
+        status=jobs.status_of(row.status),
         variant=variant,
         domain=row.domain,
         email=row.email,
@@ -415,47 +406,38 @@ async def run_analysis(settings: Settings, public_id: str) -> None:
     if row is None or row.status == FAILED:
         return
     if row.status != DONE:
-        started = await jobs.start_run(Analysis, row, run_limit(settings))
-        if started is None:
+        run = await jobs.TrackedRun.start(Analysis, row, run_limit(settings))
+        if run is None:
             return  # another runner is on it
-        written = await _produce(settings, row, started)
-        won = await Analysis.filter(id=row.id, status=RUNNING, started_at=started).update(
-            status=DONE,
+        written = await _produce(settings, row, run)
+        won = await run.finish(
             facts=written.facts.model_dump(mode="json"),
             report=written.report.model_dump(mode="json"),
             generated_by=written.generated_by,
             generated_note=written.note,
-            error=None,
-            finished_at=_now(),
         )
         if not won:
             return
     await _send_report_once(settings, await Analysis.get(id=row.id))
 
 
-async def _produce(settings: Settings, row: Analysis, started: datetime) -> Written:
+async def _produce(settings: Settings, row: Analysis, run: jobs.TrackedRun) -> Written:
     try:
         return await asyncio.wait_for(
             analyse(row.domain, variant_of(row), settings), run_limit(settings).total_seconds()
         )
     except asyncio.CancelledError:
         # The runner stops (its job goes back to the queue): so does the analysis.
-        await Analysis.filter(id=row.id, status=RUNNING, started_at=started).update(status=QUEUED)
+        await run.requeue()
         raise
     except safe_fetch.FetchError as exc:
         log.info("analysis %s of %s failed: %s", row.public_id, row.domain, exc)
-        await _finish_failed(row, exc.message, started)
+        await run.fail(exc.message)
         raise jobs.PermanentFailure(exc.message) from exc
     except Exception as exc:
         log.exception("analysis %s of %s failed unexpectedly", row.public_id, row.domain)
-        await _finish_failed(row, MSG_GENERIC, started)
+        await run.fail(MSG_GENERIC)
         raise jobs.PermanentFailure(MSG_GENERIC) from exc
-
-
-async def _finish_failed(row: Analysis, message: str, started: datetime) -> None:
-    await Analysis.filter(id=row.id, status=RUNNING, started_at=started).update(
-        status=FAILED, error=message, finished_at=_now()
-    )
 
 
 async def wait_for_speed_test(row: Analysis, settings: Settings) -> SpeedTestOut | None:

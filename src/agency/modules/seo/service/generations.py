@@ -154,10 +154,8 @@ async def get_generation(public_id: str) -> GenerationOut:
         row = await Generation.get_or_none(public_id=public_id)
     if row is None:
         raise NotFound(MSG_NOT_FOUND)
-    if row.status in (QUEUED, RUNNING) and row.created_at < _now() - STALE_AFTER:
-        await Generation.filter(id=row.id, status=row.status).update(
-            status=FAILED, error=MSG_GENERIC, finished_at=_now()
-        )
+    if jobs.is_stale(row, STALE_AFTER):
+        await jobs.fail_stale(Generation, STALE_AFTER, MSG_GENERIC, id=row.id)
         log.warning("generation %s was left %s; marked failed", row.public_id, row.status)
         row = await Generation.get(id=row.id)
     return out(row)
@@ -170,7 +168,7 @@ def out(row: Generation) -> GenerationOut:
     return GenerationOut(
         id=row.public_id,
         kind="article" if row.kind == "article" else "ideas",
-        status=_status(row.status),
+        status=jobs.status_of(row.status),
         topic=row.topic,
         title=row.title,
         ideas=ideas,
@@ -178,13 +176,6 @@ def out(row: Generation) -> GenerationOut:
         created_at=row.created_at,
         error=row.error if row.status == FAILED else None,
     )
-
-
-def _status(value: str) -> Literal["queued", "running", "done", "failed"]:
-    for known in (QUEUED, RUNNING, DONE, FAILED):
-        if value == known:
-            return known
-    return FAILED
 
 
 # ---------------------------------------------------------------------------------------------
@@ -258,60 +249,47 @@ async def run_generation(settings: Settings, public_id: str) -> None:
     row = await Generation.get_or_none(public_id=public_id)
     if row is None or row.status in (DONE, FAILED):
         return
-    started = await jobs.start_run(
+    run = await jobs.TrackedRun.start(
         Generation, row, run_limit(settings), model=ai.model_name(settings)
     )
-    if started is None:
+    if run is None:
         return  # another runner is on it
     try:
-        work = _work(row, settings, started)
+        work = _work(row, settings, run)
         await asyncio.wait_for(work, run_limit(settings).total_seconds())
     except asyncio.CancelledError:
-        await Generation.filter(id=row.id, status=RUNNING, started_at=started).update(status=QUEUED)
+        await run.requeue()
         raise
     except ai.AIError as exc:
-        await _finish_failed(row, exc.message, started)
+        await run.fail(exc.message)
         raise jobs.PermanentFailure(exc.message) from exc
     except GenerationFailed as exc:
-        await _finish_failed(row, exc.message, started)
+        await run.fail(exc.message)
         raise jobs.PermanentFailure(exc.message) from exc
     except _Superseded:
         return  # another run of this job finished the generation; our draft was rolled back
     except TimeoutError as exc:
         message = f"The AI provider did not answer within {settings.ai_timeout:g} seconds."
-        await _finish_failed(row, message, started)
+        await run.fail(message)
         raise jobs.PermanentFailure(message) from exc
     except Exception as exc:
         log.exception("generation %s failed unexpectedly", public_id)
-        await _finish_failed(row, MSG_GENERIC, started)
+        await run.fail(MSG_GENERIC)
         raise jobs.PermanentFailure(MSG_GENERIC) from exc
 
 
-async def _work(row: Generation, settings: Settings, started: datetime) -> None:
+async def _work(row: Generation, settings: Settings, run: jobs.TrackedRun) -> None:
     if row.kind == "ideas":
         ideas = await ideas_now(row.topic or "", settings)
-        await Generation.filter(id=row.id, status=RUNNING, started_at=started).update(
-            status=DONE,
-            ideas=[idea.model_dump() for idea in ideas],
-            error=None,
-            finished_at=_now(),
-        )
+        await run.finish(ideas=[idea.model_dump() for idea in ideas])
         return
     idea = GenerateArticleIn.model_validate(row.request or {"title": row.title or ""})
     article = await write_article(idea, settings)
     async with in_transaction():
         saved = await blog_api.create_article(article, created_by=row.created_by)
-        won = await Generation.filter(id=row.id, status=RUNNING, started_at=started).update(
-            status=DONE, article_id=saved.id, error=None, finished_at=_now()
-        )
+        won = await run.finish(article_id=saved.id)
         if not won:
             raise _Superseded  # rolls the draft back: another run owns this generation
-
-
-async def _finish_failed(row: Generation, message: str, started: datetime) -> None:
-    await Generation.filter(id=row.id, status=RUNNING, started_at=started).update(
-        status=FAILED, error=message, finished_at=_now()
-    )
 
 
 async def prune(settings: Settings, now: datetime) -> dict[str, int]:

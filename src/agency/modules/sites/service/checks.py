@@ -137,9 +137,7 @@ async def start_check(site: Website, kind: str, settings: Settings) -> SpeedChec
 
 
 async def _fail_stale(site: Website) -> None:
-    await SpeedCheck.filter(
-        website_id=site.id, status=RUNNING, created_at__lt=_now() - CHECK_STALE
-    ).update(status=FAILED, error=MSG_STALE, finished_at=_now())
+    await jobs.fail_stale(SpeedCheck, CHECK_STALE, MSG_STALE, website_id=site.id)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -157,7 +155,7 @@ async def follow(check: SpeedCheck, settings: Settings) -> str | None:
         await finish(check, FAILED, None, MSG_LOST, settings)
         return None
     if test.status in ("queued", "running"):
-        if check.created_at < _now() - CHECK_STALE:
+        if jobs.is_stale(check, CHECK_STALE):
             await finish(check, FAILED, None, MSG_STALE, settings)
             return FAILED
         return test.status

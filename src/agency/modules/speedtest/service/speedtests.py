@@ -23,7 +23,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 from tortoise.transactions import in_transaction
 
@@ -338,8 +338,8 @@ async def get_speed_test(public_id: str) -> SpeedTestOut:
         test = await SpeedTest.get_or_none(public_id=public_id)
     if test is None:
         raise NotFound("This speed test does not exist.")
-    if test.status in (QUEUED, RUNNING) and test.created_at < _now() - STALE_AFTER:
-        await _finish_failed(test, MSG_GENERIC, expected_status=test.status)
+    if jobs.is_stale(test, STALE_AFTER):
+        await jobs.fail_stale(SpeedTest, STALE_AFTER, MSG_GENERIC, id=test.id)
         log.warning("speed test %s was left %s; marked failed", test.public_id, test.status)
         test = await SpeedTest.get(id=test.id)
     return out(test)
@@ -388,20 +388,13 @@ def result_of(test: SpeedTest) -> SpeedResultOut | None:
 def out(test: SpeedTest) -> SpeedTestOut:
     return SpeedTestOut(
         id=test.public_id,
-        status=_status(test.status),
+        status=jobs.status_of(test.status),
         domain=test.domain,
         strategy="desktop" if test.strategy == "desktop" else "mobile",
         created_at=test.created_at,
         result=result_of(test),
         error=test.error if test.status == FAILED else None,
     )
-
-
-def _status(value: str) -> Literal["queued", "running", "done", "failed"]:
-    for known in (QUEUED, RUNNING, DONE, FAILED):
-        if value == known:
-            return known
-    return FAILED
 
 
 # ---------------------------------------------------------------------------------------------
@@ -495,36 +488,35 @@ async def run_speed_test(settings: Settings, public_id: str) -> None:
     test = await SpeedTest.get_or_none(public_id=public_id)
     if test is None or test.status in (DONE, FAILED):
         return  # gone, or finished by an earlier run of this job
-    started = await jobs.start_run(SpeedTest, test, run_limit(settings))
-    if started is None:
+    run = await jobs.TrackedRun.start(SpeedTest, test, run_limit(settings))
+    if run is None:
         return  # another runner is on it
     try:
         await recheck_address(test, settings)
         report = await run_provider(settings, test.url, test.strategy)
     except asyncio.CancelledError:
         # The runner stops (its job goes back to the queue): so does the test.
-        await SpeedTest.filter(id=test.id, status=RUNNING, started_at=started).update(status=QUEUED)
+        await run.requeue()
         raise
     except SpeedTestFailed as exc:
         if exc.retryable and not jobs.final_attempt():
-            await SpeedTest.filter(id=test.id, started_at=started).update(status=QUEUED)
+            await run.requeue()
             raise  # the job queue tries once more after its back-off
-        await _finish_failed(test, exc.message, started_at=started)
+        await run.fail(exc.message)
         raise jobs.PermanentFailure(exc.message) from exc
     except Exception as exc:
         log.exception("speed test %s: the provider failed unexpectedly", public_id)
-        await _finish_failed(test, MSG_GENERIC, started_at=started)
+        await run.fail(MSG_GENERIC)
         raise jobs.PermanentFailure(MSG_GENERIC) from exc
-    await _finish_done(test, report, started, settings)
+    await _finish_done(test, report, run, settings)
 
 
 async def _finish_done(
-    test: SpeedTest, report: SpeedReport, started: datetime, settings: Settings
+    test: SpeedTest, report: SpeedReport, run: jobs.TrackedRun, settings: Settings
 ) -> None:
     result = report_result(report)
     async with in_transaction():
-        won = await SpeedTest.filter(id=test.id, status=RUNNING, started_at=started).update(
-            status=DONE,
+        won = await run.finish(
             provider=report.provider,
             score=result.score,
             speed_index_ms=result.speed_index_ms,
@@ -534,24 +526,9 @@ async def _finish_done(
             fcp_ms=result.first_contentful_paint_ms,
             field_data=[m.model_dump() for m in result.field_data],
             opportunities=[o.model_dump() for o in result.opportunities],
-            error=None,
-            finished_at=_now(),
         )
         if won:
             await send_report(await SpeedTest.get(id=test.id), settings)
-
-
-async def _finish_failed(
-    test: SpeedTest,
-    message: str,
-    *,
-    started_at: datetime | None = None,
-    expected_status: str = RUNNING,
-) -> None:
-    query = SpeedTest.filter(id=test.id, status=expected_status)
-    if started_at is not None:
-        query = query.filter(started_at=started_at)
-    await query.update(status=FAILED, error=message, finished_at=_now())
 
 
 # ---------------------------------------------------------------------------------------------
