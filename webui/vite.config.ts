@@ -136,7 +136,9 @@ function pageChunks(): Plugin {
       if (!resolved || resolved.external || !PER_PAGE_MODULE.test(resolved.id) || ENTRY_MODULE.test(resolved.id)) {
         return resolved
       }
-      return resolved.id.replace(/(\.tsx?)$/, `.page-${page}$1`)
+      // A copy is as free of side effects as its original (package.json "sideEffects"), which
+      // also lets the bundler skip the unused re-exports of a copied index.ts (lazyBarrel).
+      return { id: resolved.id.replace(/(\.tsx?)$/, `.page-${page}$1`), moduleSideEffects: resolved.moduleSideEffects }
     },
     load(id) {
       return PAGE_COPY.test(id) ? readFile(id.replace(PAGE_COPY, '$2'), 'utf8') : null
@@ -167,6 +169,10 @@ export default defineConfig({
     // page's chunk and its imports; later pages are tiny and fetched on navigation.
     modulePreload: false,
     rolldownOptions: {
+      // A page that imports a feature's index.ts (its barrel of re-exports) loads only the
+      // modules it uses from it, as if it imported them directly: the same chunks, in the same
+      // order (the modulepreload links of the prerendered pages), as before src/features/.
+      experimental: { lazyBarrel: true },
       output: {
         // One long-lived vendor chunk (react, react-dom, react-router) instead of several
         // small shared chunks: better compression, fewer requests, cache survives app changes.
