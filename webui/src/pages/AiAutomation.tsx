@@ -4,13 +4,21 @@ import { FilterIcon } from '../components/icons/FilterIcon'
 import { LayersIcon } from '../components/icons/LayersIcon'
 import { LifebuoyIcon } from '../components/icons/LifebuoyIcon'
 import { MailIcon } from '../components/icons/MailIcon'
-import { IconCards, LeadPanel, Steps, type IconCardItem, type StepItem } from '../features/content'
-import { FaqAccordion, type FaqItem } from '../features/content'
-import { LandingHero, SectionHead } from '../features/content'
+import {
+  IconCards,
+  LeadPanel,
+  Steps,
+  type IconCardItem,
+  type StepItem,
+  FaqAccordion,
+  type FaqItem,
+  LandingHero,
+  SectionHead,
+  StickyMobileCta,
+  startUrl,
+} from '../features/content'
 import { LeadForm } from '../features/leads'
 import { PlanTiers } from '../features/catalogue'
-import { StickyMobileCta } from '../features/content'
-import { startUrl } from '../features/content'
 import { CheckIcon } from '../components/icons/CheckIcon'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'

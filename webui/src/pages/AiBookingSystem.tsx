@@ -4,16 +4,21 @@ import { CheckIcon } from '../components/icons/CheckIcon'
 import { ClockIcon } from '../components/icons/ClockIcon'
 import { MailIcon } from '../components/icons/MailIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
-import { Guarantee, IconCards, LeadPanel, type IconCardItem } from '../features/content'
-import { FaqAccordion, type FaqItem } from '../features/content'
-import { LandingHero, SectionHead } from '../features/content'
-import { usePlan } from '../features/catalogue'
-import { PlanTiers } from '../features/catalogue'
-import { StickyMobileCta } from '../features/content'
-import { startUrl } from '../features/content'
+import {
+  Guarantee,
+  IconCards,
+  LeadPanel,
+  type IconCardItem,
+  FaqAccordion,
+  type FaqItem,
+  LandingHero,
+  SectionHead,
+  StickyMobileCta,
+  startUrl,
+} from '../features/content'
+import { usePlan, PlanTiers, formatPrice } from '../features/catalogue'
 import { ButtonLink } from '../components/ui/Button'
 import { Section } from '../components/ui/Section'
-import { formatPrice } from '../features/catalogue'
 
 const TYPE = 'ai-booking'
 const PLANS = ['ai-booking-starter', 'ai-booking-pro', 'ai-booking-premium'] as const

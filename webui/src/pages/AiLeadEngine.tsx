@@ -7,12 +7,23 @@ import { LayersIcon } from '../components/icons/LayersIcon'
 import { MailIcon } from '../components/icons/MailIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
-import { ClosingCta, Guarantee, IconCards, OfferCard as Offer, Steps, type Fact, type IconCardItem, type StepItem } from '../features/content'
-import { FaqAccordion, type FaqItem } from '../features/content'
-import { LandingHero, SectionHead } from '../features/content'
+import {
+  ClosingCta,
+  Guarantee,
+  IconCards,
+  OfferCard as Offer,
+  Steps,
+  type Fact,
+  type IconCardItem,
+  type StepItem,
+  FaqAccordion,
+  type FaqItem,
+  LandingHero,
+  SectionHead,
+  StickyMobileCta,
+  startUrl,
+} from '../features/content'
 import { OfferPrice } from '../features/catalogue'
-import { StickyMobileCta } from '../features/content'
-import { startUrl } from '../features/content'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
 import { Section } from '../components/ui/Section'

@@ -3,14 +3,20 @@ import { CheckIcon } from '../components/icons/CheckIcon'
 import { FormIcon } from '../components/icons/FormIcon'
 import { LockIcon } from '../components/icons/LockIcon'
 import { MailIcon } from '../components/icons/MailIcon'
-import { IconCards, LeadPanel, type IconCardItem } from '../features/content'
-import { FaqAccordion, type FaqItem } from '../features/content'
-import { LandingHero, SectionHead } from '../features/content'
+import {
+  IconCards,
+  LeadPanel,
+  type IconCardItem,
+  FaqAccordion,
+  type FaqItem,
+  LandingHero,
+  SectionHead,
+  OnboardingCalculator,
+  StickyMobileCta,
+  startUrl,
+} from '../features/content'
 import { EMAIL_FIELD, LeadForm } from '../features/leads'
-import { OnboardingCalculator } from '../features/content'
 import { PlanTiers } from '../features/catalogue'
-import { StickyMobileCta } from '../features/content'
-import { startUrl } from '../features/content'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
 import { Section } from '../components/ui/Section'

@@ -12,20 +12,27 @@ import { LightbulbIcon } from '../components/icons/LightbulbIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
 import { VideoIcon } from '../components/icons/VideoIcon'
-import { ContentRoiCalculator } from '../features/content'
-import { ClosingCta, FactList, OfferCard, type Fact } from '../features/content'
-import { FaqAccordion, type FaqItem } from '../features/content'
-import { HeroVideo } from '../features/content'
-import { SectionHead } from '../features/content'
+import {
+  ContentRoiCalculator,
+  ClosingCta,
+  FactList,
+  OfferCard,
+  type Fact,
+  FaqAccordion,
+  type FaqItem,
+  HeroVideo,
+  SectionHead,
+  StickyMobileCta,
+  Testimonials,
+  type Testimonial,
+  startUrl,
+  formatEuro,
+} from '../features/content'
 import { OfferPrice, usePlan } from '../features/catalogue'
-import { StickyMobileCta } from '../features/content'
-import { Testimonials, type Testimonial } from '../features/content'
-import { startUrl } from '../features/content'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
 import { Container, Section } from '../components/ui/Section'
-import { formatEuro } from '../features/content'
 import { contentEnginePlan } from '../lib/site-config'
 
 const CTA_LABEL = 'Start My Content Engine'

@@ -16,9 +16,7 @@ import {
   type IconProps,
 } from '../components/icons/index'
 import { HomePricing } from '../features/catalogue'
-import { ClosingCta } from '../features/content'
-import { SectionHead } from '../features/content'
-import { TestimonialCarousel, type CarouselTestimonial } from '../features/content'
+import { ClosingCta, SectionHead, TestimonialCarousel, type CarouselTestimonial } from '../features/content'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'

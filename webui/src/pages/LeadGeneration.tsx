@@ -7,14 +7,24 @@ import { GaugeIcon } from '../components/icons/GaugeIcon'
 import { PhoneIcon } from '../components/icons/PhoneIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
-import { Guarantee, IconCards, LeadPanel, OfferCard as Offer, type Fact, type IconCardItem } from '../features/content'
-import { FaqAccordion, type FaqItem } from '../features/content'
-import { LandingHero, SectionHead } from '../features/content'
+import {
+  Guarantee,
+  IconCards,
+  LeadPanel,
+  OfferCard as Offer,
+  type Fact,
+  type IconCardItem,
+  FaqAccordion,
+  type FaqItem,
+  LandingHero,
+  SectionHead,
+  StickyMobileCta,
+  Testimonials,
+  type Testimonial,
+  startUrl,
+} from '../features/content'
 import { DOMAIN_FIELD, EMAIL_FIELD, LeadForm, NAME_FIELD } from '../features/leads'
 import { OfferPrice } from '../features/catalogue'
-import { StickyMobileCta } from '../features/content'
-import { Testimonials, type Testimonial } from '../features/content'
-import { startUrl } from '../features/content'
 import { ButtonLink } from '../components/ui/Button'
 import { Section } from '../components/ui/Section'
 import { siteConfig } from '../lib/site-config'

@@ -6,12 +6,20 @@ import { HomeIcon } from '../components/icons/HomeIcon'
 import { MailIcon } from '../components/icons/MailIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { ServerIcon } from '../components/icons/ServerIcon'
-import { ClosingCta, Guarantee, IconCards, type IconCardItem } from '../features/content'
-import { FaqAccordion, type FaqItem } from '../features/content'
-import { LandingHero, SectionHead } from '../features/content'
+import {
+  ClosingCta,
+  Guarantee,
+  IconCards,
+  type IconCardItem,
+  FaqAccordion,
+  type FaqItem,
+  LandingHero,
+  SectionHead,
+  StickyMobileCta,
+  Testimonials,
+  type Testimonial,
+} from '../features/content'
 import { PlanTiers } from '../features/catalogue'
-import { StickyMobileCta } from '../features/content'
-import { Testimonials, type Testimonial } from '../features/content'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
 import { Section } from '../components/ui/Section'

@@ -6,13 +6,24 @@ import { FileTextIcon } from '../components/icons/FileTextIcon'
 import { GaugeIcon } from '../components/icons/GaugeIcon'
 import { LayersIcon } from '../components/icons/LayersIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
-import { Guarantee, IconCards, OfferCard as Offer, Steps, type Fact, type IconCardItem, type StepItem } from '../features/content'
-import { FaqAccordion, type FaqItem } from '../features/content'
-import { LandingHero, SectionHead } from '../features/content'
+import {
+  Guarantee,
+  IconCards,
+  OfferCard as Offer,
+  Steps,
+  type Fact,
+  type IconCardItem,
+  type StepItem,
+  FaqAccordion,
+  type FaqItem,
+  LandingHero,
+  SectionHead,
+  StickyMobileCta,
+  Testimonials,
+  type Testimonial,
+  startUrl,
+} from '../features/content'
 import { OfferPrice } from '../features/catalogue'
-import { StickyMobileCta } from '../features/content'
-import { Testimonials, type Testimonial } from '../features/content'
-import { startUrl } from '../features/content'
 import { ButtonLink } from '../components/ui/Button'
 import { Section } from '../components/ui/Section'
 

@@ -8,14 +8,23 @@ import { HandshakeIcon } from '../components/icons/HandshakeIcon'
 import { LayersIcon } from '../components/icons/LayersIcon'
 import { MailIcon } from '../components/icons/MailIcon'
 import { RocketIcon } from '../components/icons/RocketIcon'
-import { CheckList, Guarantee, IconCards, LeadPanel, type IconCardItem } from '../features/content'
-import { useBookingCalendar } from '../features/content'
-import { FaqAccordion, type FaqItem } from '../features/content'
-import { LandingHero, SectionHead } from '../features/content'
+import {
+  CheckList,
+  Guarantee,
+  IconCards,
+  LeadPanel,
+  type IconCardItem,
+  useBookingCalendar,
+  FaqAccordion,
+  type FaqItem,
+  LandingHero,
+  SectionHead,
+  StickyMobileCta,
+  Testimonials,
+  type Testimonial,
+} from '../features/content'
 import { DOMAIN_FIELD, EMAIL_FIELD, LeadForm, NAME_FIELD } from '../features/leads'
 import { PlanTiers } from '../features/catalogue'
-import { StickyMobileCta } from '../features/content'
-import { Testimonials, type Testimonial } from '../features/content'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'

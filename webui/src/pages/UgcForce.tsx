@@ -3,12 +3,21 @@ import { ClockIcon } from '../components/icons/ClockIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
 import { VideoIcon } from '../components/icons/VideoIcon'
 import { BoltIcon } from '../components/icons/BoltIcon'
-import { CheckList, ClosingCta, IconCards, Steps, type IconCardItem, type StepItem } from '../features/content'
-import { FaqAccordion, type FaqItem } from '../features/content'
-import { LandingHero, SectionHead } from '../features/content'
+import {
+  CheckList,
+  ClosingCta,
+  IconCards,
+  Steps,
+  type IconCardItem,
+  type StepItem,
+  FaqAccordion,
+  type FaqItem,
+  LandingHero,
+  SectionHead,
+  StickyMobileCta,
+  startUrl,
+} from '../features/content'
 import { PlanTiers } from '../features/catalogue'
-import { StickyMobileCta } from '../features/content'
-import { startUrl } from '../features/content'
 import { ButtonLink } from '../components/ui/Button'
 import { Section } from '../components/ui/Section'
 

@@ -7,14 +7,25 @@ import { PaletteIcon } from '../components/icons/PaletteIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { ServerIcon } from '../components/icons/ServerIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
-import { ClosingCta, IconCards, OfferCard as Offer, Steps, type Fact, type IconCardItem, type StepItem } from '../features/content'
-import { FaqAccordion, type FaqItem } from '../features/content'
-import { LandingHero, SectionHead } from '../features/content'
+import {
+  ClosingCta,
+  IconCards,
+  OfferCard as Offer,
+  Steps,
+  type Fact,
+  type IconCardItem,
+  type StepItem,
+  FaqAccordion,
+  type FaqItem,
+  LandingHero,
+  SectionHead,
+  StickyMobileCta,
+  Testimonials,
+  type Testimonial,
+  startUrl,
+} from '../features/content'
 import { OfferPrice } from '../features/catalogue'
 import { ScoreGauge } from '../features/speedtest'
-import { StickyMobileCta } from '../features/content'
-import { Testimonials, type Testimonial } from '../features/content'
-import { startUrl } from '../features/content'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
 import { Section } from '../components/ui/Section'

@@ -1,5 +1,4 @@
-import { ClosingCta, IconCards, type IconCardItem } from '../content'
-import { SectionHead } from '../content'
+import { ClosingCta, IconCards, type IconCardItem, SectionHead } from '../content'
 import { ButtonLink } from '../../components/ui/Button'
 import { Section } from '../../components/ui/Section'
 import { AnalysisTool, type AnalysisToolProps } from './AnalysisTool'

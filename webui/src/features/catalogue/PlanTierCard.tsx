@@ -5,8 +5,7 @@ import { Card } from '../../components/ui/Card'
 import { ErrorBox } from '../../components/ui/ErrorBox'
 import { findPlan, useCatalogue, type Catalogue } from './catalogue'
 import { cx } from '../../lib/cx'
-import { CheckList } from '../content'
-import { startUrl } from '../content'
+import { CheckList, startUrl } from '../content'
 
 export interface PlanTierCardProps {
   /** Catalogue plan key, e.g. `pro-ai`. */

@@ -1,6 +1,5 @@
-import { scoreBand } from './sites'
+import { scoreBand, fieldFigures, formatWhen, resultFigures, type SpeedResult } from './sites'
 import { ratingFor } from '../speedtest'
-import { fieldFigures, formatWhen, resultFigures, type SpeedResult } from './sites'
 import { cx } from '../../lib/cx'
 
 /** The latest speed result: score and rating, the lab figures, and real-visitor data when Google has it. */

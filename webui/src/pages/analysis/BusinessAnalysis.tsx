@@ -1,5 +1,4 @@
-import { AnalysisPage } from '../../features/analysis'
-import { PreScan } from '../../features/analysis'
+import { AnalysisPage, PreScan } from '../../features/analysis'
 import { GaugeIcon } from '../../components/icons/GaugeIcon'
 import { UsersIcon } from '../../components/icons/UsersIcon'
 import { LightbulbIcon } from '../../components/icons/LightbulbIcon'

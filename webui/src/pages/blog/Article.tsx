@@ -1,10 +1,16 @@
 import { useEffect, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router-dom'
-import { ArticleMissing, ArticleView, BlogRegion } from '../../features/blog'
+import {
+  ArticleMissing,
+  ArticleView,
+  BlogRegion,
+  embeddedBlogData,
+  showArticleHead,
+  type PublishedArticle,
+} from '../../features/blog'
 import { Container } from '../../components/ui/Section'
 import { Spinner } from '../../components/ui/Spinner'
 import { api, ApiError } from '../../lib/api-client'
-import { embeddedBlogData, showArticleHead, type PublishedArticle } from '../../features/blog'
 import { claimHead } from '../../lib/page-head'
 import { useRouteParams } from '../../lib/router'
 import { siteConfig } from '../../lib/site-config'

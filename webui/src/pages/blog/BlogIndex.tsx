@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react'
 import { useLocation } from 'react-router-dom'
-import { BlogList, BlogRegion } from '../../features/blog'
+import { BlogList, BlogRegion, embeddedBlogData, pageFromSearch, type BlogPage } from '../../features/blog'
 import { PageIntro } from '../../components/layout/PageIntro'
 import { Container } from '../../components/ui/Section'
 import { Spinner } from '../../components/ui/Spinner'
 import { api } from '../../lib/api-client'
-import { embeddedBlogData, pageFromSearch, type BlogPage } from '../../features/blog'
 
 const EMPTY: BlogPage = { articles: [], page: 1, pages: 1, total: 0 }
 

@@ -1,6 +1,14 @@
 import type { ComponentType } from 'react'
 import { Link } from '../../lib/router'
-import { CurrentPlanTop } from '../../features/billing'
+import {
+  CurrentPlanTop,
+  cardLabel,
+  fetchSubscription,
+  formatPeriodEnd,
+  isActive,
+  subscriptionPlanName,
+  type Subscription,
+} from '../../features/billing'
 import { LoadError, LoadState } from '../../components/dashboard/LoadState'
 import { fetchWebsites, WebsiteCards, type Website } from '../../features/sites'
 import { BoltIcon } from '../../components/icons/BoltIcon'
@@ -14,14 +22,6 @@ import { ButtonLink } from '../../components/ui/Button'
 import { Card } from '../../components/ui/Card'
 import { errorMessage } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
-import {
-  cardLabel,
-  fetchSubscription,
-  formatPeriodEnd,
-  isActive,
-  subscriptionPlanName,
-  type Subscription,
-} from '../../features/billing'
 import { billingSuffix, findPlan, formatPrice, loadCatalogue, type Catalogue } from '../../features/catalogue'
 import { useApiData } from '../../lib/use-api-data'
 

@@ -8,9 +8,8 @@ import { Card } from '../../../components/ui/Card'
 import { ErrorBox } from '../../../components/ui/ErrorBox'
 import { Notice } from '../../../components/ui/Notice'
 import { errorMessage } from '../../../lib/api-client'
-import { websiteStatusTone } from '../sites'
-import { cx } from '../../../lib/cx'
 import {
+  websiteStatusTone,
   STATUSES,
   clampScore,
   fetchAdminWebsites,
@@ -20,6 +19,7 @@ import {
   type AdminWebsite,
   type SiteStatus,
 } from '../sites'
+import { cx } from '../../../lib/cx'
 import { useApiData } from '../../../lib/use-api-data'
 import '../sites.css'
 
