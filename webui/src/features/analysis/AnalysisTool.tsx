@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
-import { VARIANT_OF, type AnalysisSource } from './analysis'
-import { formValues, useHydrated } from '../../lib/forms'
+import { ANALYSIS_FIELDS, VARIANT_OF, type AnalysisSource } from './analysis'
+import { firstConcerned, formValues, invalidProps, useHydrated } from '../../lib/forms'
 import { scrollToId } from '../../lib/scroll'
 import { isTooSlow } from '../speedtest'
 import { useAnalysis, type AnalysisState } from './use-analysis'
@@ -79,11 +79,13 @@ export function AnalysisTool(props: AnalysisToolProps) {
 
   // A check of the page's own puts the cursor in the field it is about; other failures bring
   // the form back into view on the lead, technical and agency pages (spec §2).
+  const message = state.problem?.message ?? null
+  const field = firstConcerned(state.problem, ANALYSIS_FIELDS)
   useEffect(() => {
-    if (state.errorField === 'url') urlRef.current?.focus()
-    else if (state.errorField === 'email') emailRef.current?.focus()
-    else if (state.error && variant !== 'general') scrollToId(cardId)
-  }, [state.error, state.errorField, state.attempt, variant])
+    if (field === 'url') urlRef.current?.focus()
+    else if (field === 'email') emailRef.current?.focus()
+    else if (message && variant !== 'general') scrollToId(cardId)
+  }, [message, field, state.attempt, variant])
 
   // Loading: the loading block comes into view.
   useEffect(() => {
@@ -93,11 +95,8 @@ export function AnalysisTool(props: AnalysisToolProps) {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
-    void submit(formValues(event.currentTarget, ['url', 'email']))
+    void submit(formValues(event.currentTarget, ANALYSIS_FIELDS))
   }
-
-  const invalid = (field: 'url' | 'email') =>
-    state.error !== null && state.errorField === field ? { invalid: true, describedBy: errorId } : {}
 
   const analysis = state.phase === 'done' ? state.analysis : null
   const speed = analysis?.speed_test?.result?.score ?? null
@@ -116,10 +115,10 @@ export function AnalysisTool(props: AnalysisToolProps) {
           </div>
           <Card id={cardId} className="analysis-card">
             <h2 className="analysis-card__title">Get your free analysis</h2>
-            <form id={formId} className="analysis-form" ref={formRef} onSubmit={onSubmit} onInput={checkFilled} noValidate aria-describedby={state.error ? errorId : undefined}>
-              {state.error && (
+            <form id={formId} className="analysis-form" ref={formRef} onSubmit={onSubmit} onInput={checkFilled} noValidate aria-describedby={message ? errorId : undefined}>
+              {message && (
                 <ErrorBox key={state.attempt} id={errorId}>
-                  {state.error}
+                  {message}
                 </ErrorBox>
               )}
               <Field
@@ -134,7 +133,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
                 hint="Your domain, for example yourwebsite.com."
                 required
                 defaultValue=""
-                {...invalid('url')}
+                {...invalidProps(state.problem, 'url', errorId)}
               />
               <Field
                 ref={emailRef}
@@ -146,7 +145,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
                 hint="We send the detailed report to this address."
                 required
                 defaultValue=""
-                {...invalid('email')}
+                {...invalidProps(state.problem, 'email', errorId)}
               />
               <Button
                 type="submit"

@@ -57,9 +57,9 @@ describe("the analysis pages' checks (spec §5)", () => {
   it('the URL is checked first, then the e-mail, then the domain, with each page its own words', () => {
     fc.assert(
       fc.property(variant, blank, blank, fc.string(), (v, url, email, junk) => {
-        expect(checkAnalysis(v, url, junk)).toEqual({ message: MESSAGES[v].url, field: 'url' })
-        expect(checkAnalysis(v, `not a domain${junk}`, email)).toEqual({ message: MESSAGES[v].email, field: 'email' })
-        expect(checkAnalysis(v, 'not a domain', 'ann@example.com')).toEqual({ message: MSG_BAD_DOMAIN, field: 'url' })
+        expect(checkAnalysis(v, url, junk)).toEqual({ message: MESSAGES[v].url, fields: { url: MESSAGES[v].url } })
+        expect(checkAnalysis(v, `not a domain${junk}`, email)).toEqual({ message: MESSAGES[v].email, fields: { email: MESSAGES[v].email } })
+        expect(checkAnalysis(v, 'not a domain', 'ann@example.com')).toEqual({ message: MSG_BAD_DOMAIN, fields: { url: MSG_BAD_DOMAIN } })
       }),
     )
   })
@@ -76,7 +76,7 @@ describe("the analysis pages' checks (spec §5)", () => {
     )
     fc.assert(
       fc.property(variant, bad, (v, typed) => {
-        expect(checkAnalysis(v, typed, 'ann@example.com')).toEqual({ message: MSG_BAD_DOMAIN, field: 'url' })
+        expect(checkAnalysis(v, typed, 'ann@example.com')).toEqual({ message: MSG_BAD_DOMAIN, fields: { url: MSG_BAD_DOMAIN } })
       }),
     )
   })

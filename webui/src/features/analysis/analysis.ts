@@ -5,6 +5,7 @@
  * the same checks (`analysis/service/analyses.py`) with the same words.
  */
 import { bareDomain } from '../../lib/domains'
+import { problem, type FormProblem } from '../../lib/forms'
 
 /** The four pages (DECISIONS.md route mapping); each is also the lead's source. */
 export type AnalysisSource = 'ai-analysis' | 'business-analysis' | 'technical-analysis' | 'agency-analysis'
@@ -44,18 +45,15 @@ export function validAnalysisDomain(domain: string): boolean {
   return SINGLE_LABEL.test(domain)
 }
 
-export type AnalysisField = 'url' | 'email'
-
-export interface AnalysisProblem {
-  message: string
-  field: AnalysisField
-}
+/** The analysis form's fields, in the order the cursor goes to the one a problem concerns. */
+export const ANALYSIS_FIELDS = ['url', 'email'] as const
+export type AnalysisField = (typeof ANALYSIS_FIELDS)[number]
 
 /** The checks before any call, in the spec's order: URL present, e-mail present, domain form. */
-export function checkAnalysis(variant: AnalysisVariant, url: string, email: string): AnalysisProblem | null {
-  if (url.trim() === '') return { message: MESSAGES[variant].url, field: 'url' }
-  if (email.trim() === '') return { message: MESSAGES[variant].email, field: 'email' }
-  if (!validAnalysisDomain(bareDomain(url))) return { message: MSG_BAD_DOMAIN, field: 'url' }
+export function checkAnalysis(variant: AnalysisVariant, url: string, email: string): FormProblem | null {
+  if (url.trim() === '') return problem(MESSAGES[variant].url, ['url'])
+  if (email.trim() === '') return problem(MESSAGES[variant].email, ['email'])
+  if (!validAnalysisDomain(bareDomain(url))) return problem(MSG_BAD_DOMAIN, ['url'])
   return null
 }
 

@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { mockFetch } from '@test/utils'
-import { ANALYSIS_MS } from './analysis'
+import { ANALYSIS_MS, MESSAGES, MSG_GENERIC } from './analysis'
 import { POLL_MS, settled, useAnalysis, type AnalysisOut } from './use-analysis'
 
 const ID = 'e'.repeat(32)
@@ -94,5 +94,34 @@ describe('useAnalysis', () => {
     expect(settled(a('done', 'done'))).toBe(true)
     expect(settled(a('done', 'failed'))).toBe(true)
     expect(settled(a('done', null))).toBe(true)
+  })
+})
+
+describe('useAnalysis: what is wrong, in the one form-problem shape', () => {
+  async function submitted(answer: { status: number; body?: unknown } | null, url = 'example.com') {
+    mockFetch(() => answer ?? { status: 404 })
+    const { result } = renderHook(() => useAnalysis('ai-analysis'))
+    await act(async () => {
+      void result.current.submit({ url, email: 'ann@example.com' })
+      await vi.advanceTimersByTimeAsync(0)
+    })
+    return result.current.state
+  }
+
+  it("the page's own check concerns its field", async () => {
+    const state = await submitted(null, ' ')
+    expect(state.phase).toBe('failed')
+    expect(state.problem).toEqual({ message: MESSAGES.general.url, fields: { url: MESSAGES.general.url } })
+  })
+
+  it("the server's words concern the first of url, email its answer names", async () => {
+    const error = { code: 'validation_error', message: 'Both are wrong.', fields: { email: 'No.', url: 'No.' } }
+    const state = await submitted({ status: 422, body: { error } })
+    expect(state.problem).toEqual({ message: error.message, fields: { url: error.message } })
+  })
+
+  it("a failure without the server's words is the generic message, concerning no field", async () => {
+    const state = await submitted({ status: 503, body: 'Service unavailable' })
+    expect(state.problem).toEqual({ message: MSG_GENERIC, fields: {} })
   })
 })

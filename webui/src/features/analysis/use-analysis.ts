@@ -7,8 +7,10 @@
  * jumps to 100 % when the analysis job ends.
  */
 import { useCallback, useRef, useState } from 'react'
-import { ApiError, api, type ResponseBody } from '../../lib/api-client'
+import { api, type ResponseBody } from '../../lib/api-client'
+import { problem, toolProblem, type FormProblem } from '../../lib/forms'
 import {
+  ANALYSIS_FIELDS,
   MSG_GENERIC,
   REDUCED_TICK_MS,
   TICK_MS,
@@ -16,7 +18,6 @@ import {
   analysisProgress,
   checkAnalysis,
   stripAnalysis,
-  type AnalysisField,
   type AnalysisSource,
 } from './analysis'
 import { usePolledJob, useTicker } from '../../lib/use-polled-job'
@@ -28,9 +29,8 @@ export type AnalysisPhase = 'idle' | 'loading' | 'done' | 'failed'
 
 export interface AnalysisState {
   phase: AnalysisPhase
-  /** The red box's message, and the field it concerns (when one does). */
-  error: string | null
-  errorField: AnalysisField | null
+  /** What is wrong: the red box's message and the field it concerns (when one does). */
+  problem: FormProblem | null
   /** 'You'll receive your detailed analysis report at {email}', once the e-mail is registered. */
   notice: string | null
   /** What is being analysed, as the visitor will recognise it. */
@@ -44,8 +44,7 @@ export interface AnalysisState {
 
 const IDLE: AnalysisState = {
   phase: 'idle',
-  error: null,
-  errorField: null,
+  problem: null,
   notice: null,
   domain: '',
   progress: 0,
@@ -55,15 +54,6 @@ const IDLE: AnalysisState = {
 
 /** How often a running analysis is asked about. */
 export const POLL_MS = 1_000
-/** The server's own message (validation, limits, the job's failure), else the generic one. */
-function failure(err: unknown): { message: string; field: AnalysisField | null } {
-  if (err instanceof ApiError && err.code !== 'network_error' && !err.code.startsWith('http_') && err.code !== 'invalid_response') {
-    const fields = Object.keys(err.fields ?? {})
-    const field = fields.includes('url') ? 'url' : fields.includes('email') ? 'email' : null
-    return { message: err.message, field }
-  }
-  return { message: MSG_GENERIC, field: null }
-}
 
 /** The analysis job has ended (its speed test may still run). */
 export function analysisEnded(analysis: AnalysisOut): boolean {
@@ -102,9 +92,9 @@ export function useAnalysis(source: AnalysisSource) {
   const submit = useCallback(
     async ({ url, email }: AnalysisInput) => {
       const run = begin()
-      const problem = checkAnalysis(VARIANT_OF[source], url, email)
-      if (problem) {
-        setState({ ...IDLE, attempt: run.id, phase: 'failed', error: problem.message, errorField: problem.field })
+      const checked = checkAnalysis(VARIANT_OF[source], url, email)
+      if (checked) {
+        setState({ ...IDLE, attempt: run.id, phase: 'failed', problem: checked })
         return
       }
       const domain = stripAnalysis(url).toLowerCase()
@@ -113,7 +103,7 @@ export function useAnalysis(source: AnalysisSource) {
 
       const show = (analysis: AnalysisOut) => {
         if (analysis.status === 'failed') {
-          setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, error: analysis.error ?? MSG_GENERIC, errorField: null }))
+          setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, problem: problem(analysis.error ?? MSG_GENERIC) }))
         } else if (analysis.status === 'done') {
           setState((s) => ({ ...s, phase: 'done', progress: 100, analysis, domain: analysis.domain }))
         } else {
@@ -121,8 +111,7 @@ export function useAnalysis(source: AnalysisSource) {
         }
       }
       const fail = (err: unknown) => {
-        const { message, field } = failure(err)
-        setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, error: message, errorField: field }))
+        setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, problem: toolProblem(err, MSG_GENERIC, ANALYSIS_FIELDS) }))
       }
 
       let analysis: AnalysisOut

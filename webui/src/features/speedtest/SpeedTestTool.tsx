@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, type FormEvent } from 'react'
-import { formValues, useHydrated } from '../../lib/forms'
-import { ratingFor, type SpeedSource } from './speed-test'
+import { firstConcerned, formValues, invalidProps, useHydrated } from '../../lib/forms'
+import { ratingFor, SPEED_FIELDS, type SpeedSource } from './speed-test'
 import { useSpeedTest, type SpeedTestState } from './use-speed-test'
 import { CheckList } from '../content'
 import { CheckIcon } from '../../components/icons/CheckIcon'
@@ -47,19 +47,18 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
   const errorId = `${id}-error`
 
   // A check of the page's own puts the cursor in the field it is about.
+  const message = state.problem?.message ?? null
+  const field = firstConcerned(state.problem, SPEED_FIELDS)
   useEffect(() => {
-    if (state.errorField === 'url') urlRef.current?.focus()
-    else if (state.errorField === 'email') emailRef.current?.focus()
-  }, [state.errorField, state.attempt])
+    if (field === 'url') urlRef.current?.focus()
+    else if (field === 'email') emailRef.current?.focus()
+  }, [field, state.attempt])
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
-    void submit(formValues(event.currentTarget, ['url', 'email']))
+    void submit(formValues(event.currentTarget, SPEED_FIELDS))
   }
-
-  const invalid = (field: 'url' | 'email') =>
-    state.error !== null && state.errorField === field ? { invalid: true, describedBy: errorId } : {}
 
   return (
     <>
@@ -74,10 +73,10 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
           </div>
           <Card className="speedtest-card">
             <h2 className="speedtest-card__title">Test your website for free</h2>
-            <form className="speedtest-form" onSubmit={onSubmit} noValidate aria-describedby={state.error ? errorId : undefined}>
-              {state.error && (
+            <form className="speedtest-form" onSubmit={onSubmit} noValidate aria-describedby={message ? errorId : undefined}>
+              {message && (
                 <ErrorBox key={state.attempt} id={errorId}>
-                  {state.error}
+                  {message}
                 </ErrorBox>
               )}
               <Field
@@ -91,7 +90,7 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
                 placeholder={urlPlaceholder}
                 required
                 defaultValue=""
-                {...invalid('url')}
+                {...invalidProps(state.problem, 'url', errorId)}
               />
               <Field
                 ref={emailRef}
@@ -103,7 +102,7 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
                 hint="We e-mail you the full report in about 60 seconds."
                 required
                 defaultValue=""
-                {...invalid('email')}
+                {...invalidProps(state.problem, 'email', errorId)}
               />
               <Button type="submit" size="lg" block busy={busy} disabled={!hydrated}>
                 {busy ? 'Testing…' : 'Test My Website Speed'}

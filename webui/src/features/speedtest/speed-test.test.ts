@@ -48,8 +48,8 @@ describe('the pages\' checks (spec §5)', () => {
   it('the URL is checked first, then the e-mail, then (generic page only) the domain', () => {
     fc.assert(
       fc.property(fc.constantFrom(...SOURCES), blank, blank, fc.string(), (source, url, email, junk) => {
-        expect(checkSpeedTest(source, url, junk)).toEqual({ message: MSG_URL_REQUIRED, field: 'url' })
-        expect(checkSpeedTest(source, `not a domain${junk}`, email)).toEqual({ message: MSG_EMAIL_REQUIRED, field: 'email' })
+        expect(checkSpeedTest(source, url, junk)).toEqual({ message: MSG_URL_REQUIRED, fields: { url: MSG_URL_REQUIRED } })
+        expect(checkSpeedTest(source, `not a domain${junk}`, email)).toEqual({ message: MSG_EMAIL_REQUIRED, fields: { email: MSG_EMAIL_REQUIRED } })
       }),
     )
   })
@@ -65,7 +65,7 @@ describe('the pages\' checks (spec §5)', () => {
     )
     fc.assert(
       fc.property(bad, (typed) => {
-        expect(checkSpeedTest('speed-test', typed, 'ann@example.com')).toEqual({ message: MSG_BAD_DOMAIN, field: 'url' })
+        expect(checkSpeedTest('speed-test', typed, 'ann@example.com')).toEqual({ message: MSG_BAD_DOMAIN, fields: { url: MSG_BAD_DOMAIN } })
         expect(checkSpeedTest('clinic-speed-test', typed, 'ann@example.com')).toBeNull()
         expect(checkSpeedTest('coach-speed-test', typed, 'ann@example.com')).toBeNull()
       }),

@@ -2,10 +2,11 @@
  * The speed-test pages' rules (marketing spec §5, §8, §9), kept apart from React so they are
  * tested on their own: what each page checks before any call, the score's rating, the scan
  * progress pace, and how figures are written. The server applies the same checks
- * (`speedtest/service/speedtests.py`: `check_request`; the domain rules are `./domains`)
+ * (`speedtest/service/speedtests.py`: `check_request`; the domain rules are `lib/domains`)
  * and its messages are the same words.
  */
 import { bareDomain, stripScheme, validHost } from '../../lib/domains'
+import { problem, type FormProblem } from '../../lib/forms'
 
 /** The three pages that run a speed test; each is also the lead's source. */
 export type SpeedSource = 'speed-test' | 'clinic-speed-test' | 'coach-speed-test'
@@ -26,22 +27,19 @@ export function displayDomain(source: SpeedSource, raw: string): string {
   return stripScheme(raw).split(/[/?#]/, 1)[0] ?? ''
 }
 
-export type SpeedField = 'url' | 'email'
-
-export interface SpeedProblem {
-  message: string
-  field: SpeedField
-}
+/** The speed-test form's fields, in the order the cursor goes to the one a problem concerns. */
+export const SPEED_FIELDS = ['url', 'email'] as const
+export type SpeedField = (typeof SPEED_FIELDS)[number]
 
 /**
  * The checks a page makes before any call, in the spec's order: URL present, e-mail present,
  * then (generic page only) the domain's form. The clinic and coach pages only require both
  * fields. Null when the request may be sent.
  */
-export function checkSpeedTest(source: SpeedSource, url: string, email: string): SpeedProblem | null {
-  if (url.trim() === '') return { message: MSG_URL_REQUIRED, field: 'url' }
-  if (email.trim() === '') return { message: MSG_EMAIL_REQUIRED, field: 'email' }
-  if (source === 'speed-test' && !validHost(bareDomain(url))) return { message: MSG_BAD_DOMAIN, field: 'url' }
+export function checkSpeedTest(source: SpeedSource, url: string, email: string): FormProblem | null {
+  if (url.trim() === '') return problem(MSG_URL_REQUIRED, ['url'])
+  if (email.trim() === '') return problem(MSG_EMAIL_REQUIRED, ['email'])
+  if (source === 'speed-test' && !validHost(bareDomain(url))) return problem(MSG_BAD_DOMAIN, ['url'])
   return null
 }
 

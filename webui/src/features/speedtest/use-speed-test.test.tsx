@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { mockFetch } from '@test/utils'
-import { SCAN_MS } from './speed-test'
+import { MSG_GENERIC, SCAN_MS } from './speed-test'
 import { POLL_MS, useSpeedTest } from './use-speed-test'
 
 const ID = 'b'.repeat(32)
@@ -92,5 +92,34 @@ describe('useSpeedTest: the progress bar', () => {
     unmount()
     await vi.advanceTimersByTimeAsync(10_000)
     expect(server.polls).toBe(before)
+  })
+})
+
+describe('useSpeedTest: what is wrong, in the one form-problem shape', () => {
+  async function submitted(answer: (url: string) => { status: number; body?: unknown } | null, url = 'example.com') {
+    mockFetch((_method, path) => answer(path) ?? { status: 404 })
+    const { result } = renderHook(() => useSpeedTest('speed-test'))
+    await act(async () => {
+      void result.current.submit({ url, email: 'ann@example.com' })
+      await vi.advanceTimersByTimeAsync(0)
+    })
+    return result.current.state
+  }
+
+  it("the page's own check concerns its field", async () => {
+    const state = await submitted(() => null, '')
+    expect(state.phase).toBe('failed')
+    expect(state.problem).toEqual({ message: 'Please enter a website URL', fields: { url: 'Please enter a website URL' } })
+  })
+
+  it("the server's words concern the first of url, email its answer names", async () => {
+    const error = { code: 'validation_error', message: 'That e-mail address cannot receive mail.', fields: { email: 'Undeliverable.' } }
+    const state = await submitted((path) => (path === '/api/newsletter' ? { status: 422, body: { error } } : null))
+    expect(state.problem).toEqual({ message: error.message, fields: { email: error.message } })
+  })
+
+  it('a failure without the server\'s words is the generic message, concerning no field', async () => {
+    const state = await submitted((path) => (path === '/api/newsletter' ? { status: 200, body: { message: 'ok' } } : { status: 502, body: 'Bad gateway' }))
+    expect(state.problem).toEqual({ message: MSG_GENERIC, fields: {} })
   })
 })

@@ -6,7 +6,8 @@
  * and jumps to 100% only when the result is there.
  */
 import { useCallback, useRef, useState } from 'react'
-import { ApiError, api, type ResponseBody } from '../../lib/api-client'
+import { api, type ResponseBody } from '../../lib/api-client'
+import { problem, toolProblem, type FormProblem } from '../../lib/forms'
 import {
   MSG_GENERIC,
   REDUCED_TICK_MS,
@@ -14,7 +15,7 @@ import {
   checkSpeedTest,
   displayDomain,
   scanProgress,
-  type SpeedField,
+  SPEED_FIELDS,
   type SpeedSource,
 } from './speed-test'
 import { usePolledJob, useTicker } from '../../lib/use-polled-job'
@@ -26,9 +27,8 @@ export type SpeedPhase = 'idle' | 'subscribing' | 'scanning' | 'done' | 'failed'
 
 export interface SpeedTestState {
   phase: SpeedPhase
-  /** The red box's message, and the field it concerns (when one does). */
-  error: string | null
-  errorField: SpeedField | null
+  /** What is wrong: the red box's message and the field it concerns (when one does). */
+  problem: FormProblem | null
   /** The newsletter's confirmation ("You're subscribed! ..."). */
   confirmation: string | null
   /** What is being tested, as the visitor will recognise it. */
@@ -42,8 +42,7 @@ export interface SpeedTestState {
 
 const IDLE: SpeedTestState = {
   phase: 'idle',
-  error: null,
-  errorField: null,
+  problem: null,
   confirmation: null,
   domain: '',
   progress: 0,
@@ -53,15 +52,6 @@ const IDLE: SpeedTestState = {
 
 /** How often a running test is asked about. */
 export const POLL_MS = 1_000
-/** The server's own message (validation, limits, Kit, the job's failure), else the generic one. */
-function failure(err: unknown, fallback: string): { message: string; field: SpeedField | null } {
-  if (err instanceof ApiError && err.code !== 'network_error' && !err.code.startsWith('http_') && err.code !== 'invalid_response') {
-    const fields = Object.keys(err.fields ?? {})
-    const field = fields.includes('url') ? 'url' : fields.includes('email') ? 'email' : null
-    return { message: err.message, field }
-  }
-  return { message: fallback, field: null }
-}
 
 export interface SpeedTestInput {
   url: string
@@ -87,9 +77,9 @@ export function useSpeedTest(source: SpeedSource) {
   const submit = useCallback(
     async ({ url, email }: SpeedTestInput) => {
       const run = begin()
-      const problem = checkSpeedTest(source, url, email)
-      if (problem) {
-        setState({ ...IDLE, attempt: run.id, phase: 'failed', error: problem.message, errorField: problem.field })
+      const checked = checkSpeedTest(source, url, email)
+      if (checked) {
+        setState({ ...IDLE, attempt: run.id, phase: 'failed', problem: checked })
         return
       }
       const domain = displayDomain(source, url)
@@ -101,8 +91,7 @@ export function useSpeedTest(source: SpeedSource) {
         confirmation = (await api.post('/api/newsletter', { email: sent.email, source })).message
       } catch (err) {
         if (!run.live()) return
-        const { message, field } = failure(err, MSG_GENERIC)
-        setState({ ...IDLE, attempt: run.id, phase: 'failed', domain, error: message, errorField: field })
+        setState({ ...IDLE, attempt: run.id, phase: 'failed', domain, problem: toolProblem(err, MSG_GENERIC, SPEED_FIELDS) })
         return
       }
       if (!run.live()) return
@@ -113,12 +102,11 @@ export function useSpeedTest(source: SpeedSource) {
         if (test.status === 'done' && test.result) {
           setState((s) => ({ ...s, phase: 'done', progress: 100, test, domain: test.domain }))
         } else {
-          setState((s) => ({ ...s, phase: 'failed', test: null, error: test.error ?? MSG_GENERIC, errorField: null }))
+          setState((s) => ({ ...s, phase: 'failed', test: null, problem: problem(test.error ?? MSG_GENERIC) }))
         }
       }
       const fail = (err: unknown) => {
-        const { message, field } = failure(err, MSG_GENERIC)
-        setState((s) => ({ ...s, phase: 'failed', error: message, errorField: field }))
+        setState((s) => ({ ...s, phase: 'failed', problem: toolProblem(err, MSG_GENERIC, SPEED_FIELDS) }))
       }
 
       let test: SpeedTestOut | null
