@@ -43,4 +43,21 @@ describe('/dashboard/profile', () => {
     expect(avatar).toHaveAccessibleDescription(expect.stringContaining(AVATAR_MESSAGE))
     expect(screen.queryByText('Profile saved.')).not.toBeInTheDocument()
   })
+
+  it('sends what the inputs hold (also a value put there without typing, as autofill does), the preview follows typing and typing hides the saved note', async () => {
+    const fetchMock = mockSignedIn(testUser, (method, url, init) => {
+      if (method !== 'PATCH' || url !== '/api/account/profile') return undefined
+      const body = JSON.parse(String(init.body)) as Record<string, string | null>
+      return { status: 200, body: { user: { ...testUser, ...body } } }
+    })
+    renderApp('/dashboard/profile')
+    await screen.findByRole('heading', { level: 1, name: 'Profile' })
+    ;(screen.getByLabelText(/^Last name/) as HTMLInputElement).value = 'Byron'
+    await userEvent.click(screen.getByRole('button', { name: 'Save profile' }))
+    expect(await screen.findByText('Profile saved.')).toBeInTheDocument()
+    expect(sentBody(fetchMock, '/api/account/profile')).toEqual({ first_name: 'Ada', last_name: 'Byron', avatar_url: null })
+    await userEvent.type(screen.getByLabelText(/^First name/), 'line')
+    expect(screen.queryByText('Profile saved.')).not.toBeInTheDocument()
+    expect(screen.getByText('Adaline Byron')).toBeInTheDocument()
+  })
 })

@@ -8,29 +8,30 @@ import { Field } from '../../../components/ui/Field'
 import { Notice } from '../../../components/ui/Notice'
 import { api } from '../../../lib/api-client'
 import { useAuth } from '../../../lib/auth'
-import { invalidProps, problemFromError, type FormProblem } from '../../../lib/forms'
+import { formValues, invalidProps, problemFromError, type FormProblem } from '../../../lib/forms'
+
+/** The profile form's fields. */
+const PROFILE_FIELDS = ['first_name', 'last_name', 'avatar_url'] as const
 
 export default function ProfilePage() {
   const { user, applyUser } = useAuth()
   const errorId = `${useId()}-error`
-  const [values, setValues] = useState({
-    first_name: user?.first_name ?? '',
-    last_name: user?.last_name ?? '',
-    avatar_url: user?.avatar_url ?? '',
-  })
+  // The name as typed so far, for the preview only: the inputs hold the form's values.
+  const [typedName, setTypedName] = useState<{ first_name: string; last_name: string } | null>(null)
   const [busy, setBusy] = useState(false)
   const [saved, setSaved] = useState(false)
   const [formProblem, setFormProblem] = useState<FormProblem | null>(null)
 
   if (!user) return null // the dashboard shell only renders pages for a signed-in user
 
-  const set = (name: keyof typeof values) => (event: { target: { value: string } }) => {
+  const handleInput = (event: FormEvent<HTMLFormElement>) => {
     setSaved(false)
-    setValues((current) => ({ ...current, [name]: event.target.value }))
+    setTypedName(formValues(event.currentTarget, ['first_name', 'last_name']))
   }
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    const values = formValues(event.currentTarget, PROFILE_FIELDS)
     setFormProblem(null)
     setSaved(false)
     setBusy(true)
@@ -52,26 +53,28 @@ export default function ProfilePage() {
 
   const fieldError = (name: string) => formProblem?.fields[name]
   // The red box repeats nothing already shown under a field.
-  const boxMessage = formProblem && !Object.keys(formProblem.fields).some((name) => name in values) ? formProblem.message : null
+  const boxMessage =
+    formProblem && !Object.keys(formProblem.fields).some((name) => (PROFILE_FIELDS as readonly string[]).includes(name)) ? formProblem.message : null
+  const name = typedName ?? { first_name: user.first_name ?? '', last_name: user.last_name ?? '' }
   // The saved avatar only: loading each typed address would send requests to any host.
-  const preview = { ...user, first_name: values.first_name }
+  const preview = { ...user, first_name: name.first_name }
 
   return (
     <div className="dash-page">
       <DashPageHeader heading="Profile" text="Your name and avatar, as shown in the dashboard." />
       <Card className="dash-card">
-        <form className="form-stack" noValidate onSubmit={handleSubmit}>
+        <form className="form-stack" noValidate onSubmit={handleSubmit} onInput={handleInput}>
           <div className="profile-preview">
             <Avatar user={preview} size="lg" />
             <div>
-              <p className="profile-preview__name">{[values.first_name, values.last_name].filter((p) => p.trim()).join(' ') || user.email}</p>
+              <p className="profile-preview__name">{[name.first_name, name.last_name].filter((p) => p.trim()).join(' ') || user.email}</p>
               <p className="profile-preview__email">{user.email}</p>
             </div>
           </div>
           {boxMessage && <ErrorBox id={errorId}>{boxMessage}</ErrorBox>}
           <div className="form-grid-2">
-            <Field label="First name" name="first_name" autoComplete="given-name" value={values.first_name} onChange={set('first_name')} error={fieldError('first_name')} />
-            <Field label="Last name" name="last_name" autoComplete="family-name" value={values.last_name} onChange={set('last_name')} error={fieldError('last_name')} />
+            <Field label="First name" name="first_name" autoComplete="given-name" defaultValue={user.first_name ?? ''} error={fieldError('first_name')} />
+            <Field label="Last name" name="last_name" autoComplete="family-name" defaultValue={user.last_name ?? ''} error={fieldError('last_name')} />
           </div>
           <Field
             label="Avatar URL"
@@ -81,8 +84,7 @@ export default function ProfilePage() {
             inputMode="url"
             placeholder="https://example.com/me.jpg"
             hint="The address of a square image. Leave empty to show your initial."
-            value={values.avatar_url}
-            onChange={set('avatar_url')}
+            defaultValue={user.avatar_url ?? ''}
             error={fieldError('avatar_url')}
             {...(boxMessage ? invalidProps(formProblem, 'avatar_url', errorId) : {})}
           />

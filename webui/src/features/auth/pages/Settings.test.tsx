@@ -36,6 +36,33 @@ describe('/dashboard/settings', () => {
     expect(sentBody(fetchMock, '/api/account/email')).toEqual({ new_email: 'new@example.eu', current_password: 'secret12' })
   })
 
+  it('sends what the inputs hold (also values put there without typing, as autofill does) and empties them after a change', async () => {
+    const fetchMock = mockSignedIn(testUser, (method, url) => {
+      if (method === 'POST' && url === '/api/account/email') return { status: 200, body: { user: { ...testUser, email: 'new@example.eu' } } }
+      if (method === 'POST' && url === '/api/account/password') return { status: 200, body: { message: 'Your password has been changed.' } }
+      return undefined
+    })
+    renderApp('/dashboard/settings')
+    await screen.findByRole('heading', { level: 1, name: 'Settings' })
+    const email = section('Change e-mail')
+    ;(email.getByLabelText(/^New e-mail/) as HTMLInputElement).value = ' new@example.eu '
+    ;(email.getByLabelText(/^Current password/) as HTMLInputElement).value = 'secret12'
+    await userEvent.click(email.getByRole('button', { name: 'Change e-mail' }))
+    expect(await email.findByRole('status')).toHaveTextContent('Your e-mail address is now new@example.eu.')
+    expect(sentBody(fetchMock, '/api/account/email')).toEqual({ new_email: 'new@example.eu', current_password: 'secret12' })
+    expect(email.getByLabelText(/^New e-mail/)).toHaveValue('')
+    expect(email.getByLabelText(/^Current password/)).toHaveValue('')
+
+    const pw = section('Change password')
+    ;(pw.getByLabelText(/^Current password/) as HTMLInputElement).value = 'secret12'
+    ;(pw.getByLabelText(/^New password/) as HTMLInputElement).value = 'abcdef'
+    ;(pw.getByLabelText(/^Confirm new password/) as HTMLInputElement).value = 'abcdef'
+    await userEvent.click(pw.getByRole('button', { name: 'Change password' }))
+    expect(await pw.findByRole('status')).toHaveTextContent('Your password has been changed.')
+    expect(sentBody(fetchMock, '/api/account/password')).toEqual({ current_password: 'secret12', new_password: 'abcdef', confirm_password: 'abcdef' })
+    for (const label of [/^Current password/, /^New password/, /^Confirm new password/]) expect(pw.getByLabelText(label)).toHaveValue('')
+  })
+
   it('checks the new password and shows the server error in its own box', async () => {
     mockSignedIn(testUser, (method, url) =>
       method === 'POST' && url === '/api/account/password'

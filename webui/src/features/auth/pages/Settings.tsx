@@ -10,6 +10,7 @@ import { api } from '../../../lib/api-client'
 import { useAuth } from '../../../lib/auth'
 import {
   checkNewPassword,
+  formValues,
   invalidProps,
   problemFromError,
   requireAll,
@@ -61,14 +62,15 @@ function SettingsSection({ id, title, text, children, tone }: { id: string; titl
 function ChangeEmail() {
   const { user, applyUser } = useAuth()
   const state = useSectionState()
-  const [values, setValues] = useState({ new_email: '', current_password: '' })
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    const form = event.currentTarget
+    const values = formValues(form, ['new_email', 'current_password'])
     void state.run(requireAll(values), async () => {
       const data = await api.post('/api/account/email', { ...values, new_email: values.new_email.trim() })
       applyUser(data.user)
-      setValues({ new_email: '', current_password: '' })
+      form.reset()
       return `Your e-mail address is now ${data.user.email}.`
     })
   }
@@ -85,8 +87,6 @@ function ChangeEmail() {
             autoComplete="email"
             inputMode="email"
             required
-            value={values.new_email}
-            onChange={(e) => setValues((v) => ({ ...v, new_email: e.target.value }))}
             {...state.flag('new_email')}
           />
           <Field
@@ -95,8 +95,6 @@ function ChangeEmail() {
             name="current_password"
             autoComplete="current-password"
             required
-            value={values.current_password}
-            onChange={(e) => setValues((v) => ({ ...v, current_password: e.target.value }))}
             {...state.flag('current_password')}
           />
         </div>
@@ -113,19 +111,17 @@ function ChangeEmail() {
 
 function ChangePassword() {
   const state = useSectionState()
-  const empty = { current_password: '', new_password: '', confirm_password: '' }
-  const [values, setValues] = useState(empty)
-  const set = (name: keyof typeof values) => (event: { target: { value: string } }) =>
-    setValues((current) => ({ ...current, [name]: event.target.value }))
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    const form = event.currentTarget
+    const values = formValues(form, ['current_password', 'new_password', 'confirm_password'])
     const check =
       requireAll(values) ??
       checkNewPassword(values.new_password, values.confirm_password, { password: 'new_password', confirm: 'confirm_password' })
     void state.run(check, async () => {
       const data = await api.post('/api/account/password', values)
-      setValues(empty)
+      form.reset()
       return data.message
     })
   }
@@ -134,10 +130,10 @@ function ChangePassword() {
     <SettingsSection id="settings-password" title="Change password" text="Other devices where you are logged in are signed out when you change it.">
       <form className="form-stack" noValidate onSubmit={handleSubmit}>
         {state.formProblem && <ErrorBox id={state.errorId}>{state.formProblem.message}</ErrorBox>}
-        <Field label="Current password" type="password" name="current_password" autoComplete="current-password" required value={values.current_password} onChange={set('current_password')} {...state.flag('current_password')} />
+        <Field label="Current password" type="password" name="current_password" autoComplete="current-password" required {...state.flag('current_password')} />
         <div className="form-grid-2">
-          <Field label="New password" type="password" name="new_password" autoComplete="new-password" hint="At least 6 characters." required value={values.new_password} onChange={set('new_password')} {...state.flag('new_password')} />
-          <Field label="Confirm new password" type="password" name="confirm_password" autoComplete="new-password" required value={values.confirm_password} onChange={set('confirm_password')} {...state.flag('confirm_password')} />
+          <Field label="New password" type="password" name="new_password" autoComplete="new-password" hint="At least 6 characters." required {...state.flag('new_password')} />
+          <Field label="Confirm new password" type="password" name="confirm_password" autoComplete="new-password" required {...state.flag('confirm_password')} />
         </div>
         {state.success && <Notice>{state.success}</Notice>}
         <div className="form-actions">
@@ -155,7 +151,6 @@ function YourData() {
   const { leave } = useDashboardShell()
   const state = useSectionState()
   const [confirming, setConfirming] = useState(false)
-  const [password, setPassword] = useState('')
   const passwordRef = useRef<HTMLInputElement>(null)
   const startRef = useRef<HTMLButtonElement>(null)
 
@@ -166,14 +161,15 @@ function YourData() {
   }
 
   const cancel = () => {
+    // The confirmation step leaves the DOM, and the password typed into it with it.
     setConfirming(false)
-    setPassword('')
     state.setFormProblem(null)
     requestAnimationFrame(() => startRef.current?.focus())
   }
 
   const handleDelete = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    const password = formValues(event.currentTarget, ['delete_current_password']).delete_current_password
     void state.run(requireAll({ current_password: password }), async () => {
       await api.post('/api/account/delete', { current_password: password })
       // The server ended the session and cleared the hint cookie; forget the user and go home.
@@ -216,8 +212,6 @@ function YourData() {
               name="delete_current_password"
               autoComplete="current-password"
               required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
               {...state.flag('current_password')}
             />
             <div className="form-actions">
