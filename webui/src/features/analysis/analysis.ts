@@ -6,6 +6,7 @@
  */
 import { bareDomain } from '../../lib/domains'
 import { problem, type FormProblem } from '../../lib/forms'
+import { pacedProgress } from '../../lib/use-polled-job'
 
 /** The four pages (DECISIONS.md route mapping); each is also the lead's source. */
 export type AnalysisSource = 'ai-analysis' | 'business-analysis' | 'technical-analysis' | 'agency-analysis'
@@ -67,25 +68,14 @@ export function scoreLabel(score: number, variant: AnalysisVariant): { label: st
   return { label: variant === 'technical' ? 'Critical' : 'Needs Work', tone: 'poor' }
 }
 
-/** The spec's cosmetic bar: 0 to 100 over 45 seconds, updated every 50 ms. */
+/** The spec's cosmetic bar: 0 to 100 over 45 seconds (the bar's beat is lib/use-polled-job's). */
 export const ANALYSIS_MS = 45_000
-export const TICK_MS = 50
-/** With reduced motion the bar moves in whole-second steps instead. */
-export const REDUCED_TICK_MS = 1_000
-const STEADY_UNTIL = 90
+/** Past 90 % the bar creeps on at this pace. */
 const CREEP_MS = 40_000
 
-/**
- * The bar's value (0-100) `elapsedMs` after the analysis started: the spec's pace (100 % at
- * 45 s) up to 90 %, then slower and slower, always below 99, so a long job never sits at
- * 100 % waiting. It only grows; the page sets 100 itself when the job ends.
- */
+/** The bar's value (0-100) `elapsedMs` after the analysis started: the spec's pace (100 % at 45 s) up to 90 %, then creeping below 99. */
 export function analysisProgress(elapsedMs: number): number {
-  const t = Math.max(0, elapsedMs)
-  const steady = (t / ANALYSIS_MS) * 100
-  if (steady <= STEADY_UNTIL) return steady
-  const past = t - (STEADY_UNTIL / 100) * ANALYSIS_MS
-  return STEADY_UNTIL + 9 * (1 - Math.exp(-past / CREEP_MS))
+  return pacedProgress(elapsedMs, ANALYSIS_MS, CREEP_MS)
 }
 
 /** Spec §9's fixed figures. */

@@ -1,5 +1,6 @@
 import { act, renderHook } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { asksAfterLeaving, neverBack, sampleProgress, submitJob, withJobTimers } from '@test/jobs'
 import { mockFetch } from '@test/utils'
 import { ANALYSIS_MS, MESSAGES, MSG_GENERIC } from './analysis'
 import { POLL_MS, settled, useAnalysis, type AnalysisOut } from './use-analysis'
@@ -24,31 +25,19 @@ function serve(state: { analysis: string; speed: string; polls: number }) {
   })
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] })
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
+withJobTimers()
 
 describe('useAnalysis', () => {
   it('keeps the 45 s pace, never sits at 100 while the job runs, ends at 100 with it, and polls on until the speed test ends', async () => {
     const server = { analysis: 'running', speed: 'running', polls: 0 }
     serve(server)
     const { result } = renderHook(() => useAnalysis('ai-analysis'))
-    await act(async () => {
-      void result.current.submit({ url: 'example.com', email: 'ann@example.com' })
-      await vi.advanceTimersByTimeAsync(0)
-    })
+    await submitJob(result, { url: 'example.com', email: 'ann@example.com' })
     expect(result.current.state.phase).toBe('loading')
     expect(result.current.state.notice).toBe("You'll receive your detailed analysis report at ann@example.com")
 
-    const seen: number[] = []
-    for (let t = 0; t < 90_000; t += 500) {
-      await act(() => vi.advanceTimersByTimeAsync(500))
-      seen.push(result.current.state.progress)
-    }
-    expect(seen.every((value, i) => i === 0 || value >= seen[i - 1]!)).toBe(true)
+    const seen = await sampleProgress(() => result.current.state.progress, 90_000)
+    expect(neverBack(seen)).toBe(true)
     expect(seen[Math.round(ANALYSIS_MS / 2 / 500) - 1]).toBeGreaterThan(45)
     expect(seen[Math.round(ANALYSIS_MS / 2 / 500) - 1]).toBeLessThan(55)
     expect(Math.max(...seen)).toBeLessThan(99)
@@ -73,15 +62,8 @@ describe('useAnalysis', () => {
   it('stops polling once the page is left', async () => {
     const server = { analysis: 'running', speed: 'running', polls: 0 }
     serve(server)
-    const { result, unmount } = renderHook(() => useAnalysis('agency-analysis'))
-    await act(async () => {
-      void result.current.submit({ url: 'example.com', email: 'ann@example.com' })
-      await vi.advanceTimersByTimeAsync(3_500)
-    })
-    const before = server.polls
-    unmount()
-    await vi.advanceTimersByTimeAsync(10_000)
-    expect(server.polls).toBe(before)
+    const hook = renderHook(() => useAnalysis('agency-analysis'))
+    expect(await asksAfterLeaving(hook, { url: 'example.com', email: 'ann@example.com' }, () => server.polls)).toBe(0)
   })
 
   it('settled: a failed analysis, or a done one whose speed test ended or never ran', () => {
@@ -101,10 +83,7 @@ describe('useAnalysis: what is wrong, in the one form-problem shape', () => {
   async function submitted(answer: { status: number; body?: unknown } | null, url = 'example.com') {
     mockFetch(() => answer ?? { status: 404 })
     const { result } = renderHook(() => useAnalysis('ai-analysis'))
-    await act(async () => {
-      void result.current.submit({ url, email: 'ann@example.com' })
-      await vi.advanceTimersByTimeAsync(0)
-    })
+    await submitJob(result, { url, email: 'ann@example.com' })
     return result.current.state
   }
 

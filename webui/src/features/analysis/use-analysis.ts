@@ -6,21 +6,19 @@
  * speed test inside it. The progress bar follows the spec's pace (`analysisProgress`) and
  * jumps to 100 % when the analysis job ends.
  */
-import { useCallback, useRef, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { api, type ResponseBody } from '../../lib/api-client'
 import { problem, toolProblem, type FormProblem } from '../../lib/forms'
 import {
   ANALYSIS_FIELDS,
   MSG_GENERIC,
-  REDUCED_TICK_MS,
-  TICK_MS,
   VARIANT_OF,
   analysisProgress,
   checkAnalysis,
   stripAnalysis,
   type AnalysisSource,
 } from './analysis'
-import { usePolledJob, useTicker } from '../../lib/use-polled-job'
+import { usePacedProgress, usePolledJob } from '../../lib/use-polled-job'
 
 /** An analysis as `GET /api/analyses/{analysis_id}` answers it. */
 export type AnalysisOut = ResponseBody<'/api/analyses/{analysis_id}', 'get'>
@@ -77,17 +75,7 @@ export function useAnalysis(source: AnalysisSource) {
   const [state, setState] = useState<AnalysisState>(IDLE)
   // Each submit is a run; a late answer of an earlier run (or after unmount) changes nothing.
   const { begin } = usePolledJob()
-  const startedAt = useRef(0)
-
-  useTicker(
-    state.phase === 'loading',
-    () => {
-      const value = analysisProgress(performance.now() - startedAt.current)
-      setState((s) => (s.phase === 'loading' && value > s.progress ? { ...s, progress: value } : s))
-    },
-    TICK_MS,
-    REDUCED_TICK_MS,
-  )
+  const startPace = usePacedProgress(state.phase, 'loading', setState, analysisProgress)
 
   const submit = useCallback(
     async ({ url, email }: AnalysisInput) => {
@@ -98,7 +86,7 @@ export function useAnalysis(source: AnalysisSource) {
         return
       }
       const domain = stripAnalysis(url).toLowerCase()
-      startedAt.current = performance.now()
+      startPace()
       setState({ ...IDLE, attempt: run.id, phase: 'loading', domain })
 
       const show = (analysis: AnalysisOut) => {
@@ -142,7 +130,7 @@ export function useAnalysis(source: AnalysisSource) {
         if (!analysisEnded(analysis)) fail(err)
       }
     },
-    [begin, source],
+    [begin, source, startPace],
   )
 
   return { state, submit }

@@ -7,6 +7,7 @@
  */
 import { bareDomain, stripScheme, validHost } from '../../lib/domains'
 import { problem, type FormProblem } from '../../lib/forms'
+import { pacedProgress } from '../../lib/use-polled-job'
 
 /** The three pages that run a speed test; each is also the lead's source. */
 export type SpeedSource = 'speed-test' | 'clinic-speed-test' | 'coach-speed-test'
@@ -58,26 +59,14 @@ export function isTooSlow(score: number): boolean {
   return score < 90
 }
 
-/** The spec's scan: about 25 seconds, updated every 50 ms. */
+/** The spec's scan: about 25 seconds (the bar's beat is lib/use-polled-job's). */
 export const SCAN_MS = 25_000
-export const TICK_MS = 50
-/** With reduced motion the bar moves in whole-second steps instead. */
-export const REDUCED_TICK_MS = 1_000
-/** Where the spec's straight pace stops; past it the bar only creeps towards (never to) 99. */
-const STEADY_UNTIL = 90
+/** Past 90 % the bar creeps on at this pace. */
 const CREEP_MS = 30_000
 
-/**
- * The bar's value (0-100) `elapsedMs` after the scan started: the spec's pace (100% at 25 s)
- * up to 90%, then slower and slower, always below 99, so a test that takes longer never sits
- * at 100% waiting. It only grows with time; the page sets 100 itself when the test is done.
- */
+/** The bar's value (0-100) `elapsedMs` after the scan started: the spec's pace (100% at 25 s) up to 90%, then creeping below 99. */
 export function scanProgress(elapsedMs: number): number {
-  const t = Math.max(0, elapsedMs)
-  const steady = (t / SCAN_MS) * 100
-  if (steady <= STEADY_UNTIL) return steady
-  const past = t - (STEADY_UNTIL / 100) * SCAN_MS
-  return STEADY_UNTIL + 9 * (1 - Math.exp(-past / CREEP_MS))
+  return pacedProgress(elapsedMs, SCAN_MS, CREEP_MS)
 }
 
 /** 3180 -> "3.2 s" (one decimal, as the report e-mail writes it). */

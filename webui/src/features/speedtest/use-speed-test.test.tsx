@@ -1,5 +1,6 @@
 import { act, renderHook } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { asksAfterLeaving, neverBack, sampleProgress, submitJob, withJobTimers } from '@test/jobs'
 import { mockFetch } from '@test/utils'
 import { MSG_GENERIC, SCAN_MS } from './speed-test'
 import { POLL_MS, useSpeedTest } from './use-speed-test'
@@ -28,30 +29,18 @@ function serve(state: { finished: boolean; polls: number }) {
   })
 }
 
-beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] })
-})
-afterEach(() => {
-  vi.useRealTimers()
-})
+withJobTimers()
 
 describe('useSpeedTest: the progress bar', () => {
   it('keeps the spec pace, never sits at 100 or goes back while the job runs, and ends at 100 with the result', async () => {
     const server = { finished: false, polls: 0 }
     serve(server)
     const { result } = renderHook(() => useSpeedTest('speed-test'))
-    await act(async () => {
-      void result.current.submit({ url: 'example.com', email: 'ann@example.com' })
-      await vi.advanceTimersByTimeAsync(0)
-    })
+    await submitJob(result, { url: 'example.com', email: 'ann@example.com' })
     expect(result.current.state.phase).toBe('scanning')
 
-    const seen: number[] = []
-    for (let t = 0; t < 60_000; t += 500) {
-      await act(() => vi.advanceTimersByTimeAsync(500))
-      seen.push(result.current.state.progress)
-    }
-    expect(seen.every((value, i) => i === 0 || value >= seen[i - 1]!)).toBe(true)
+    const seen = await sampleProgress(() => result.current.state.progress, 60_000)
+    expect(neverBack(seen)).toBe(true)
     expect(seen[Math.round((SCAN_MS / 2) / 500) - 1]).toBeGreaterThan(45) // about half way at 12.5 s
     expect(Math.max(...seen)).toBeLessThan(99)
     expect(result.current.state.phase).toBe('scanning')
@@ -70,10 +59,7 @@ describe('useSpeedTest: the progress bar', () => {
     vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }))
     serve({ finished: false, polls: 0 })
     const { result } = renderHook(() => useSpeedTest('coach-speed-test'))
-    await act(async () => {
-      void result.current.submit({ url: 'example.com', email: 'ann@example.com' })
-      await vi.advanceTimersByTimeAsync(0)
-    })
+    await submitJob(result, { url: 'example.com', email: 'ann@example.com' })
     await act(() => vi.advanceTimersByTimeAsync(900))
     expect(result.current.state.progress).toBe(0)
     await act(() => vi.advanceTimersByTimeAsync(200))
@@ -83,15 +69,8 @@ describe('useSpeedTest: the progress bar', () => {
   it('stops polling once the page is left', async () => {
     const server = { finished: false, polls: 0 }
     serve(server)
-    const { result, unmount } = renderHook(() => useSpeedTest('speed-test'))
-    await act(async () => {
-      void result.current.submit({ url: 'example.com', email: 'ann@example.com' })
-      await vi.advanceTimersByTimeAsync(3_500)
-    })
-    const before = server.polls
-    unmount()
-    await vi.advanceTimersByTimeAsync(10_000)
-    expect(server.polls).toBe(before)
+    const hook = renderHook(() => useSpeedTest('speed-test'))
+    expect(await asksAfterLeaving(hook, { url: 'example.com', email: 'ann@example.com' }, () => server.polls)).toBe(0)
   })
 })
 
@@ -99,10 +78,7 @@ describe('useSpeedTest: what is wrong, in the one form-problem shape', () => {
   async function submitted(answer: (url: string) => { status: number; body?: unknown } | null, url = 'example.com') {
     mockFetch((_method, path) => answer(path) ?? { status: 404 })
     const { result } = renderHook(() => useSpeedTest('speed-test'))
-    await act(async () => {
-      void result.current.submit({ url, email: 'ann@example.com' })
-      await vi.advanceTimersByTimeAsync(0)
-    })
+    await submitJob(result, { url, email: 'ann@example.com' })
     return result.current.state
   }
 

@@ -5,20 +5,18 @@
  * until the job is done or failed. The progress bar follows the spec's pace (`scanProgress`)
  * and jumps to 100% only when the result is there.
  */
-import { useCallback, useRef, useState } from 'react'
+import { useCallback, useState } from 'react'
 import { api, type ResponseBody } from '../../lib/api-client'
 import { problem, toolProblem, type FormProblem } from '../../lib/forms'
 import {
   MSG_GENERIC,
-  REDUCED_TICK_MS,
-  TICK_MS,
   checkSpeedTest,
   displayDomain,
   scanProgress,
   SPEED_FIELDS,
   type SpeedSource,
 } from './speed-test'
-import { usePolledJob, useTicker } from '../../lib/use-polled-job'
+import { usePacedProgress, usePolledJob } from '../../lib/use-polled-job'
 
 /** A speed test as `GET /api/speed-tests/{test_id}` answers it. */
 export type SpeedTestOut = ResponseBody<'/api/speed-tests/{test_id}', 'get'>
@@ -62,17 +60,7 @@ export function useSpeedTest(source: SpeedSource) {
   const [state, setState] = useState<SpeedTestState>(IDLE)
   // Each submit is a run; a late answer of an earlier run (or after unmount) changes nothing.
   const { begin } = usePolledJob()
-  const startedAt = useRef(0)
-
-  useTicker(
-    state.phase === 'scanning',
-    () => {
-      const value = scanProgress(performance.now() - startedAt.current)
-      setState((s) => (s.phase === 'scanning' && value > s.progress ? { ...s, progress: value } : s))
-    },
-    TICK_MS,
-    REDUCED_TICK_MS,
-  )
+  const startPace = usePacedProgress(state.phase, 'scanning', setState, scanProgress)
 
   const submit = useCallback(
     async ({ url, email }: SpeedTestInput) => {
@@ -95,7 +83,7 @@ export function useSpeedTest(source: SpeedSource) {
         return
       }
       if (!run.live()) return
-      startedAt.current = performance.now()
+      startPace()
       setState({ ...IDLE, attempt: run.id, phase: 'scanning', domain, confirmation })
 
       const finish = (test: SpeedTestOut) => {
@@ -125,7 +113,7 @@ export function useSpeedTest(source: SpeedSource) {
       }
       if (test) finish(test)
     },
-    [begin, source],
+    [begin, source, startPace],
   )
 
   return { state, submit }
