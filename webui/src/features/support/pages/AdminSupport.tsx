@@ -6,7 +6,7 @@ import { Badge } from '../../../components/ui/Badge'
 import { Button } from '../../../components/ui/Button'
 import { Card } from '../../../components/ui/Card'
 import { ErrorBox } from '../../../components/ui/ErrorBox'
-import { errorMessage } from '../../../lib/api-client'
+import { concerns, formValues, problem, problemFromError, type FormProblem } from '../../../lib/forms'
 import {
   fetchAllRequests,
   formatWhen,
@@ -81,31 +81,33 @@ export default function AdminSupportPage() {
 function AdminRequest({ row: initial, onChanged }: { row: AdminSupportRequest; onChanged: () => void }) {
   const id = useId()
   const [row, setRow] = useState(initial)
-  const [reply, setReply] = useState('')
   const [busy, setBusy] = useState<'reply' | 'resolve' | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [formProblem, setFormProblem] = useState<FormProblem | null>(null)
   const [done, setDone] = useState<string | null>(null)
 
-  async function act(kind: 'reply' | 'resolve') {
+  /** Sends the reply typed in `form` (its field `reply`), or marks the request resolved. */
+  async function act(kind: 'reply' | 'resolve', form: HTMLFormElement) {
     if (busy) return
-    if (kind === 'reply' && !reply.trim()) {
-      setError(MSG_REPLY)
+    const reply = formValues(form, ['reply']).reply.trim()
+    if (kind === 'reply' && !reply) {
+      setFormProblem(problem(MSG_REPLY, ['reply']))
       return
     }
-    setError(null)
+    setFormProblem(null)
     setDone(null)
     setBusy(kind)
     try {
-      const next = kind === 'reply' ? await replyTo(row.id, reply.trim()) : await resolve(row.id)
+      const next = kind === 'reply' ? await replyTo(row.id, reply) : await resolve(row.id)
       setRow(next)
-      if (kind === 'reply') setReply('')
+      if (kind === 'reply') form.reset()
       setDone(kind === 'reply' ? `Reply sent to ${next.email}.` : 'Marked resolved.')
     } catch (err) {
-      setError(errorMessage(err))
+      setFormProblem(problemFromError(err))
     } finally {
       setBusy(null)
     }
   }
+  const replyInvalid = concerns(formProblem, 'reply')
 
   return (
     <Card className="dash-card support-request" aria-labelledby={`${id}-subject`}>
@@ -133,29 +135,36 @@ function AdminRequest({ row: initial, onChanged }: { row: AdminSupportRequest; o
           ))}
         </ol>
       )}
-      <div className="support-admin__actions">
-        <div className={error === MSG_REPLY ? 'field field--invalid' : 'field'}>
+      <form
+        className="support-admin__actions"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          void act('reply', event.currentTarget)
+        }}
+      >
+        <div className={replyInvalid ? 'field field--invalid' : 'field'}>
           <label className="field__label" htmlFor={`${id}-reply`}>
             Reply to {row.name}
           </label>
           <textarea
             id={`${id}-reply`}
+            name="reply"
             className="input support-form__message"
             rows={4}
             maxLength={MESSAGE_MAX}
-            value={reply}
-            aria-invalid={error === MSG_REPLY ? true : undefined}
-            onChange={(e) => setReply(e.target.value)}
+            defaultValue=""
+            aria-invalid={replyInvalid ? true : undefined}
           />
         </div>
-        {error && <ErrorBox>{error}</ErrorBox>}
+        {formProblem && <ErrorBox>{formProblem.message}</ErrorBox>}
         {done && (
           <p role="status" className="field__hint">
             {done}
           </p>
         )}
         <div className="support-admin__buttons">
-          <Button size="sm" busy={busy === 'reply'} onClick={() => void act('reply')}>
+          <Button type="submit" size="sm" busy={busy === 'reply'}>
             Send reply
           </Button>
           {row.status !== 'resolved' && (
@@ -163,13 +172,16 @@ function AdminRequest({ row: initial, onChanged }: { row: AdminSupportRequest; o
               size="sm"
               variant="outline"
               busy={busy === 'resolve'}
-              onClick={() => void act('resolve').then(onChanged)}
+              onClick={(event) => {
+                const form = event.currentTarget.form
+                if (form) void act('resolve', form).then(onChanged)
+              }}
             >
               Mark resolved
             </Button>
           )}
         </div>
-      </div>
+      </form>
     </Card>
   )
 }

@@ -217,6 +217,26 @@ describe('/dashboard/admin/support', () => {
     await userEvent.selectOptions(screen.getByLabelText('Status'), 'open')
     await waitFor(() => expect(calls).toContain('GET /api/admin/support?status=open'))
   })
+
+  it('sends the reply the box holds (also one put there without typing, as autofill does) and empties the box after sending', async () => {
+    const row = { ...request(6, { subject: 'Invoice' }), user_id: 1, name: 'Ada Lovelace', email: 'ada@example.eu' }
+    const sent: string[] = []
+    mockSignedIn(admin, (_method, url, init) => {
+      if (url.startsWith('/api/admin/support?') || url === '/api/admin/support') return { status: 200, body: { requests: [row] } }
+      if (url === '/api/admin/support/6/reply') {
+        sent.push((JSON.parse(String(init.body)) as { body: string }).body)
+        return { status: 200, body: { ...row, status: 'answered' } }
+      }
+      return undefined
+    })
+    renderApp('/dashboard/admin/support')
+    const box = (await screen.findByLabelText('Reply to Ada Lovelace')) as HTMLTextAreaElement
+    box.value = '  Paid, thank you.  '
+    await userEvent.click(screen.getByRole('button', { name: 'Send reply' }))
+    expect(await screen.findByText('Reply sent to ada@example.eu.')).toBeInTheDocument()
+    expect(sent).toEqual(['Paid, thank you.'])
+    expect(box).toHaveValue('')
+  })
 })
 
 describe('support helpers', () => {
