@@ -20,6 +20,7 @@ import {
   type SiteStatus,
 } from '../sites'
 import { cx } from '../../../lib/cx'
+import { formValues } from '../../../lib/forms'
 import { useApiData } from '../../../lib/use-api-data'
 import '../sites.css'
 
@@ -29,7 +30,6 @@ export default function AdminWebsitesPage() {
   const status = params.get('status') ?? ''
   const q = params.get('q') ?? ''
   const loaded = useApiData(`admin-sites:${status}:${q}`, async () => ({ websites: await fetchAdminWebsites(status, q) }))
-  const [search, setSearch] = useState(q)
   const [changed, setChanged] = useState<string | null>(null)
   const statusId = useId()
   const searchId = useId()
@@ -41,9 +41,9 @@ export default function AdminWebsitesPage() {
     if (values.q.trim()) query.q = values.q.trim()
     setParams(query, { replace: true })
   }
-  const submit = (event: FormEvent) => {
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    show({ q: search })
+    show(formValues(event.currentTarget, ['q']))
   }
 
   return (
@@ -67,7 +67,7 @@ export default function AdminWebsitesPage() {
           <label className="field__label" htmlFor={searchId}>
             Domain or customer
           </label>
-          <input id={searchId} className="input" type="search" maxLength={100} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input id={searchId} name="q" className="input" type="search" maxLength={100} defaultValue={q} />
         </div>
         <Button type="submit" variant="outline">
           Search

@@ -163,6 +163,19 @@ describe('/dashboard/admin/websites', () => {
     await waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/admin/sites?status=live&q=grace', expect.anything()))
   })
 
+  it('searches for what the box holds (also text put there without typing, as autofill does), starting from the address', async () => {
+    const fetchMock = mockSignedIn(admin, (method, url) =>
+      method === 'GET' && url.startsWith('/api/admin/sites') ? { status: 200, body: { websites: [row] } } : undefined,
+    )
+    renderApp('/dashboard/admin/websites?q=grace')
+    await screen.findByRole('rowheader', { name: 'hopper.example' })
+    const box = screen.getByLabelText('Domain or customer') as HTMLInputElement
+    expect(box).toHaveValue('grace')
+    box.value = ' hopper '
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }))
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledWith('/api/admin/sites?q=hopper', expect.anything()))
+  })
+
   it('is refused to a customer', async () => {
     mockSignedIn(testUser)
     renderApp('/dashboard/admin/websites')
