@@ -279,6 +279,23 @@ describe('/dashboard/seo', { timeout: 30_000 }, () => {
     expect(screen.queryByText(/was saved as a draft/)).not.toBeInTheDocument()
   })
 
+  it('generates ideas for the topic the box holds (also one put there without typing, as autofill does); Start Over shows once anything is typed', async () => {
+    const { fetchMock } = fakeServer()
+    const user = userEvent.setup()
+    await openPage()
+    const topic = (await screen.findByRole('textbox', { name: 'Topic' })) as HTMLInputElement
+    expect(screen.queryByRole('button', { name: 'Start Over' })).not.toBeInTheDocument()
+    await user.type(topic, ' ')
+    expect(screen.getByRole('button', { name: 'Start Over' })).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Start Over' }))
+    expect(topic).toHaveValue('')
+    expect(screen.queryByRole('button', { name: 'Start Over' })).not.toBeInTheDocument()
+    topic.value = 'bakeries'
+    await user.click(screen.getByRole('button', { name: 'Generate Ideas' }))
+    expect(await screen.findByText('Generating ideas for “bakeries”…')).toBeInTheDocument()
+    expect(sentBody(fetchMock, '/api/admin/article-ideas')).toEqual({ topic: 'bakeries' })
+  })
+
   it('shows a failed generation in the red Error box', async () => {
     fakeServer({ ideas: 'failed' })
     const user = userEvent.setup()
