@@ -15,6 +15,8 @@ from agency.core.modules import HtmlFilter, JobHandler, Module, Periodic
 from agency.core.paths import web_dir
 from agency.core.settings import Settings, check_settings, load_settings
 from agency.core.web import (
+    JOBS_KEY,
+    SITE_KEY,
     core_blueprint,
     install_error_handlers,
     install_request_layer,
@@ -101,7 +103,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
     userdata.install(
         {m.user_data.key or m.name: m.user_data for m in modules if m.user_data is not None}
     )
-    app.extensions["agency.jobs"] = runner
+    app.extensions[JOBS_KEY] = runner
 
     @app.before_serving
     async def open_database() -> None:
@@ -120,7 +122,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
         _chain([m.html_filter(settings, app.extensions) for m in modules if m.html_filter]),
         server_pages=[pattern for m in modules for pattern in m.server_pages],
     )
-    app.extensions["agency.site"] = files
+    app.extensions[SITE_KEY] = files
     app.asgi_app = StaticSite(app.asgi_app, files, SERVER_PATHS)  # type: ignore[method-assign, assignment, arg-type]
     return app
 

@@ -254,13 +254,13 @@ async def _run_worker(settings: Settings, grace: float) -> None:
     import signal
 
     from agency.app import create_app
-    from agency.core import jobs
+    from agency.core.web import job_runner
 
     # The app is built as for serving (handlers, schedules, the modules' job options, an app
     # context for handlers that read `current_app`) but serves nothing.
     with _starting():
         app = create_app(settings.model_copy(update={"run_jobs": False}))
-    runner: jobs.JobRunner = app.extensions["agency.jobs"]
+    runner = job_runner(app)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -12,9 +12,9 @@ column the value is written to; `tests/test_schema_limits.py` holds every schema
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Any, ClassVar
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BaseModel, field_validator, model_validator
 
 MSG_CONTROL = "Control characters are not allowed."
 MSG_UNICODE = "The text is not valid Unicode."
@@ -153,3 +153,52 @@ def bare_host(raw: str) -> str | None:
     if len(value) > DOMAIN_MAX or not _BARE_HOST.match(value):
         return None
     return value
+
+
+class QueryArgs(BaseModel):
+    """A query string's arguments, for quart-schema's `validate_querystring`, read as
+    `request.args.get` reads them: a key given more than once counts by its first value, an
+    empty value is none, and a key that is no field is ignored (`page[]` too: quart-schema
+    hands it over as `page`, a list of one)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _first_values(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        first = {}
+        for key, value in data.items():
+            if isinstance(value, list):
+                if len(value) < 2:
+                    continue  # `key[]=...`: not the key itself
+                value = value[0]
+            first[key] = value if value != "" else None
+        return first
+
+
+class ListQuery(QueryArgs):
+    """A list's filters: `status`, where anything but one line of 16 characters at most reads
+    as `?` (which the list's service refuses with its own message), and `q`, a search of one
+    line of `SEARCH_MAX` characters at most (`MSG_SEARCH` otherwise). A list's own query
+    names the two fields again with their descriptions."""
+
+    SEARCH_MAX: ClassVar[int] = 100
+    MSG_SEARCH: ClassVar[str] = "The search may have at most 100 characters, on one line."
+    STATUS_MAX: ClassVar[int] = 16
+
+    status: Line | None = None
+    q: Line | None = None
+
+    @field_validator("q", mode="before")
+    @classmethod
+    def _search(cls, value: object) -> object:
+        if isinstance(value, str) and not is_line(value, cls.SEARCH_MAX):
+            raise ValueError(cls.MSG_SEARCH)
+        return value
+
+    @field_validator("status", mode="before")
+    @classmethod
+    def _status(cls, value: object) -> object:
+        if isinstance(value, str) and not is_line(value, cls.STATUS_MAX):
+            return "?"
+        return value

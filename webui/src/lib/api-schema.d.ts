@@ -1702,6 +1702,7 @@ export interface operations {
   get_get_leads: {
     parameters: {
       query?: {
+        /** @description The form the leads came from. */
         source?: string | null;
         /** @description A date such as 2026-11-01. */
         since?: string | null;
@@ -1722,6 +1723,7 @@ export interface operations {
   get_get_leads_csv: {
     parameters: {
       query?: {
+        /** @description The form the leads came from. */
         source?: string | null;
         /** @description A date such as 2026-11-01. */
         since?: string | null;

@@ -11,7 +11,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 from pydantic import BaseModel
-from quart import Blueprint, Quart, Response, jsonify, redirect, request
+from quart import Blueprint, Quart, Response, current_app, jsonify, redirect, request
 from quart.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from quart.typing import ResponseReturnValue
 from quart.wrappers import BaseRequestWebsocket
@@ -29,11 +29,32 @@ from agency.core.errors import (
     ServiceUnavailable,
     ValidationFailed,
 )
+from agency.core.jobs import JobRunner
 from agency.core.settings import Settings
 from agency.core.web.coalesce import Coalesced
 from agency.core.web.request_layer import RequestLayer, is_api
+from agency.core.web.site import SiteFiles
 
 log = logging.getLogger("agency.request")
+# Where `create_app` keeps the app's job runner and its built site (`job_runner`, `site_files`).
+JOBS_KEY = "agency.jobs"
+SITE_KEY = "agency.site"
+
+
+def job_runner(app: Quart | None = None) -> JobRunner:
+    """The app's job runner (the current app's by default)."""
+    runner = (current_app if app is None else app).extensions[JOBS_KEY]
+    if not isinstance(runner, JobRunner):
+        raise TypeError(f"app.extensions[{JOBS_KEY!r}] holds no job runner")
+    return runner
+
+
+def site_files(app: Quart | None = None) -> SiteFiles:
+    """The app's built web UI (pages, templates, the sitemap's paths)."""
+    files = (current_app if app is None else app).extensions[SITE_KEY]
+    if not isinstance(files, SiteFiles):
+        raise TypeError(f"app.extensions[{SITE_KEY!r}] holds no site files")
+    return files
 
 
 def error_response(error: AppError) -> Response:

@@ -28,7 +28,6 @@ async def post_analysis(data: AnalysisIn) -> tuple[AnalysisOut, int]:
         client_ip=auth_web.client_ip(),
         settings=current_app.extensions["agency.settings"],
     )
-    current_app.extensions["agency.jobs"].wake()
     return analysis, 202
 
 

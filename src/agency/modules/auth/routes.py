@@ -109,7 +109,6 @@ async def post_forgot_password(data: ForgotPasswordIn) -> tuple[MessageOut, int]
     message = await resets.request_password_reset(
         email=data.email, client_ip=client_ip(), public_url=settings.public_url
     )
-    current_app.extensions["agency.jobs"].wake()
     return MessageOut(message=message), 202
 
 

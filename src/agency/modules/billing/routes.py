@@ -23,6 +23,7 @@ from agency.modules.billing.schemas import (
 from agency.modules.billing.service import checkout, reads, webhooks
 
 blueprint = Blueprint("billing", __name__)
+GATEWAY = "billing.gateway"
 WEBHOOK_PATH = "/api/billing/webhook"
 log = logging.getLogger(__name__)
 
@@ -31,14 +32,17 @@ log = logging.getLogger(__name__)
 def install_gateway(state: BlueprintSetupState) -> None:
     app = cast(Quart, state.app)
     settings = app.extensions["agency.settings"]
-    app.extensions["billing.gateway"] = StripeGateway(
+    app.extensions[GATEWAY] = StripeGateway(
         settings.stripe_secret_key, settings.stripe_api_base, settings.stripe_webhook_secret
     )
 
 
-def _gateway() -> StripeGateway:
-    gateway: StripeGateway = current_app.extensions["billing.gateway"]
-    return gateway
+def gateway() -> StripeGateway:
+    """The app's Stripe client (`install_gateway`)."""
+    found = current_app.extensions[GATEWAY]
+    if not isinstance(found, StripeGateway):
+        raise TypeError(f"app.extensions[{GATEWAY!r}] holds no Stripe gateway")
+    return found
 
 
 def _public_url() -> str:
@@ -52,7 +56,7 @@ async def post_checkout(data: CheckoutIn) -> UrlOut:
     """Start a card checkout for a plan. Signed-out buyers send full name, e-mail and password:
     their account is created (or, with the right password, they are signed in) first."""
     url = await checkout.start_checkout(
-        _gateway(),
+        gateway(),
         data,
         buyer=await auth_web.current_account(),
         sign_in=auth_web.sign_in,
@@ -69,12 +73,12 @@ async def post_webhook() -> WebhookOut:
     payload = await request.get_data(as_text=False)
     assert isinstance(payload, bytes)
     try:
-        event = _gateway().verify_event(payload, request.headers.get("Stripe-Signature"))
+        event = gateway().verify_event(payload, request.headers.get("Stripe-Signature"))
     except ValidationFailed as refused:
         if refused.code == "malformed_event":  # signed by Stripe's secret, yet not an event
             log.warning("stripe event refused: %s", refused.message)
         raise
-    outcome = await webhooks.receive_event(_gateway(), event)
+    outcome = await webhooks.receive_event(gateway(), event)
     return WebhookOut(received=True, outcome=outcome)
 
 
@@ -111,5 +115,5 @@ async def get_checkout_status(session_id: str) -> CheckoutStatus:
 async def post_portal() -> UrlOut:
     """A Stripe customer portal session to manage the subscription and cards."""
     account = await auth_web.require_account()
-    url = await reads.portal_url(_gateway(), account.id, _public_url() + "/dashboard/billing")
+    url = await reads.portal_url(gateway(), account.id, _public_url() + "/dashboard/billing")
     return UrlOut(url=url)

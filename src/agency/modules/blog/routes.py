@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from quart import Blueprint, Response, current_app, request
-from quart_schema import document_querystring, hide, validate_response
+from quart_schema import hide, validate_querystring, validate_response
 
-from agency.core.errors import NotFound, ValidationFailed
-from agency.core.web.site import SiteFiles
-from agency.modules.blog.schemas import BlogPageOut, BlogQuery, PublishedArticleOut
+from agency.core.errors import NotFound
+from agency.core.web import site_files
+from agency.modules.blog.schemas import BlogPageOut, BlogPageQuery, BlogQuery, PublishedArticleOut
 from agency.modules.blog.service import pages, public
 
 blueprint = Blueprint("blog", __name__)
@@ -23,8 +23,7 @@ def _base_url() -> str:
 
 
 def _template(pattern: str) -> str | None:
-    site: SiteFiles = current_app.extensions["agency.site"]
-    return site.page_template(pattern)
+    return site_files().page_template(pattern)
 
 
 def _moved(location: str, status: int = 301) -> Response:
@@ -36,16 +35,12 @@ def _page(text: str, status: int = 200) -> Response:
 
 
 @blueprint.get("/api/blog/articles")
-@document_querystring(BlogQuery)
+@validate_querystring(BlogQuery)
 @validate_response(BlogPageOut, 200)
-async def get_articles() -> BlogPageOut:
+async def get_articles(query_args: BlogQuery) -> BlogPageOut:
     """Published articles, newest first by published date, 12 a page (`?page=`, from 1; past
     the last page the list is empty)."""
-    try:
-        page = public.parse_page(request.args.get("page"))
-    except ValueError as exc:
-        raise ValidationFailed(str(exc), fields={"page": str(exc)}) from exc
-    return await public.blog_page(page)
+    return await public.blog_page(query_args.page or 1)
 
 
 @blueprint.get("/api/blog/articles/<slug>")
@@ -62,10 +57,11 @@ async def get_article(slug: str) -> PublishedArticleOut | Response:
 
 @blueprint.get("/blog")
 @hide
-async def blog_page() -> Response:
+@validate_querystring(BlogPageQuery)
+async def blog_page(query_args: BlogPageQuery) -> Response:
     """The list of published articles, in the first HTML response."""
     try:
-        page = public.parse_page(request.args.get("page"))
+        page = public.parse_page(query_args.page)
     except ValueError:
         return _moved("/blog", 302)
     data = await public.blog_page(page)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
-from agency.core.text import Line, Lines
+from agency.core.text import Line, Lines, QueryArgs
 
 ArticleStatus = Literal["draft", "published", "archived"]
 TITLE_MAX = 200
@@ -78,5 +78,33 @@ class ArticleOut(BaseModel):
     published_at: datetime | None
 
 
-class BlogQuery(BaseModel):
+PAGE_MAX = 100_000
+MSG_PAGE = "'page' must be a whole number from 1."
+
+
+def parse_page(text: str | None) -> int:
+    """`?page=` of the list: absent or empty is 1; otherwise a whole number from 1 to
+    `PAGE_MAX` (ValueError with `MSG_PAGE` for anything else)."""
+    if text is None or text == "":
+        return 1
+    if not text.isascii() or not text.isdigit() or len(text) > 6:
+        raise ValueError(MSG_PAGE)
+    page = int(text)
+    if not 1 <= page <= PAGE_MAX:
+        raise ValueError(MSG_PAGE)
+    return page
+
+
+class BlogQuery(QueryArgs):
     page: int | None = Field(default=None, ge=1, description="The page, from 1 (default 1).")
+
+    @field_validator("page", mode="before")
+    @classmethod
+    def _page(cls, value: object) -> object:
+        return parse_page(value) if isinstance(value, str) else value
+
+
+class BlogPageQuery(QueryArgs):
+    """`/blog?page=`: read as it comes, a page past the list or no page at all redirects."""
+
+    page: str | None = None

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from quart import Blueprint, Response, current_app, request
-from quart_schema import document_response, hide
+from quart import Blueprint, Response, request
+from quart_schema import document_response, hide, validate_querystring
 
 from agency.core.errors import NotFound
+from agency.core.web import site_files
 from agency.core.web.compression import MIN_SIZE, choose_encoding, compress
 from agency.core.web.site import SiteFiles
 from agency.modules.catalogue import service
-from agency.modules.catalogue.schemas import CatalogueOut
+from agency.modules.catalogue.schemas import CatalogueOut, PurchasePageQuery
 
 blueprint = Blueprint("catalogue", __name__)
 
@@ -52,29 +53,30 @@ def _encoded(current: service.CatalogueJson, encoding: str) -> bytes:
 
 @blueprint.get(service.START_PAGE)
 @hide
-async def start_page() -> Response:
+@validate_querystring(PurchasePageQuery)
+async def start_page(query_args: PurchasePageQuery) -> Response:
     """/start: the page prerendered for the query's family and plan, the catalogue embedded."""
     return await _purchase_page(
         service.START_PAGE,
-        lambda data: service.start_variant(
-            data, request.args.get("type"), request.args.get("plan")
-        ),
+        lambda data: service.start_variant(data, query_args.type, query_args.plan),
+        query_args,
     )
 
 
 @blueprint.get(service.AI_START_PAGE)
 @hide
-async def ai_start_page() -> Response:
+@validate_querystring(PurchasePageQuery)
+async def ai_start_page(query_args: PurchasePageQuery) -> Response:
     """/ai-start: the website packages, the query's plan preselected, the catalogue embedded."""
     return await _purchase_page(
         service.AI_START_PAGE,
-        lambda data: service.ai_start_variant(data, request.args.get("plan")),
+        lambda data: service.ai_start_variant(data, query_args.plan),
+        query_args,
     )
 
 
 def _site() -> SiteFiles:
-    site: SiteFiles = current_app.extensions["agency.site"]
-    return site
+    return site_files()
 
 
 def _html(text: str | bytes) -> Response:
@@ -95,7 +97,7 @@ def _shell_without_template(pattern: str) -> Response | None:
 
 
 async def _purchase_page(
-    pattern: str, pick_variant: Callable[[CatalogueOut], str | None]
+    pattern: str, pick_variant: Callable[[CatalogueOut], str | None], query: PurchasePageQuery
 ) -> Response:
     """The purchase page `pattern` in the variant `pick_variant` names for the current
     catalogue, filled for this request (the client shell when the build has no templates)."""
@@ -108,5 +110,5 @@ async def _purchase_page(
     template = (site.page_template(variant) if variant else None) or site.page_template(pattern)
     if template is None:
         raise NotFound("The web UI is not built.")
-    canceled = request.args.get("canceled") == "true"
+    canceled = query.canceled == "true"
     return _html(service.purchase_page(template, current.embeddable, canceled=canceled))

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from agency.core.text import Line, Lines
+from agency.core.text import Line, Lines, QueryArgs
 
 KEY_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 TEXT_MAX = 5000
@@ -140,3 +140,12 @@ class SeedReport:
     updated: list[str]
     deactivated: list[str]
     unchanged: int
+
+
+class PurchasePageQuery(QueryArgs):
+    """`/start?type=&plan=` and `/ai-start?plan=`: the variant asked for (none or an unknown
+    one: the default), and `canceled=true` back from a cancelled checkout."""
+
+    type: str | None = None
+    plan: str | None = None
+    canceled: str | None = None

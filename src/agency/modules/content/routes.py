@@ -10,6 +10,7 @@ from quart_schema import hide, validate_response
 from agency.core.errors import NotFound
 from agency.core.modules import HtmlFilter
 from agency.core.settings import Settings
+from agency.core.web import site_files
 from agency.modules.blog import api as blog_api
 from agency.modules.content import service
 from agency.modules.content.schemas import ContentPageOut
@@ -27,14 +28,21 @@ def install(settings: Settings, extensions: dict[str, Any]) -> HtmlFilter:
     return service.html_filter(details, pages)
 
 
+def pages() -> service.ContentPages:
+    """The footer pages `install` read at start-up."""
+    found = current_app.extensions[PAGES]
+    if not isinstance(found, service.ContentPages):
+        raise TypeError(f"app.extensions[{PAGES!r}] holds no content pages")
+    return found
+
+
 @blueprint.get("/api/pages/<name>")
 @validate_response(ContentPageOut, 200)
 async def get_content_page(name: str) -> ContentPageOut:
     """A footer page (faq, about, contact, careers, privacy, terms, cookies) as sanitised HTML,
     rendered from its Markdown file. Prerendered pages already carry it; the web UI asks for it
     when it navigates to such a page."""
-    pages: service.ContentPages = current_app.extensions[PAGES]
-    page = pages.get(name)
+    page = pages().get(name)
     if page is None:
         raise NotFound("This page does not exist.", code="page_not_found")
     return ContentPageOut(name=page.name, title=page.title, html=page.html)
@@ -59,7 +67,7 @@ async def get_sitemap() -> Response:
     by absolute address. Read from the database on every request (no cache to go stale: an
     article shows the moment it is published, on every server process)."""
     base = current_app.extensions["agency.settings"].public_url
-    paths = current_app.extensions["agency.site"].sitemap_paths
+    paths = site_files().sitemap_paths
     articles = [
         (f"/blog/{slug}", changed) for slug, changed in await blog_api.published_for_sitemap()
     ]

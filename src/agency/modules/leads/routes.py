@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from quart import Blueprint, Response, current_app
+from quart_schema import validate_querystring, validate_request, validate_response
 
-from quart import Blueprint, Response, current_app, request
-from quart_schema import document_querystring, validate_request, validate_response
-
-from agency.core.errors import ValidationFailed
 from agency.modules.auth import web as auth_web
 from agency.modules.leads.schemas import (
     LeadIn,
@@ -58,32 +55,22 @@ async def post_newsletter(data: NewsletterIn) -> NewsletterOut:
     return NewsletterOut(message=message)
 
 
-def _filters() -> tuple[str | None, datetime | None]:
-    since_text = request.args.get("since")
-    try:
-        since = datetime.fromisoformat(since_text) if since_text else None
-    except ValueError as exc:
-        raise ValidationFailed("'since' must be a date such as 2026-11-01.") from exc
-    return request.args.get("source") or None, since
-
-
 @blueprint.get("/api/admin/leads")
 @auth_web.admin_required
-@document_querystring(LeadsQuery)
+@validate_querystring(LeadsQuery)
 @validate_response(LeadList, 200)
-async def get_leads() -> LeadList:
+async def get_leads(query_args: LeadsQuery) -> LeadList:
     """Every lead, newest first; filter with ?source= and ?since= (admins only)."""
-    source, since = _filters()
-    return LeadList(leads=await lead_service.list_leads(source, since))
+    return LeadList(leads=await lead_service.list_leads(query_args.source, query_args.since))
 
 
 @blueprint.get("/api/admin/leads.csv")
 @auth_web.admin_required
-@document_querystring(LeadsQuery)
-async def get_leads_csv() -> Response:
+@validate_querystring(LeadsQuery)
+async def get_leads_csv(query_args: LeadsQuery) -> Response:
     """The leads as a CSV download (admins only)."""
-    source, since = _filters()
-    body = lead_service.to_csv(await lead_service.list_leads(source, since))
+    leads = await lead_service.list_leads(query_args.source, query_args.since)
+    body = lead_service.to_csv(leads)
     return Response(
         body,
         content_type="text/csv; charset=utf-8",

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
-from agency.core.text import DOMAIN_MAX, EMAIL_MAX, Line, Lines
+from agency.core.text import DOMAIN_MAX, EMAIL_MAX, Line, Lines, QueryArgs
 
 MESSAGE_MAX = 5000
 
@@ -23,13 +23,25 @@ class LeadIn(BaseModel):
     company_website: Line = Field(default="", max_length=300)
 
 
-class LeadsQuery(BaseModel):
-    """The filters of the leads list and its CSV (documented; the route reads them itself)."""
+MSG_SINCE = "'since' must be a date such as 2026-11-01."
 
-    source: Line | None = Field(default=None, max_length=64)
-    since: Line | None = Field(
-        default=None, max_length=32, description="A date such as 2026-11-01."
-    )
+
+class LeadsQuery(QueryArgs):
+    """The filters of the leads list and its CSV."""
+
+    # Checked by the service, with its own message (a form name: one line, 64 characters).
+    source: str | None = Field(default=None, description="The form the leads came from.")
+    since: datetime | None = Field(default=None, description="A date such as 2026-11-01.")
+
+    @field_validator("since", mode="before")
+    @classmethod
+    def _since(cls, value: object) -> object:
+        if isinstance(value, str):
+            try:
+                return datetime.fromisoformat(value)
+            except ValueError as exc:
+                raise ValueError(MSG_SINCE) from exc
+        return value
 
 
 class LeadOut(BaseModel):

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from quart import Blueprint, current_app, request
-from quart_schema import document_querystring, validate_request, validate_response
+from quart import Blueprint, current_app
+from quart_schema import validate_querystring, validate_request, validate_response
 
-from agency.core.errors import ValidationFailed
-from agency.core.text import is_line
 from agency.modules.auth import web as auth_web
 from agency.modules.seo.schemas import (
-    SEARCH_MAX,
     AiStatusOut,
     ArticleIn,
     ArticleList,
@@ -25,8 +22,6 @@ from agency.modules.seo.service import articles, generations
 
 blueprint = Blueprint("seo", __name__)
 
-MSG_SEARCH = f"The search may have at most {SEARCH_MAX} characters, on one line."
-
 
 async def _admin_id() -> int:
     return (await auth_web.require_account()).id
@@ -34,18 +29,12 @@ async def _admin_id() -> int:
 
 @blueprint.get("/api/admin/articles")
 @auth_web.admin_required
-@document_querystring(ArticlesQuery)
+@validate_querystring(ArticlesQuery)
 @validate_response(ArticleList, 200)
-async def get_admin_articles() -> ArticleList:
+async def get_admin_articles(query_args: ArticlesQuery) -> ArticleList:
     """Every article, newest first by creation; `?status=` draft, published or archived,
     `?q=` matches the title or the slug, case-insensitively."""
-    search = request.args.get("q") or None
-    if search is not None and not is_line(search, SEARCH_MAX):
-        raise ValidationFailed(MSG_SEARCH, fields={"q": MSG_SEARCH})
-    status = request.args.get("status") or None
-    if status is not None and not is_line(status, 16):
-        status = "?"  # refused by the service with its message
-    return ArticleList(articles=await articles.list_articles(status, search))
+    return ArticleList(articles=await articles.list_articles(query_args.status, query_args.q))
 
 
 @blueprint.post("/api/admin/articles")
@@ -129,7 +118,6 @@ async def post_ideas(data: IdeasIn) -> tuple[GenerationOut, int]:
         admin_id=await _admin_id(),
         settings=current_app.extensions["agency.settings"],
     )
-    current_app.extensions["agency.jobs"].wake()
     return generation, 202
 
 
@@ -145,7 +133,6 @@ async def post_article_draft(data: GenerateArticleIn) -> tuple[GenerationOut, in
         admin_id=await _admin_id(),
         settings=current_app.extensions["agency.settings"],
     )
-    current_app.extensions["agency.jobs"].wake()
     return generation, 202
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from agency.core.text import Line, Lines
+from agency.core.text import Line, Lines, ListQuery
 from agency.modules.blog.api import ArticleIn, ArticleOut
 
 __all__ = [
@@ -80,8 +80,14 @@ CONTENT_MAX = 200_000  # the blog's ArticleIn.content limit
 SEARCH_MAX = 200
 
 
-class ArticlesQuery(BaseModel):
+MSG_SEARCH = f"The search may have at most {SEARCH_MAX} characters, on one line."
+
+
+class ArticlesQuery(ListQuery):
     """`GET /api/admin/articles` filters."""
+
+    SEARCH_MAX = SEARCH_MAX
+    MSG_SEARCH = MSG_SEARCH
 
     status: Line | None = Field(
         default=None, max_length=16, description="draft, published or archived; empty: all."

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agency.core.text import Line
+from agency.core.text import Line, ListQuery
 from agency.modules.speedtest.api import SpeedResultOut
 
 CheckStatus = Literal["queued", "running", "done", "failed"]
@@ -77,8 +77,13 @@ class AdminWebsiteList(BaseModel):
     websites: list[AdminWebsiteOut]
 
 
-class AdminSitesQuery(BaseModel):
-    """The filters of the agency's website list (documented; the route reads them itself)."""
+MSG_SEARCH = "The search may have at most 100 characters, on one line."
+
+
+class AdminSitesQuery(ListQuery):
+    """The filters of the agency's website list."""
+
+    MSG_SEARCH = MSG_SEARCH
 
     status: Line | None = Field(
         default=None, max_length=16, description="building, live, paused or cancelled."

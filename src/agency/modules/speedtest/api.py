@@ -6,10 +6,9 @@ for the analysis, the page rule (`target_for`), a test started without an e-mail
 tests hold about an e-mail. Tests cross the module line as schemas (`SpeedTestOut`,
 `SpeedResultOut`), never as ORM rows.
 
-After `start_speed_test` a web route wakes the job runner
-(`current_app.extensions["agency.jobs"].wake()`), or the test waits for the next poll; a
-command line tool may run the queued test in its own process at once (`run_queued_speed_test`,
-the job's own body: the job then finds it finished)."""
+`start_speed_test` queues the test's job, which wakes this process's job runner once it is
+committed (`jobs.enqueue`); a command line tool may run the queued test in its own process at
+once (`run_queued_speed_test`, the job's own body: the job then finds it finished)."""
 
 from agency.modules.speedtest.schemas import URL_MAX, SpeedResultOut, SpeedTestOut
 from agency.modules.speedtest.service.speed_providers import MSG_GENERIC, SpeedTestFailed

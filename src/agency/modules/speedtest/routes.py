@@ -28,8 +28,6 @@ async def post_speed_test(data: SpeedTestIn) -> tuple[SpeedTestOut, int]:
         client_ip=auth_web.client_ip(),
         settings=current_app.extensions["agency.settings"],
     )
-    if test.status == "queued":
-        current_app.extensions["agency.jobs"].wake()
     return test, 202
 
 

@@ -3,8 +3,8 @@ admins' list, reply and resolve."""
 
 from __future__ import annotations
 
-from quart import Blueprint, current_app, request
-from quart_schema import document_querystring, validate_request, validate_response
+from quart import Blueprint, current_app
+from quart_schema import validate_querystring, validate_request, validate_response
 
 from agency.modules.auth import web as auth_web
 from agency.modules.support import service
@@ -52,12 +52,11 @@ async def get_support() -> SupportList:
 
 @blueprint.get("/api/admin/support")
 @auth_web.admin_required
-@document_querystring(AdminSupportQuery)
+@validate_querystring(AdminSupportQuery)
 @validate_response(AdminSupportList, 200)
-async def get_admin_support() -> AdminSupportList:
+async def get_admin_support(query_args: AdminSupportQuery) -> AdminSupportList:
     """Every support request, newest first; ?status=open|answered|resolved (admins only)."""
-    status = request.args.get("status") or None
-    return AdminSupportList(requests=await service.list_all(status))
+    return AdminSupportList(requests=await service.list_all(query_args.status))
 
 
 @blueprint.post("/api/admin/support/<int:request_id>/reply")

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from agency.core.sql import INT_ID_MAX
-from agency.core.text import EMAIL_MAX, Line, Lines
+from agency.core.text import EMAIL_MAX, Line, Lines, QueryArgs
 
 # Bounded by the support_request columns (tests/test_schema_limits.py checks it).
 NAME_MAX = 200
@@ -66,12 +66,10 @@ class AdminSupportList(BaseModel):
     requests: list[AdminSupportRequestOut]
 
 
-class AdminSupportQuery(BaseModel):
-    """The admin list's filter (documented; the route reads it itself)."""
+class AdminSupportQuery(QueryArgs):
+    """The admin list's filter (checked by the service, with its own message)."""
 
-    status: Line | None = Field(
-        default=None, max_length=16, description="open, answered or resolved"
-    )
+    status: str | None = Field(default=None, description="open, answered or resolved")
 
 
 class ReplyIn(BaseModel):

@@ -190,7 +190,7 @@ async def start_analysis(
     settings: Settings,
     resolver: Resolver | None = None,
 ) -> AnalysisOut:
-    """A visitor's analysis from one of the four pages (the route then wakes the job runner)."""
+    """A visitor's analysis from one of the four pages (queuing its job wakes the runner)."""
     asked = check_request(source, url, email)
     await ratelimit.enforce(ANALYSES_PER_ADDRESS, client_ip)
     await check_address(asked.domain, settings, resolver)

@@ -13,12 +13,15 @@ from xml.sax.saxutils import escape
 
 from agency.core.errors import NotFound
 from agency.modules.blog.models import Article, SlugRedirect
+from agency.modules.blog.schemas import MSG_PAGE as MSG_PAGE  # the list's page rule, with
+from agency.modules.blog.schemas import PAGE_MAX as PAGE_MAX  # its query string
 from agency.modules.blog.schemas import (
     SLUG_MAX,
     ArticleSummaryOut,
     BlogPageOut,
     PublishedArticleOut,
 )
+from agency.modules.blog.schemas import parse_page as parse_page
 from agency.modules.blog.service.sanitise import sanitise
 
 PAGE_SIZE = 12
@@ -134,20 +137,3 @@ async def rss_xml(base_url: str) -> str:
         f'<atom:link href="{feed}" rel="self" type="application/rss+xml"/>'
         f"{last}{''.join(items)}</channel></rss>"
     )
-
-
-PAGE_MAX = 100_000
-MSG_PAGE = "'page' must be a whole number from 1."
-
-
-def parse_page(text: str | None) -> int:
-    """`?page=` of the list: absent or empty is 1; otherwise a whole number from 1 to
-    `PAGE_MAX` (ValueError with `MSG_PAGE` for anything else)."""
-    if text is None or text == "":
-        return 1
-    if not text.isascii() or not text.isdigit() or len(text) > 6:
-        raise ValueError(MSG_PAGE)
-    page = int(text)
-    if not 1 <= page <= PAGE_MAX:
-        raise ValueError(MSG_PAGE)
-    return page

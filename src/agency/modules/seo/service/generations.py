@@ -104,7 +104,7 @@ def check_idea(idea: GenerateArticleIn) -> GenerateArticleIn:
 
 
 async def start_ideas(topic: str, *, admin_id: int, settings: Settings) -> GenerationOut:
-    """Queue three ideas on `topic` (the route wakes the job runner)."""
+    """Queue three ideas on `topic` (queuing its job wakes the job runner)."""
     cleaned = check_topic(topic)
     require_ai(settings)
     await ratelimit.enforce(GENERATIONS_PER_ADMIN, str(admin_id))

@@ -102,9 +102,9 @@ def check_out(check: SpeedCheck, test_status: str | None = None) -> SpeedCheckOu
 
 
 async def start_check(site: Website, kind: str, settings: Settings) -> SpeedCheckOut:
-    """Start a speed test of the site (409 when one is running); the caller wakes the job
-    runner. The speedtest module's refusals (an address it will not test, its per-domain
-    limit) pass through as they are."""
+    """Start a speed test of the site (409 when one is running); queuing its test wakes the job
+    runner (`jobs.enqueue`). The speedtest module's refusals (an address it will not test, its
+    per-domain limit) pass through as they are."""
     now = _now()
     claimed = await Website.filter(
         Q(checking_since=None) | Q(checking_since__lt=now - CHECK_STALE), id=site.id

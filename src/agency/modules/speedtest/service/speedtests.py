@@ -228,7 +228,7 @@ async def start_speed_test(
     settings: Settings,
     resolver: Resolver | None = None,
 ) -> SpeedTestOut:
-    """A visitor's test from one of the three pages (the route then wakes the job runner)."""
+    """A visitor's test from one of the three pages (queuing its job wakes the runner)."""
     target, address = check_request(source, url, email)
     if strategy not in STRATEGIES:
         raise ValidationFailed(MSG_STRATEGY, fields={"strategy": MSG_STRATEGY})
@@ -249,7 +249,7 @@ async def start_for_domain(
 ) -> SpeedTestOut:
     """Another module's test of a domain (a customer's website): the clinic pages' lenient
     rule, the address rule, reuse and the per-domain limit; a report only when `email` is
-    given. The caller wakes the job runner."""
+    given. Queuing its job wakes the job runner."""
     target = target_for("clinic-speed-test", domain)
     if strategy not in STRATEGIES:
         raise ValidationFailed(MSG_STRATEGY, fields={"strategy": MSG_STRATEGY})
