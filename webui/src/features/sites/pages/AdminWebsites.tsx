@@ -112,16 +112,24 @@ export default function AdminWebsitesPage() {
 }
 
 function SiteRow({ site, onChanged }: { site: AdminWebsite; onChanged: (site: AdminWebsite) => void }) {
-  const [next, setNext] = useState<SiteStatus>(STATUSES.find((s) => s === site.status) ?? 'building')
+  const initial: SiteStatus = STATUSES.find((s) => s === site.status) ?? 'building'
+  // Whether the status picked in the row's select (which holds it) is not the site's.
+  const [changed, setChanged] = useState(initial !== site.status)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const selectId = useId()
   const score = clampScore(site.page_speed)
-  const save = () => {
+  const save = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const picked = formValues(event.currentTarget, ['status']).status
+    const next = STATUSES.find((s) => s === picked) ?? initial
     setBusy(true)
     setError(null)
     setWebsiteStatus(site.id, next)
-      .then(onChanged)
+      .then((saved) => {
+        setChanged(false)
+        onChanged(saved)
+      })
       .catch((err: unknown) => setError(errorMessage(err)))
       .finally(() => setBusy(false))
   }
@@ -135,24 +143,24 @@ function SiteRow({ site, onChanged }: { site: AdminWebsite; onChanged: (site: Ad
       <td>{score === null ? 'N/A' : `${score}/100`}</td>
       <td>{formatDay(site.created_at)}</td>
       <td>
-        <div className="sites-table__status">
+        <form className="sites-table__status" onSubmit={save}>
           <Badge tone={websiteStatusTone(site.status)} className={cx('status-badge', `status-badge--${site.status}`)}>
             {site.status.toUpperCase()}
           </Badge>
           <label className="visually-hidden" htmlFor={selectId}>
             New status of {site.domain}
           </label>
-          <select id={selectId} className="input input--sm" value={next} onChange={(e) => setNext(STATUSES.find((s) => s === e.target.value) ?? next)}>
+          <select id={selectId} name="status" className="input input--sm" defaultValue={initial} onChange={(e) => setChanged(e.target.value !== site.status)}>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
                 {statusLabel(s)}
               </option>
             ))}
           </select>
-          <Button size="sm" busy={busy} disabled={next === site.status} onClick={save}>
+          <Button type="submit" size="sm" busy={busy} disabled={!changed}>
             Update<span className="visually-hidden"> {site.domain}</span>
           </Button>
-        </div>
+        </form>
         {error && <ErrorBox>{error}</ErrorBox>}
       </td>
     </tr>
