@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agency.app import create_app
-from agency.core.settings import load_settings
+from agency.settings import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "webui" / "openapi.json"

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from agency.app import create_app
-from agency.core.settings import load_settings
+from agency.settings import load_settings
 
 COMMITTED = Path(__file__).resolve().parent.parent / "webui" / "openapi.json"
 

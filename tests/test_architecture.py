@@ -28,6 +28,7 @@ OPTIONAL_FILES = (
     "api.py",  # what other modules may call
     "web.py",  # Quart helpers other modules' routes may use (auth's guards)
     "clients.py",  # clients of outside services (billing's Stripe gateway)
+    "settings.py",  # the settings keys the module owns (`Module.settings`)
 )
 SERVICE_PACKAGE = "service"
 WEB_PACKAGES = ("quart", "quart_auth", "quart_schema")

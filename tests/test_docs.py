@@ -45,7 +45,7 @@ def test_the_check_fails_on_a_stale_configuration_doc(
 
 
 def test_configuration_doc_has_every_setting() -> None:
-    from agency.core.settings import Settings
+    from agency.settings import Settings
 
     text = (DOCS / "configuration.md").read_text()
     for name in Settings.model_fields:

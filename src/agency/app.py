@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from quart import Quart
 from quart_schema import Info, QuartSchema
@@ -13,9 +14,10 @@ from agency import __version__
 from agency.core import db, jobs, mail, retention, userdata
 from agency.core.modules import HtmlFilter, JobHandler, Module, Periodic
 from agency.core.paths import web_dir
-from agency.core.settings import Settings, check_settings, load_settings
+from agency.core.settings import Settings, as_settings, check_settings
 from agency.core.web import (
     JOBS_KEY,
+    SETTINGS_KEY,
     SITE_KEY,
     core_blueprint,
     install_error_handlers,
@@ -27,6 +29,8 @@ from agency.core.web.requests import JsonRequest
 from agency.core.web.security import security_headers
 from agency.core.web.site import SiteFiles, StaticSite
 from agency.registry import MODULES
+from agency.settings import Settings as ProgramSettings
+from agency.settings import load_settings
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +41,9 @@ MAX_BODY_BYTES = 1024 * 1024
 STOP_GRACE_SECONDS = 10.0
 
 
-def create_app(settings: Settings | None = None, modules: Sequence[Module] = MODULES) -> Quart:
-    settings = settings or load_settings()
+def create_app(settings: Settings | None = None, modules: Sequence[Module[Any]] = MODULES) -> Quart:
+    # The program's settings (every module's keys); given ones must be of that class.
+    settings = load_settings() if settings is None else as_settings(ProgramSettings, settings)
     check_settings(settings, [m.check_settings for m in modules if m.check_settings is not None])
     frame_origins = [
         o for m in modules if m.frame_origins is not None for o in m.frame_origins(settings)
@@ -54,7 +59,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
         QUART_AUTH_COOKIE_SAMESITE="Lax",
         QUART_SCHEMA_CONVERSION_PREFERENCE="pydantic",
     )
-    app.extensions["agency.settings"] = settings
+    app.extensions[SETTINGS_KEY] = settings
     QuartSchema(
         app,
         openapi_path="/openapi.json",
@@ -127,13 +132,13 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module] = MOD
     return app
 
 
-def periodic_jobs(modules: Sequence[Module]) -> list[Periodic]:
+def periodic_jobs(modules: Sequence[Module[Any]]) -> list[Periodic[Any]]:
     """Core's scheduled work (retention, with every module's hook) and the modules' own."""
     hooks = [m.retention for m in modules if m.retention is not None]
     return [retention.periodic(hooks), *(p for m in modules for p in m.periodic)]
 
 
-def _periodic_handler(periodic: Periodic, settings: Settings) -> JobHandler:
+def _periodic_handler(periodic: Periodic[Any], settings: Settings) -> JobHandler:
     async def handle(_payload: dict[str, object]) -> None:
         await periodic.run(settings)
 

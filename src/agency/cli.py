@@ -60,7 +60,7 @@ def root(ctx: typer.Context) -> None:
         return
     from agency.core.cli.support import CliContext
 
-    ctx.obj = CliContext(model_modules)
+    ctx.obj = CliContext(model_modules, settings_class=settings_class)
 
 
 @contextmanager
@@ -82,17 +82,24 @@ def _starting() -> Iterator[None]:
 
 def settings_or_exit(**overrides: Any) -> Settings:
     from agency.core.logging import configure_logging
-    from agency.core.settings import SettingsError, check_settings, load_settings
-    from agency.registry import MODULES
+    from agency.core.settings import SettingsError
+    from agency.settings import check_modules, load_settings
 
     try:
         settings = load_settings(**{k: v for k, v in overrides.items() if v is not None})
-        check_settings(settings, [m.check_settings for m in MODULES if m.check_settings])
+        check_modules(settings)
     except SettingsError as exc:
         _stderr().print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
     configure_logging(settings.log_level, settings.log_format)
     return settings
+
+
+def settings_class() -> type[Settings]:
+    """The program's settings class (every module's keys): importing it imports the modules."""
+    from agency.settings import Settings
+
+    return Settings
 
 
 def model_modules() -> list[ModuleType]:

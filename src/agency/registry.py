@@ -4,6 +4,8 @@ Adding a module: create `agency/modules/<name>/` with a `module.py` that defines
 add one line here. Static imports keep the modules visible to PyInstaller and import-linter.
 """
 
+from typing import Any
+
 from agency.core.modules import Module
 from agency.modules.analysis.module import MODULE as ANALYSIS
 from agency.modules.auth.module import MODULE as AUTH
@@ -18,7 +20,7 @@ from agency.modules.sites.module import MODULE as SITES
 from agency.modules.speedtest.module import MODULE as SPEEDTEST
 from agency.modules.support.module import MODULE as SUPPORT
 
-MODULES: tuple[Module, ...] = (
+MODULES: tuple[Module[Any], ...] = (
     AUTH,
     CATALOGUE,
     NOTIFICATIONS,

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.core.settings import Settings
 from agency.modules.analysis.schemas import (
     ITEM_MAX,
     AiOpportunitiesOut,
@@ -38,6 +37,7 @@ from agency.modules.analysis.service.analysis_ai import (
 from agency.modules.analysis.service.analysis_rules import OVERVIEW_DEFAULT, OVERVIEW_MAX
 from agency.net import ai
 from agency.net.ai import AIError
+from agency.settings import Settings
 from tests.analysis.test_analysis_rules import bare, facts_strategy, perfect
 from tests.fakes.openai_server import (
     DEFAULT_API_KEY,

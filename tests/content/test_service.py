@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agency.core.paths import config_dir
-from agency.core.settings import Settings, SettingsError, check_settings, load_settings
+from agency.core.settings import SettingsError, check_settings
 from agency.modules.content.service import (
     CONTENT_ENGINE_PLAN_KEYS,
     CONTENT_ENGINE_ROUTES,
@@ -31,6 +31,7 @@ from agency.modules.content.service import (
 )
 from agency.modules.content.service import check_settings as check_content_settings
 from agency.registry import MODULES
+from agency.settings import Settings, load_settings
 
 DETAILS = SiteDetails(
     phone="+44 20 7946 0958",

@@ -12,11 +12,11 @@ import pytest
 
 from agency.app import create_app
 from agency.core import db, jobs, mail, ratelimit, retention
-from agency.core.settings import Settings
 from agency.modules.auth.models import PasswordReset, Session, User
 from agency.modules.billing.models import WebhookEvent
 from agency.modules.leads.models import Lead
 from agency.registry import MODULES
+from agency.settings import Settings
 from tests.conftest import MODEL_MODULES, make_settings, run_agency
 
 NOW = datetime.now(UTC)

@@ -142,8 +142,8 @@ async def test_a_module_declares_periodic_work_and_the_server_runs_it(
 ) -> None:
     from agency.app import create_app
     from agency.core.modules import Module, Periodic
-    from agency.core.settings import Settings
     from agency.registry import MODULES
+    from agency.settings import Settings
     from tests.conftest import make_settings
 
     seen: list[Settings] = []

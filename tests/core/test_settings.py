@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agency.core.settings import SettingsError, load_settings
+from agency.core.settings import SettingsError
+from agency.settings import load_settings
 
 
 def test_defaults_need_no_configuration(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -78,7 +79,7 @@ def test_example_config_is_valid_and_documents_every_setting(
     import tomllib
 
     from agency.core.paths import config_dir
-    from agency.core.settings import Settings
+    from agency.settings import Settings
 
     example = config_dir() / "agency.example.toml"
     monkeypatch.setenv("AGENCY_CONFIG", str(example))
@@ -89,7 +90,8 @@ def test_example_config_is_valid_and_documents_every_setting(
 
 
 def test_module_checks_are_reported_like_validators() -> None:
-    from agency.core.settings import Settings, check_settings
+    from agency.core.settings import check_settings
+    from agency.settings import Settings
 
     def no_example_phone(settings: Settings) -> list[tuple[str, str]]:
         return [("contact_phone", "must not be the example")] if settings.port == 8000 else []

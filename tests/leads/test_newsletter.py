@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.core.settings import Settings
 from agency.modules.leads.service import newsletter
 from agency.modules.leads.service.newsletter import (
     MAX_MESSAGE,
@@ -22,6 +21,7 @@ from agency.modules.leads.service.newsletter import (
     kit_error_message,
     subscribe,
 )
+from agency.settings import Settings
 from tests.conftest import free_port
 from tests.fakes.kit import FIXTURES, FakeKit, run_fake_kit
 

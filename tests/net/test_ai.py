@@ -15,9 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletion
 
-from agency.core.settings import Settings, SettingsError, load_settings
+from agency.core.settings import SettingsError
 from agency.net import ai
 from agency.net.ai import MSG_NOT_CONFIGURED, AIError, complete_json
+from agency.settings import Settings, load_settings
 from tests.fakes.openai_server import (
     DEFAULT_API_KEY,
     INVALID_KEY,

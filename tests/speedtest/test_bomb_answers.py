@@ -16,7 +16,6 @@ from typing import Any
 import brotli
 import pytest
 
-from agency.core.settings import Settings
 from agency.modules.leads.service import newsletter
 from agency.modules.leads.service.newsletter import MSG_FAILED, PREFIX, NewsletterFailed
 from agency.modules.speedtest.service.speed_providers import (
@@ -25,6 +24,7 @@ from agency.modules.speedtest.service.speed_providers import (
     PageSpeedInsights,
     SpeedTestFailed,
 )
+from agency.settings import Settings
 from tests.fakes.bombs import BOMBS, MIB, Answer, BombOrigin, measure, run_bomb_origin
 from tests.fakes.pagespeed import success_body
 

@@ -24,7 +24,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.core.settings import Settings
 from agency.modules.speedtest.service import speed_providers
 from agency.modules.speedtest.service.speed_providers import (
     MSG_GENERIC,
@@ -45,6 +44,7 @@ from agency.modules.speedtest.service.speed_providers import (
     provider_for,
     psi_error,
 )
+from agency.settings import Settings
 from tests.conftest import free_port
 from tests.fakes.pagespeed import (
     ERRORED_MESSAGE,

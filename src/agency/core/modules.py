@@ -7,9 +7,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import ModuleType
-from typing import Any
+from typing import Any, Generic
 
-from agency.core.settings import Settings, SettingsCheck
+from agency.core.settings import S, SettingsCheck
 from agency.core.userdata import UserData
 
 JobHandler = Callable[[dict[str, Any]], Awaitable[None]]
@@ -17,11 +17,11 @@ JobHandler = Callable[[dict[str, Any]], Awaitable[None]]
 HtmlFilter = Callable[[str, str], str]
 # (settings, now) -> rows removed per kind ("auth.sessions": 3, ...): deletes what the module
 # keeps only for a while, each kind after its configured time (see `agency.core.retention`).
-RetentionHook = Callable[[Settings, datetime], Awaitable[dict[str, int]]]
+RetentionHook = Callable[[S, datetime], Awaitable[dict[str, int]]]
 
 
 @dataclass(frozen=True)
-class Periodic:
+class Periodic(Generic[S]):
     """Work that runs every `interval`, once per period across every server process.
 
     name: the schedule's name, also the kind of the job each run is queued as (at most 64
@@ -33,7 +33,7 @@ class Periodic:
 
     name: str
     interval: timedelta
-    run: Callable[[Settings], Awaitable[object]]
+    run: Callable[[S], Awaitable[object]]
 
 
 @dataclass(frozen=True)
@@ -65,11 +65,16 @@ class JobOptions:
 
 
 @dataclass(frozen=True)
-class Module:
-    """A module's contributions.
+class Module(Generic[S]):
+    """A module's contributions, typed by its settings class `S` (the kernel's `Settings`, or
+    the module's own subclass of it): every hook below gets the program's settings as an `S`.
 
     name: the module's name. Its commands (`cli.py`) are not here but in `agency.commands`,
         by dotted path, so that `agency --help` imports no module (and the server no CLI).
+    settings: the class of the settings keys the module owns (`modules/<name>/settings.py`, a
+        subclass of the kernel's `Settings`; it may extend a lower module's class or
+        `agency.net.settings.AiSettings`); None: it owns none. `agency.settings` composes the
+        program's one settings class from the kernel's and these.
     models: the module's Tortoise models module, imported statically so that the frozen
         binary and import-linter both see it.
     blueprint: a Quart blueprint (typed loosely so that core does not import Quart).
@@ -98,17 +103,18 @@ class Module:
     """
 
     name: str
+    settings: type[S] | None = None
     models: ModuleType | None = None
     blueprint: Any = None
     job_handlers: dict[str, JobHandler] = field(default_factory=dict)
-    settings_job_handlers: Callable[[Settings], Mapping[str, JobHandler]] | None = None
-    job_options: Callable[[Settings], Mapping[str, JobOptions]] | None = None
+    settings_job_handlers: Callable[[S], Mapping[str, JobHandler]] | None = None
+    job_options: Callable[[S], Mapping[str, JobOptions]] | None = None
     csrf_exempt: tuple[str, ...] = ()
     user_data: UserData | None = None
     prepare: Callable[[], Awaitable[object]] | None = None
-    check_settings: SettingsCheck | None = None
-    html_filter: Callable[[Settings, dict[str, Any]], HtmlFilter] | None = None
-    frame_origins: Callable[[Settings], tuple[str, ...]] | None = None
+    check_settings: SettingsCheck[S] | None = None
+    html_filter: Callable[[S, dict[str, Any]], HtmlFilter] | None = None
+    frame_origins: Callable[[S], tuple[str, ...]] | None = None
     server_pages: tuple[str, ...] = ()
-    retention: RetentionHook | None = None
-    periodic: tuple[Periodic, ...] = ()
+    retention: RetentionHook[S] | None = None
+    periodic: tuple[Periodic[S], ...] = ()

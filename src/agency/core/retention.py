@@ -56,7 +56,7 @@ async def prune_core(settings: Settings, now: datetime) -> dict[str, int]:
 
 
 async def prune(
-    settings: Settings, hooks: Sequence[RetentionHook], now: datetime | None = None
+    settings: Settings, hooks: Sequence[RetentionHook[Any]], now: datetime | None = None
 ) -> dict[str, int]:
     """Delete everything past its time, core's and every module's; returns rows per kind."""
     now = now or datetime.now(UTC)
@@ -72,7 +72,7 @@ async def prune(
     return removed
 
 
-def periodic(hooks: Sequence[RetentionHook]) -> Periodic:
+def periodic(hooks: Sequence[RetentionHook[Any]]) -> Periodic[Settings]:
     """The hourly job that applies retention with the given modules' hooks."""
 
     async def run(settings: Settings) -> dict[str, int]:

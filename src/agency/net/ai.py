@@ -17,8 +17,8 @@ import ssl
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal
 
-from agency.core.settings import Settings
 from agency.net import bounded_body
+from agency.net.settings import AiSettings
 
 if TYPE_CHECKING:
     # Imported where used: the SDK costs a second at start-up (`agency serve`) and
@@ -76,12 +76,12 @@ class AIError(Exception):
         return f"AIError(kind={self.kind!r}, status={self.status!r}, message={self.message!r})"
 
 
-def configured(settings: Settings) -> bool:
+def configured(settings: AiSettings) -> bool:
     """True when an AI key is set (the base URL and model always have a value)."""
     return bool(settings.ai_api_key)
 
 
-def model_name(settings: Settings) -> str:
+def model_name(settings: AiSettings) -> str:
     return settings.ai_model
 
 
@@ -93,7 +93,7 @@ def _tls_context() -> ssl.SSLContext:
     return httpx2.create_ssl_context()
 
 
-def _client(settings: Settings) -> AsyncOpenAI:
+def _client(settings: AiSettings) -> AsyncOpenAI:
     """A client for one call: our timeout, no SDK retries (ours decide), no redirects, the
     answer's body decoded within `MAX_ANSWER_BYTES`."""
     import httpx2
@@ -122,7 +122,7 @@ def _has_json_word(*texts: str) -> bool:
 
 
 async def complete_json(
-    settings: Settings, *, system: str, user: str, max_tokens: int | None = None
+    settings: AiSettings, *, system: str, user: str, max_tokens: int | None = None
 ) -> dict[str, Any]:
     """Ask the model and return its answer, a JSON object, as a dict.
 
@@ -158,7 +158,7 @@ async def complete_json(
 
 
 async def _complete_once(
-    settings: Settings, *, system: str, user: str, max_tokens: int | None
+    settings: AiSettings, *, system: str, user: str, max_tokens: int | None
 ) -> dict[str, Any]:
     import openai
 
@@ -212,7 +212,7 @@ def _host(url: str) -> str:
         return url
 
 
-def _provider_message(exc: openai.APIStatusError, settings: Settings) -> str:
+def _provider_message(exc: openai.APIStatusError, settings: AiSettings) -> str:
     """The provider's own error text, short and without our key."""
     message = ""
     body = exc.body
@@ -241,7 +241,7 @@ def _retry_after(exc: openai.APIStatusError) -> float | None:
     return None
 
 
-def _status_error(exc: openai.APIStatusError, settings: Settings) -> AIError:
+def _status_error(exc: openai.APIStatusError, settings: AiSettings) -> AIError:
     status = exc.status_code
     detail = _provider_message(exc, settings)
     error: AIError

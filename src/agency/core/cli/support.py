@@ -14,7 +14,7 @@ from rich.console import Console
 
 from agency.core import db
 from agency.core.logging import configure_logging
-from agency.core.settings import Settings, SettingsError, load_settings
+from agency.core.settings import S, Settings, SettingsError, as_settings, load_settings_as
 
 T = TypeVar("T")
 console = Console()
@@ -30,11 +30,14 @@ class CliContext:
     def __init__(
         self,
         model_modules: Sequence[ModuleType] | Callable[[], Sequence[ModuleType]],
+        settings_class: type[Settings] | Callable[[], type[Settings]] = Settings,
         **overrides: Any,
     ) -> None:
         # A function is called when a command first opens the database (`agency` passes one,
-        # so that commands which never do, and `--help`, import no module).
+        # so that commands which never do, and `--help`, import no module). The same for the
+        # settings class: the program's one (`agency.settings`) is composed from the modules'.
         self._model_modules = model_modules
+        self._settings_class = settings_class
         self.overrides = overrides
 
     @cached_property
@@ -45,12 +48,19 @@ class CliContext:
     @cached_property
     def settings(self) -> Settings:
         try:
-            settings = load_settings(**{k: v for k, v in self.overrides.items() if v is not None})
+            found = self._settings_class
+            cls: type[Settings] = found if isinstance(found, type) else found()
+            given = {k: v for k, v in self.overrides.items() if v is not None}
+            settings = load_settings_as(cls, **given)
         except SettingsError as exc:
             errors.print(f"[red]{exc}[/red]")
             raise SystemExit(2) from exc
         configure_logging(settings.log_level, settings.log_format)
         return settings
+
+    def settings_of(self, cls: type[S]) -> S:
+        """The settings as a module's own class (`SpeedtestSettings`, ...)."""
+        return as_settings(cls, self.settings)
 
     def run(self, work: Callable[[], Awaitable[T]]) -> T:
         """Run `work()` with the database open (migrated first, so a fresh install works)."""

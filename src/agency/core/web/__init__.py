@@ -30,12 +30,13 @@ from agency.core.errors import (
     ValidationFailed,
 )
 from agency.core.jobs import JobRunner
-from agency.core.settings import Settings
+from agency.core.settings import S, Settings, as_settings
 from agency.core.web.coalesce import Coalesced
 from agency.core.web.request_layer import RequestLayer, is_api
 from agency.core.web.site import SiteFiles
 
 log = logging.getLogger("agency.request")
+SETTINGS_KEY = "agency.settings"
 # Where `create_app` keeps the app's job runner and its built site (`job_runner`, `site_files`).
 JOBS_KEY = "agency.jobs"
 SITE_KEY = "agency.site"
@@ -55,6 +56,21 @@ def site_files(app: Quart | None = None) -> SiteFiles:
     if not isinstance(files, SiteFiles):
         raise TypeError(f"app.extensions[{SITE_KEY!r}] holds no site files")
     return files
+
+
+def app_settings(app: Quart | None = None) -> Settings:
+    """The app's settings (the current app's by default), typed as the kernel's: `create_app`
+    keeps them."""
+    settings = (current_app if app is None else app).extensions[SETTINGS_KEY]
+    if not isinstance(settings, Settings):
+        raise TypeError(f"app.extensions[{SETTINGS_KEY!r}] holds no settings")
+    return settings
+
+
+def settings_of(cls: type[S], app: Quart | None = None) -> S:
+    """The app's settings as a module's own class (`settings_of(BillingSettings)`): they are
+    the program's composed class, an instance of every module's."""
+    return as_settings(cls, app_settings(app))
 
 
 def error_response(error: AppError) -> Response:

@@ -14,9 +14,9 @@ from rich.text import Text
 
 from agency.core.cli.support import CliContext, console, errors, with_progress
 from agency.core.errors import ValidationFailed
-from agency.core.settings import Settings
 from agency.modules.analysis.schemas import AnalysisOut, AnalysisVariant
 from agency.modules.analysis.service import analyses
+from agency.modules.analysis.settings import AnalysisSettings
 from agency.modules.speedtest.api import SpeedResultOut
 from agency.net.safe_fetch import FetchError
 
@@ -50,7 +50,9 @@ def analyze(
     chosen: AnalysisVariant = variant.value
     try:
         analysis, speed, speed_error = asyncio.run(
-            _analyze_with_progress(context.settings, domain, chosen, quiet=as_json)
+            _analyze_with_progress(
+                context.settings_of(AnalysisSettings), domain, chosen, quiet=as_json
+            )
         )
     except ValidationFailed as exc:
         errors.print(f"[red]{exc.message}[/red]")
@@ -69,7 +71,7 @@ def analyze(
 
 
 async def _analyze_with_progress(
-    settings: Settings, domain: str, variant: AnalysisVariant, *, quiet: bool
+    settings: AnalysisSettings, domain: str, variant: AnalysisVariant, *, quiet: bool
 ) -> tuple[AnalysisOut, SpeedResultOut | None, str | None]:
     work = analyses.run_now(domain, variant, settings)
     if quiet:

@@ -4,9 +4,11 @@ from agency.core.modules import Module
 from agency.core.userdata import UserData
 from agency.modules.analysis import models, routes
 from agency.modules.analysis.service import analyses, user_data
+from agency.modules.analysis.settings import AnalysisSettings
 
 MODULE = Module(
     name="analysis",
+    settings=AnalysisSettings,
     models=models,
     blueprint=routes.blueprint,
     settings_job_handlers=lambda settings: {

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from quart import Blueprint, current_app
+from quart import Blueprint
 from quart_schema import validate_request, validate_response
 
+from agency.core.web import settings_of
 from agency.modules.analysis.schemas import AnalysisIn, AnalysisOut
 from agency.modules.analysis.service import analyses
+from agency.modules.analysis.settings import AnalysisSettings
 from agency.modules.auth import web as auth_web
 
 blueprint = Blueprint("analysis", __name__)
@@ -26,7 +28,7 @@ async def post_analysis(data: AnalysisIn) -> tuple[AnalysisOut, int]:
         email=data.email,
         source=data.source,
         client_ip=auth_web.client_ip(),
-        settings=current_app.extensions["agency.settings"],
+        settings=settings_of(AnalysisSettings),
     )
     return analysis, 202
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any, cast
 
-from quart import Blueprint, Quart, Response, current_app, g, jsonify
+from quart import Blueprint, Quart, Response, g, jsonify
 from quart.blueprints import BlueprintSetupState
 from quart_auth import current_user, logout_user
 from quart_schema import validate_request, validate_response
 
+from agency.core.web import app_settings
 from agency.modules.auth.schemas import (
     DeleteAccountIn,
     EmailChangeIn,
@@ -42,7 +43,7 @@ def install_sessions(state: BlueprintSetupState) -> None:
     """Session cookies: HttpOnly, SameSite=Lax (Strict would drop the cookie when the payment
     provider sends the buyer back), Secure when the site is served over https."""
     app = cast(Quart, state.app)
-    settings = app.extensions["agency.settings"]
+    settings = app_settings(app)
     SessionAuth(
         app,
         cookie_name=COOKIE_NAME,
@@ -105,7 +106,7 @@ async def get_me() -> UserEnvelope:
 @validate_response(MessageOut, 202)
 async def post_forgot_password(data: ForgotPasswordIn) -> tuple[MessageOut, int]:
     """E-mail a reset link; the answer is the same whether the e-mail has an account or not."""
-    settings = current_app.extensions["agency.settings"]
+    settings = app_settings()
     message = await resets.request_password_reset(
         email=data.email, client_ip=client_ip(), public_url=settings.public_url
     )

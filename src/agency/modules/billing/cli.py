@@ -10,12 +10,13 @@ from agency.core.cli.support import CliContext, console, errors
 from agency.core.errors import AppError
 from agency.modules.billing.clients import StripeGateway
 from agency.modules.billing.service import prices, subscriptions, webhooks
+from agency.modules.billing.settings import BillingSettings
 
 app = typer.Typer(help="Payments with Stripe.", no_args_is_help=True)
 
 
 def _gateway(context: CliContext) -> StripeGateway:
-    settings = context.settings
+    settings = context.settings_of(BillingSettings)
     gateway = StripeGateway(
         settings.stripe_secret_key, settings.stripe_api_base, settings.stripe_webhook_secret
     )

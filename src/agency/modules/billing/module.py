@@ -4,9 +4,11 @@ from agency.core.modules import Module
 from agency.core.userdata import UserData
 from agency.modules.billing import models, routes
 from agency.modules.billing.service import retention, user_data
+from agency.modules.billing.settings import BillingSettings
 
 MODULE = Module(
     name="billing",
+    settings=BillingSettings,
     models=models,
     blueprint=routes.blueprint,
     csrf_exempt=(routes.WEBHOOK_PATH,),

@@ -10,6 +10,7 @@ from quart.blueprints import BlueprintSetupState
 from quart_schema import validate_request, validate_response
 
 from agency.core.errors import ValidationFailed
+from agency.core.web import app_settings, settings_of
 from agency.modules.auth import web as auth_web
 from agency.modules.billing.clients import StripeGateway
 from agency.modules.billing.schemas import (
@@ -21,6 +22,7 @@ from agency.modules.billing.schemas import (
     WebhookOut,
 )
 from agency.modules.billing.service import checkout, reads, webhooks
+from agency.modules.billing.settings import BillingSettings
 
 blueprint = Blueprint("billing", __name__)
 GATEWAY = "billing.gateway"
@@ -31,7 +33,7 @@ log = logging.getLogger(__name__)
 @blueprint.record_once
 def install_gateway(state: BlueprintSetupState) -> None:
     app = cast(Quart, state.app)
-    settings = app.extensions["agency.settings"]
+    settings = settings_of(BillingSettings, app)
     app.extensions[GATEWAY] = StripeGateway(
         settings.stripe_secret_key, settings.stripe_api_base, settings.stripe_webhook_secret
     )
@@ -46,7 +48,7 @@ def gateway() -> StripeGateway:
 
 
 def _public_url() -> str:
-    return str(current_app.extensions["agency.settings"].public_url)
+    return app_settings().public_url
 
 
 @blueprint.post("/api/billing/checkout")

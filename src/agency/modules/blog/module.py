@@ -1,11 +1,12 @@
 """What the blog module contributes to the program (see `agency.core.modules.Module`)."""
 
 from agency.core.modules import Module
+from agency.core.settings import Settings
 from agency.core.userdata import UserData
 from agency.modules.blog import models, routes
 from agency.modules.blog.service import user_data
 
-MODULE = Module(
+MODULE: Module[Settings] = Module(
     name="blog",
     models=models,
     blueprint=routes.blueprint,

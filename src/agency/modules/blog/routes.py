@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from quart import Blueprint, Response, current_app, request
+from quart import Blueprint, Response, request
 from quart_schema import hide, validate_querystring, validate_response
 
 from agency.core.errors import NotFound
-from agency.core.web import site_files
+from agency.core.web import app_settings, site_files
 from agency.modules.blog.schemas import BlogPageOut, BlogPageQuery, BlogQuery, PublishedArticleOut
 from agency.modules.blog.service import pages, public
 
@@ -19,7 +19,7 @@ FRESH = {"Cache-Control": "no-cache"}
 
 
 def _base_url() -> str:
-    return str(current_app.extensions["agency.settings"].public_url)
+    return app_settings().public_url
 
 
 def _template(pattern: str) -> str | None:

@@ -1,9 +1,10 @@
 """What the catalogue module contributes to the program (see `agency.core.modules.Module`)."""
 
 from agency.core.modules import Module
+from agency.core.settings import Settings
 from agency.modules.catalogue import models, routes, service
 
-MODULE = Module(
+MODULE: Module[Settings] = Module(
     name="catalogue",
     models=models,
     blueprint=routes.blueprint,

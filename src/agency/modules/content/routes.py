@@ -9,17 +9,17 @@ from quart_schema import hide, validate_response
 
 from agency.core.errors import NotFound
 from agency.core.modules import HtmlFilter
-from agency.core.settings import Settings
-from agency.core.web import site_files
+from agency.core.web import app_settings, site_files
 from agency.modules.blog import api as blog_api
 from agency.modules.content import service
 from agency.modules.content.schemas import ContentPageOut
+from agency.modules.content.settings import ContentSettings
 
 blueprint = Blueprint("content", __name__)
 PAGES = "content.pages"
 
 
-def install(settings: Settings, extensions: dict[str, Any]) -> HtmlFilter:
+def install(settings: ContentSettings, extensions: dict[str, Any]) -> HtmlFilter:
     """Read the site details and the Markdown pages once, at start-up: keep the pages for
     `/api/pages/<name>` and return the filter that fills both into the prerendered HTML."""
     details = service.SiteDetails.from_settings(settings)
@@ -52,7 +52,7 @@ async def get_content_page(name: str) -> ContentPageOut:
 @hide
 async def get_robots() -> Response:
     """Crawler rules, pointing at the sitemap by its absolute address."""
-    base = current_app.extensions["agency.settings"].public_url
+    base = app_settings().public_url
     return Response(
         service.robots_txt(base),
         content_type="text/plain; charset=utf-8",
@@ -66,7 +66,7 @@ async def get_sitemap() -> Response:
     """Every public page of the built site, then every published article with its last change,
     by absolute address. Read from the database on every request (no cache to go stale: an
     article shows the moment it is published, on every server process)."""
-    base = current_app.extensions["agency.settings"].public_url
+    base = app_settings().public_url
     paths = site_files().sitemap_paths
     articles = [
         (f"/blog/{slug}", changed) for slug, changed in await blog_api.published_for_sitemap()

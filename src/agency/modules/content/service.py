@@ -27,7 +27,7 @@ import nh3
 from markdown_it import MarkdownIt
 
 from agency.core.paths import config_dir
-from agency.core.settings import Settings
+from agency.modules.content.settings import ContentSettings
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ ALLOWED_TAGS = {
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "th": {"align"}, "td": {"align"}}
 
 
-def check_settings(settings: Settings) -> list[tuple[str, str]]:
+def check_settings(settings: ContentSettings) -> list[tuple[str, str]]:
     """What is wrong with the content-engine plan mapping, as (settings key, message) pairs."""
     value = settings.content_engine_plans
     unknown_routes = sorted(set(value) - set(CONTENT_ENGINE_ROUTES))
@@ -87,12 +87,12 @@ def check_settings(settings: Settings) -> list[tuple[str, str]]:
     return []
 
 
-def content_engine_plans(settings: Settings) -> dict[str, str]:
+def content_engine_plans(settings: ContentSettings) -> dict[str, str]:
     """The plan each content-engine route sells: a partial mapping overrides only its routes."""
     return {**DEFAULT_CONTENT_ENGINE_PLANS, **settings.content_engine_plans}
 
 
-def frame_origins(settings: Settings) -> tuple[str, ...]:
+def frame_origins(settings: ContentSettings) -> tuple[str, ...]:
     """`scheme://host[:port]` of the scheduling page, the one origin the CSP lets pages frame
     (the booking calendar is an iframe: no third-party script may run here)."""
     if not settings.scheduling_url:
@@ -101,7 +101,7 @@ def frame_origins(settings: Settings) -> tuple[str, ...]:
     return (f"{parts.scheme}://{parts.netloc}",)
 
 
-def pages_dir(settings: Settings) -> Path:
+def pages_dir(settings: ContentSettings) -> Path:
     """The folder of the Markdown pages: `pages_dir`, else the bundled `config/pages`."""
     return settings.pages_dir or config_dir() / "pages"
 
@@ -122,7 +122,7 @@ class SiteDetails:
     base_url: str = "http://127.0.0.1:8000"
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> SiteDetails:
+    def from_settings(cls, settings: ContentSettings) -> SiteDetails:
         return cls(
             base_url=settings.public_url,
             phone=settings.contact_phone,

@@ -1,7 +1,8 @@
 """What other modules may use of leads (plain functions and data, no Quart): record a lead that
 came in through them (or keep a page's e-mail as one lead per visit, `remember_lead`), read the
 leads, how a lead's source reads to people, the e-mail rule and its messages, and what leads
-hold about a person. Leads cross the module line as `LeadOut`, never as ORM rows."""
+hold about a person, and its settings class (`LeadsSettings`, which the speed test extends).
+Leads cross the module line as `LeadOut`, never as ORM rows."""
 
 from agency.modules.leads.schemas import LeadOut
 from agency.modules.leads.service.leads import (
@@ -15,11 +16,13 @@ from agency.modules.leads.service.leads import (
     record_lead,
     remember_lead,
 )
+from agency.modules.leads.settings import LeadsSettings
 
 __all__ = [
     "MSG_EMAIL",
     "MSG_EMAIL_INVALID",
     "LeadOut",
+    "LeadsSettings",
     "erase_user",
     "export_user",
     "label_of",

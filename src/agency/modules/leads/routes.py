@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from quart import Blueprint, Response, current_app
+from quart import Blueprint, Response
 from quart_schema import validate_querystring, validate_request, validate_response
 
+from agency.core.web import settings_of
 from agency.modules.auth import web as auth_web
 from agency.modules.leads.schemas import (
     LeadIn,
@@ -16,6 +17,7 @@ from agency.modules.leads.schemas import (
 )
 from agency.modules.leads.service import leads as lead_service
 from agency.modules.leads.service import newsletter
+from agency.modules.leads.settings import LeadsSettings
 
 blueprint = Blueprint("leads", __name__)
 
@@ -25,7 +27,7 @@ blueprint = Blueprint("leads", __name__)
 @validate_response(LeadReceipt, 201)
 async def post_lead(data: LeadIn) -> tuple[LeadReceipt, int]:
     """A visitor's form: stored as a lead, and the agency is told by e-mail."""
-    settings = current_app.extensions["agency.settings"]
+    settings = settings_of(LeadsSettings)
     message = await lead_service.submit_lead(
         source=data.source,
         email=data.email,
@@ -50,7 +52,7 @@ async def post_newsletter(data: NewsletterIn) -> NewsletterOut:
         email=data.email,
         source=data.source,
         client_ip=auth_web.client_ip(),
-        settings=current_app.extensions["agency.settings"],
+        settings=settings_of(LeadsSettings),
     )
     return NewsletterOut(message=message)
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from agency.core.settings import Settings
 from agency.modules.notifications.models import BODY_MAX, LINK_MAX, TITLE_MAX, Notification
 from agency.modules.notifications.schemas import KINDS, NotificationList, NotificationOut
+from agency.modules.notifications.settings import NotificationsSettings
 
 LIST_MAX = 50  # the panel shows the newest 50; `unread` counts them all
 
@@ -82,7 +82,7 @@ async def erase_user(user_id: int) -> None:
     await Notification.filter(user_id=user_id).delete()
 
 
-async def prune(settings: Settings, now: datetime) -> dict[str, int]:
+async def prune(settings: NotificationsSettings, now: datetime) -> dict[str, int]:
     """Retention: notifications already read are deleted `retention_notifications_days` after
     they were written (180 by default); unread ones stay."""
     cutoff = now - timedelta(days=settings.retention_notifications_days)

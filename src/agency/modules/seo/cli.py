@@ -19,10 +19,10 @@ from rich.text import Text
 
 from agency.core.cli.support import CliContext, console, errors
 from agency.core.errors import AppError
-from agency.core.settings import Settings
 from agency.modules.seo.schemas import ArticleOut, GenerateArticleIn, IdeaOut
 from agency.modules.seo.service import articles, generations, importing
 from agency.modules.seo.service.answers import GenerationFailed
+from agency.modules.seo.settings import SeoSettings
 from agency.net.ai import AIError
 
 T = TypeVar("T")
@@ -113,7 +113,7 @@ def idea_panel(number: int, idea: IdeaOut) -> Panel:
     return Panel(Group(*body), title=f"{number}. {idea.title}", title_align="left")
 
 
-def _require_ai(settings: Settings) -> None:
+def _require_ai(settings: SeoSettings) -> None:
     try:
         generations.require_ai(settings)
     except AppError as exc:
@@ -128,7 +128,7 @@ def ideas(
 ) -> None:
     """Ask the AI for three article ideas on a topic."""
     context: CliContext = ctx.obj
-    settings = context.settings
+    settings = context.settings_of(SeoSettings)
     try:
         cleaned = generations.check_topic(topic)
     except AppError as exc:
@@ -163,7 +163,7 @@ def generate(
 ) -> None:
     """Have the AI write a full article and save it as a draft."""
     context: CliContext = ctx.obj
-    settings = context.settings
+    settings = context.settings_of(SeoSettings)
     try:
         idea = generations.check_idea(
             GenerateArticleIn(

@@ -4,9 +4,11 @@ from agency.core.modules import Module
 from agency.core.userdata import UserData
 from agency.modules.seo import models, routes
 from agency.modules.seo.service import generations
+from agency.modules.seo.settings import SeoSettings
 
 MODULE = Module(
     name="seo",
+    settings=SeoSettings,
     models=models,
     blueprint=routes.blueprint,
     settings_job_handlers=lambda settings: {

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from quart import Blueprint, current_app
+from quart import Blueprint
 from quart_schema import validate_querystring, validate_request, validate_response
 
+from agency.core.web import settings_of
 from agency.modules.auth import web as auth_web
 from agency.modules.seo.schemas import (
     AiStatusOut,
@@ -19,6 +20,7 @@ from agency.modules.seo.schemas import (
     PreviewOut,
 )
 from agency.modules.seo.service import articles, generations
+from agency.modules.seo.settings import SeoSettings
 
 blueprint = Blueprint("seo", __name__)
 
@@ -102,7 +104,7 @@ async def draft_article(article_id: int) -> ArticleOut:
 @validate_response(AiStatusOut, 200)
 async def get_ai_status() -> AiStatusOut:
     """Whether an AI provider is configured, and its model ('AI is not configured' else)."""
-    return generations.ai_status(current_app.extensions["agency.settings"])
+    return generations.ai_status(settings_of(SeoSettings))
 
 
 @blueprint.post("/api/admin/article-ideas")
@@ -116,7 +118,7 @@ async def post_ideas(data: IdeasIn) -> tuple[GenerationOut, int]:
     generation = await generations.start_ideas(
         data.topic,
         admin_id=await _admin_id(),
-        settings=current_app.extensions["agency.settings"],
+        settings=settings_of(SeoSettings),
     )
     return generation, 202
 
@@ -131,7 +133,7 @@ async def post_article_draft(data: GenerateArticleIn) -> tuple[GenerationOut, in
     generation = await generations.start_article(
         data,
         admin_id=await _admin_id(),
-        settings=current_app.extensions["agency.settings"],
+        settings=settings_of(SeoSettings),
     )
     return generation, 202
 

@@ -12,8 +12,8 @@ from rich.table import Table
 
 from agency.core.cli.support import CliContext, console, errors
 from agency.core.errors import AppError
-from agency.core.settings import Settings
 from agency.modules.sites.service import checks, websites
+from agency.modules.sites.settings import SitesSettings
 
 app = typer.Typer(help="Customer websites: status and speed.", no_args_is_help=True)
 
@@ -61,7 +61,7 @@ def set_status(
 ) -> None:
     """Move a website to another status; going live e-mails and notifies its owner."""
     context: CliContext = ctx.obj
-    settings = context.settings
+    settings = context.settings_of(SitesSettings)
     try:
         site = context.run(lambda: websites.set_status_by_domain(domain, status.value, settings))
     except AppError as exc:
@@ -83,7 +83,7 @@ def speedtest(
         errors.print("[red]say which websites: --all tests every live website[/red]")
         raise typer.Exit(2)
     context: CliContext = ctx.obj
-    settings = context.settings
+    settings = context.settings_of(SitesSettings)
     results = context.run(lambda: _test_all(settings))
     table = Table(title=f"{len(results)} live website(s) tested")
     for column in ("domain", "score", "result"):
@@ -98,7 +98,7 @@ def speedtest(
         raise typer.Exit(1)
 
 
-async def _test_all(settings: Settings) -> list[checks.SiteTestResult]:
+async def _test_all(settings: SitesSettings) -> list[checks.SiteTestResult]:
     progress = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),

@@ -4,9 +4,11 @@ from agency.core.modules import Module, Periodic
 from agency.core.userdata import UserData
 from agency.modules.sites import models, routes
 from agency.modules.sites.service import checks, websites
+from agency.modules.sites.settings import SitesSettings
 
 MODULE = Module(
     name="sites",
+    settings=SitesSettings,
     models=models,
     blueprint=routes.blueprint,
     settings_job_handlers=lambda settings: {checks.FOLLOW_KIND: checks.follow_handler(settings)},

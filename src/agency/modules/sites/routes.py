@@ -3,9 +3,10 @@ agency's list of every website with its status changes (admins only)."""
 
 from __future__ import annotations
 
-from quart import Blueprint, current_app
+from quart import Blueprint
 from quart_schema import validate_querystring, validate_request, validate_response
 
+from agency.core.web import settings_of
 from agency.modules.auth import web as auth_web
 from agency.modules.sites.schemas import (
     AdminSitesQuery,
@@ -18,6 +19,7 @@ from agency.modules.sites.schemas import (
     WebsiteList,
 )
 from agency.modules.sites.service import websites
+from agency.modules.sites.settings import SitesSettings
 
 blueprint = Blueprint("sites", __name__)
 
@@ -49,7 +51,7 @@ async def get_site(site_id: int) -> WebsiteDetail:
     Its status and what happens next, the plan's delivery promise, the latest speed result,
     the score history and the latest speed check."""
     account = await auth_web.require_account()
-    return await websites.detail(account.id, site_id, current_app.extensions["agency.settings"])
+    return await websites.detail(account.id, site_id, settings_of(SitesSettings))
 
 
 @blueprint.delete("/api/sites/<int:site_id>")
@@ -72,9 +74,7 @@ async def post_site_speed_test(site_id: int) -> tuple[SpeedCheckOut, int]:
 
     Poll `GET /api/sites/{id}/speed-tests/latest` until it is done or failed."""
     account = await auth_web.require_account()
-    check = await websites.start_check(
-        account.id, site_id, current_app.extensions["agency.settings"]
-    )
+    check = await websites.start_check(account.id, site_id, settings_of(SitesSettings))
     return check, 202
 
 
@@ -84,9 +84,7 @@ async def post_site_speed_test(site_id: int) -> tuple[SpeedCheckOut, int]:
 async def get_site_latest_speed_test(site_id: int) -> SpeedCheckOut:
     """The website's latest speed test (404 when it has none)."""
     account = await auth_web.require_account()
-    return await websites.latest_check(
-        account.id, site_id, current_app.extensions["agency.settings"]
-    )
+    return await websites.latest_check(account.id, site_id, settings_of(SitesSettings))
 
 
 @blueprint.get("/api/admin/sites")
@@ -109,6 +107,4 @@ async def put_admin_site_status(site_id: int, data: StatusIn) -> AdminWebsiteOut
     """Move a website to building, live, paused or cancelled (admins only).
 
     Going live e-mails and notifies its owner."""
-    return await websites.set_status(
-        site_id, data.status, current_app.extensions["agency.settings"]
-    )
+    return await websites.set_status(site_id, data.status, settings_of(SitesSettings))

@@ -2,8 +2,9 @@
 speed test of a domain and read a domain's latest result and its history (the customer
 dashboard's chart), and one test by its id (`get_speed_test`: a customer's test in progress);
 for the analysis, the page rule (`target_for`), a test started without an e-mail of its own
-(`begin`), one run in this process (`run_now`), the report allowance of a mailbox and what the
-tests hold about an e-mail. Tests cross the module line as schemas (`SpeedTestOut`,
+(`begin`), one run in this process (`run_now`), the report allowance of a mailbox, what the
+tests hold about an e-mail, and the settings class (`SpeedtestSettings`, which sites and the
+analysis extend). Tests cross the module line as schemas (`SpeedTestOut`,
 `SpeedResultOut`), never as ORM rows.
 
 `start_speed_test` queues the test's job, which wakes this process's job runner once it is
@@ -30,6 +31,7 @@ from agency.modules.speedtest.service.speedtests import latest_result as latest_
 from agency.modules.speedtest.service.speedtests import rating as speed_rating
 from agency.modules.speedtest.service.speedtests import run_speed_test as run_queued_speed_test
 from agency.modules.speedtest.service.speedtests import start_for_domain as start_speed_test
+from agency.modules.speedtest.settings import SpeedtestSettings
 
 __all__ = [
     "MSG_DOMAIN",
@@ -39,6 +41,7 @@ __all__ = [
     "SpeedResultOut",
     "SpeedTestFailed",
     "SpeedTestOut",
+    "SpeedtestSettings",
     "Target",
     "begin",
     "export_for_email",

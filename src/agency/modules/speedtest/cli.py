@@ -11,10 +11,10 @@ from rich.table import Table
 
 from agency.core.cli.support import CliContext, console, errors, with_progress
 from agency.core.errors import ValidationFailed
-from agency.core.settings import Settings
 from agency.modules.speedtest.schemas import SpeedResultOut
 from agency.modules.speedtest.service import speedtests
 from agency.modules.speedtest.service.speed_providers import SpeedTestFailed
+from agency.modules.speedtest.settings import SpeedtestSettings
 
 
 class StrategyChoice(StrEnum):
@@ -46,7 +46,7 @@ def speedtest(
 ) -> None:
     """Test a website's speed now, in this process (no queue), and show the result."""
     context: CliContext = ctx.obj
-    settings = context.settings
+    settings = context.settings_of(SpeedtestSettings)
     name = provider.value if provider else settings.speedtest_provider
     try:
         result = asyncio.run(
@@ -65,7 +65,7 @@ def speedtest(
 
 
 async def _run_with_progress(
-    settings: Settings, domain: str, strategy: str, provider: str, *, quiet: bool
+    settings: SpeedtestSettings, domain: str, strategy: str, provider: str, *, quiet: bool
 ) -> SpeedResultOut:
     work = speedtests.run_now(domain, strategy, provider, settings)
     if quiet:

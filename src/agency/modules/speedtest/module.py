@@ -3,9 +3,11 @@
 from agency.core.modules import Module
 from agency.modules.speedtest import models, routes
 from agency.modules.speedtest.service import speedtests
+from agency.modules.speedtest.settings import SpeedtestSettings
 
 MODULE = Module(
     name="speedtest",
+    settings=SpeedtestSettings,
     models=models,
     blueprint=routes.blueprint,
     settings_job_handlers=lambda settings: {

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from quart import Blueprint, current_app
+from quart import Blueprint
 from quart_schema import validate_request, validate_response
 
+from agency.core.web import settings_of
 from agency.modules.auth import web as auth_web
 from agency.modules.speedtest.schemas import SpeedTestIn, SpeedTestOut
 from agency.modules.speedtest.service import speedtests
+from agency.modules.speedtest.settings import SpeedtestSettings
 
 blueprint = Blueprint("speedtest", __name__)
 
@@ -26,7 +28,7 @@ async def post_speed_test(data: SpeedTestIn) -> tuple[SpeedTestOut, int]:
         source=data.source,
         strategy=data.strategy,
         client_ip=auth_web.client_ip(),
-        settings=current_app.extensions["agency.settings"],
+        settings=settings_of(SpeedtestSettings),
     )
     return test, 202
 

@@ -1,10 +1,11 @@
 """What the support module contributes to the program (see `agency.core.modules.Module`)."""
 
 from agency.core.modules import Module
+from agency.core.settings import Settings
 from agency.core.userdata import UserData
 from agency.modules.support import models, routes, service
 
-MODULE = Module(
+MODULE: Module[Settings] = Module(
     name="support",
     models=models,
     blueprint=routes.blueprint,

@@ -3,9 +3,10 @@ admins' list, reply and resolve."""
 
 from __future__ import annotations
 
-from quart import Blueprint, current_app
+from quart import Blueprint
 from quart_schema import validate_querystring, validate_request, validate_response
 
+from agency.core.web import app_settings
 from agency.modules.auth import web as auth_web
 from agency.modules.support import service
 from agency.modules.support.schemas import (
@@ -36,7 +37,7 @@ async def post_support(data: SupportIn) -> tuple[SupportReceipt, int]:
         website_id=data.website_id,
         honeypot=data.company_website,
         client_ip=auth_web.client_ip(),
-        settings=current_app.extensions["agency.settings"],
+        settings=app_settings(),
     )
     return SupportReceipt(message=message), 201
 
@@ -71,7 +72,7 @@ async def post_admin_support_reply(request_id: int, data: ReplyIn) -> AdminSuppo
         request_id,
         admin_id=admin.id,
         body=data.body,
-        settings=current_app.extensions["agency.settings"],
+        settings=app_settings(),
     )
 
 

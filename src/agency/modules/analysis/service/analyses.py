@@ -41,7 +41,6 @@ from agency.core import jobs, mail, ratelimit
 from agency.core.errors import AppError, NotFound, ValidationFailed
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
-from agency.core.settings import Settings
 from agency.core.text import bare_domain, single_label_domain
 from agency.modules.analysis.models import Analysis
 from agency.modules.analysis.schemas import (
@@ -57,6 +56,7 @@ from agency.modules.analysis.service import (
     analysis_scores,
     page_audit,
 )
+from agency.modules.analysis.settings import AnalysisSettings
 from agency.modules.leads import api as leads_api
 from agency.modules.speedtest import api as speedtest_api
 from agency.modules.speedtest.api import SpeedResultOut, SpeedTestOut
@@ -167,7 +167,7 @@ def check_request(source: str, raw_url: str, raw_email: str) -> Request:
 # Starting an analysis
 
 
-async def check_address(domain: str, settings: Settings, resolver: Resolver | None) -> None:
+async def check_address(domain: str, settings: AnalysisSettings, resolver: Resolver | None) -> None:
     """Refuse a name that points at our machine or network now (the fetcher checks again,
     and connects only to the address it checked)."""
     if settings.speedtest_unsafe_allow_private_targets:
@@ -187,7 +187,7 @@ async def start_analysis(
     email: str,
     source: str,
     client_ip: str,
-    settings: Settings,
+    settings: AnalysisSettings,
     resolver: Resolver | None = None,
 ) -> AnalysisOut:
     """A visitor's analysis from one of the four pages (queuing its job wakes the runner)."""
@@ -213,7 +213,9 @@ async def start_analysis(
     return await out(row)
 
 
-async def _start_speed_test(domain: str, source: str, settings: Settings) -> SpeedTestOut | None:
+async def _start_speed_test(
+    domain: str, source: str, settings: AnalysisSettings
+) -> SpeedTestOut | None:
     """The speed test beside the audit (a recent result of the domain is reused); the analysis
     goes on without one when it cannot start (its own per-domain limit)."""
     try:
@@ -305,7 +307,7 @@ class Written:
     note: str
 
 
-def fetch_plan(domain: str, settings: Settings) -> tuple[list[str], bool]:
+def fetch_plan(domain: str, settings: AnalysisSettings) -> tuple[list[str], bool]:
     """The addresses to try in order (https, then http when https cannot be reached), and
     whether private addresses are allowed (only with the unsafe test setting)."""
     allow_private = settings.speedtest_unsafe_allow_private_targets
@@ -317,7 +319,7 @@ def fetch_plan(domain: str, settings: Settings) -> tuple[list[str], bool]:
 
 async def fetch(
     domain: str,
-    settings: Settings,
+    settings: AnalysisSettings,
     *,
     resolver: Resolver | None = None,
     allow_private: bool | None = None,
@@ -344,7 +346,7 @@ async def fetch(
 
 
 async def write_report(
-    settings: Settings, facts: PageFactsOut, variant: AnalysisVariant, domain: str
+    settings: AnalysisSettings, facts: PageFactsOut, variant: AnalysisVariant, domain: str
 ) -> Written:
     """The report by the configured AI model, or by the rules (no model, or it failed)."""
     if not ai.configured(settings):
@@ -362,7 +364,7 @@ async def write_report(
 async def analyse(
     domain: str,
     variant: AnalysisVariant,
-    settings: Settings,
+    settings: AnalysisSettings,
     *,
     resolver: Resolver | None = None,
     allow_private: bool | None = None,
@@ -378,29 +380,29 @@ async def analyse(
 # The job
 
 
-def run_limit(settings: Settings) -> timedelta:
+def run_limit(settings: AnalysisSettings) -> timedelta:
     """The longest one run may take: the fetch (two tries), and the AI step with its retries."""
     ai_part = settings.ai_timeout * (settings.ai_max_retries + 1) if ai.configured(settings) else 0
     return timedelta(seconds=2 * FETCH_TIMEOUT + ai_part + 30)
 
 
-def speed_wait(settings: Settings) -> timedelta:
+def speed_wait(settings: AnalysisSettings) -> timedelta:
     """How long the e-mail waits for the speed test (its two attempts and the queue)."""
     return 2 * speedtest_api.run_limit(settings) + timedelta(seconds=30)
 
 
-def job_options(_settings: Settings) -> dict[str, JobOptions]:
+def job_options(_settings: AnalysisSettings) -> dict[str, JobOptions]:
     return {JOB_KIND: JobOptions(limit=PER_PROCESS, lease=LEASE)}
 
 
-def job_handler(settings: Settings) -> Callable[[dict[str, Any]], Awaitable[None]]:
+def job_handler(settings: AnalysisSettings) -> Callable[[dict[str, Any]], Awaitable[None]]:
     async def handle(payload: dict[str, Any]) -> None:
         await run_analysis(settings, str(payload.get("analysis_id", "")))
 
     return handle
 
 
-async def run_analysis(settings: Settings, public_id: str) -> None:
+async def run_analysis(settings: AnalysisSettings, public_id: str) -> None:
     """The job: analyse one queued row, then e-mail the report (see the module docstring)."""
     row = await Analysis.get_or_none(public_id=public_id)
     if row is None or row.status == FAILED:
@@ -421,7 +423,7 @@ async def run_analysis(settings: Settings, public_id: str) -> None:
     await _send_report_once(settings, await Analysis.get(id=row.id))
 
 
-async def _produce(settings: Settings, row: Analysis, run: jobs.TrackedRun) -> Written:
+async def _produce(settings: AnalysisSettings, row: Analysis, run: jobs.TrackedRun) -> Written:
     try:
         return await asyncio.wait_for(
             analyse(row.domain, variant_of(row), settings), run_limit(settings).total_seconds()
@@ -440,7 +442,7 @@ async def _produce(settings: Settings, row: Analysis, run: jobs.TrackedRun) -> W
         raise jobs.PermanentFailure(MSG_GENERIC) from exc
 
 
-async def wait_for_speed_test(row: Analysis, settings: Settings) -> SpeedTestOut | None:
+async def wait_for_speed_test(row: Analysis, settings: AnalysisSettings) -> SpeedTestOut | None:
     """The speed test once it has finished, or as it stands when the wait is over."""
     deadline = _now() + speed_wait(settings)
     while True:
@@ -450,7 +452,7 @@ async def wait_for_speed_test(row: Analysis, settings: Settings) -> SpeedTestOut
         await asyncio.sleep(SPEED_POLL_SECONDS)
 
 
-async def _send_report_once(settings: Settings, row: Analysis) -> None:
+async def _send_report_once(settings: AnalysisSettings, row: Analysis) -> None:
     if row.report_sent or row.status != DONE:
         return
     test = await wait_for_speed_test(row, settings)
@@ -513,7 +515,7 @@ def score_rows(
 
 
 def report_context(
-    analysis: AnalysisOut, speed: SpeedResultOut | None, settings: Settings
+    analysis: AnalysisOut, speed: SpeedResultOut | None, settings: AnalysisSettings
 ) -> dict[str, Any]:
     """What the report e-mail says about a done analysis."""
     report = analysis.report
@@ -557,7 +559,7 @@ def report_context(
 
 
 async def run_now(
-    domain: str, variant: AnalysisVariant, settings: Settings
+    domain: str, variant: AnalysisVariant, settings: AnalysisSettings
 ) -> tuple[AnalysisOut, SpeedResultOut | None, str | None]:
     """`agency analyze`: fetch, audit and report in this process, beside the speed provider's
     run (no queue, no database). Like `agency speedtest` it skips the address rule: the
@@ -605,7 +607,7 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-async def prune(settings: Settings, now: datetime) -> dict[str, int]:
+async def prune(settings: AnalysisSettings, now: datetime) -> dict[str, int]:
     """Retention: the analyses (which carry the e-mail) go `retention_leads_days` after they
     were asked for."""
     cutoff = now - timedelta(days=settings.retention_leads_days)

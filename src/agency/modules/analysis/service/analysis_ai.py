@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agency.core.settings import Settings
 from agency.modules.analysis.schemas import (
     ITEM_MAX,
     AiOpportunitiesOut,
@@ -33,6 +32,7 @@ from agency.modules.analysis.service.analysis_rules import (
     ground_report,
 )
 from agency.modules.analysis.service.page_audit import clean
+from agency.modules.analysis.settings import AnalysisSettings
 from agency.net.ai import AIError, complete_json
 
 PARTS_MAX = 10  # stages, touchpoints
@@ -111,7 +111,7 @@ def user_message(facts: PageFactsOut, domain: str) -> str:
 
 
 async def ai_report(
-    settings: Settings, facts: PageFactsOut, variant: AnalysisVariant, domain: str
+    settings: AnalysisSettings, facts: PageFactsOut, variant: AnalysisVariant, domain: str
 ) -> AnalysisReportOut:
     """The model's report, parsed and grounded. Raises `agency.net.ai.AIError` (the
     provider's failures, and `bad_answer` when the answer holds no analysis at all)."""

@@ -7,11 +7,11 @@ from datetime import datetime, timedelta
 
 from tortoise.expressions import Q
 
-from agency.core.settings import Settings
 from agency.modules.auth.models import PasswordReset, Session
+from agency.modules.auth.settings import AuthSettings
 
 
-async def prune(settings: Settings, now: datetime) -> dict[str, int]:
+async def prune(settings: AuthSettings, now: datetime) -> dict[str, int]:
     """Delete sessions expired `retention_sessions_days` ago and reset links used or expired
     `retention_password_resets_days` ago; returns how many of each."""
     session_cutoff = now - timedelta(days=settings.retention_sessions_days)

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from agency.core.settings import Settings
 from agency.modules.billing.models import WebhookEvent
+from agency.modules.billing.settings import BillingSettings
 
 
-async def prune(settings: Settings, now: datetime) -> dict[str, int]:
+async def prune(settings: BillingSettings, now: datetime) -> dict[str, int]:
     cutoff = now - timedelta(days=settings.retention_webhook_events_days)
     return {"billing.webhook_events": await WebhookEvent.filter(received_at__lt=cutoff).delete()}

@@ -12,11 +12,11 @@ from datetime import UTC, datetime, timedelta
 from agency.core import mail, ratelimit
 from agency.core.errors import ValidationFailed
 from agency.core.ratelimit import Limit
-from agency.core.settings import Settings
 from agency.core.text import is_line, valid_email
 from agency.modules.auth import api as auth_api
 from agency.modules.leads.models import Lead
 from agency.modules.leads.schemas import LeadOut
+from agency.modules.leads.settings import LeadsSettings
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ async def record_lead(
     return _out(lead)
 
 
-async def remember_lead(email: str, source: str, domain: str, settings: Settings) -> None:
+async def remember_lead(email: str, source: str, domain: str, settings: LeadsSettings) -> None:
     """Keep the e-mail as a lead of its page: one lead per visit (the newsletter call and the
     test share it), the domain added when the test brings it."""
     recent = (
@@ -265,7 +265,7 @@ async def erase_user(user_id: int) -> None:
         await Lead.filter(email=account.email).delete()
 
 
-async def prune_leads(settings: Settings, now: datetime) -> dict[str, int]:
+async def prune_leads(settings: LeadsSettings, now: datetime) -> dict[str, int]:
     """Retention (core runs it hourly and in `agency db prune`): leads are deleted
     `retention_leads_days` after they were sent (730, the privacy page's 24 months)."""
     cutoff = now - timedelta(days=settings.retention_leads_days)

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from agency.core import ratelimit
 from agency.core.errors import AppError, ValidationFailed
 from agency.core.ratelimit import Limit
-from agency.core.settings import Settings
 from agency.modules.leads.service import leads
+from agency.modules.leads.settings import LeadsSettings
 from agency.net import bounded_body
 from agency.net.tls import tls_context
 
@@ -50,7 +50,7 @@ class NewsletterFailed(Exception):
         super().__init__(self.message)
 
 
-def kit_configured(settings: Settings) -> bool:
+def kit_configured(settings: LeadsSettings) -> bool:
     return bool(settings.kit_api_key and settings.kit_form_id)
 
 
@@ -102,7 +102,7 @@ async def _post(
         raise NewsletterFailed(message)
 
 
-async def subscribe(settings: Settings, email: str) -> None:
+async def subscribe(settings: LeadsSettings, email: str) -> None:
     """Subscribe `email` to the configured Kit form (nothing when Kit is not configured)."""
     if not kit_configured(settings):
         return
@@ -150,7 +150,7 @@ def subscribed_message(email: str) -> str:
 
 
 async def subscribe_newsletter(
-    *, email: str, source: str, client_ip: str, settings: Settings
+    *, email: str, source: str, client_ip: str, settings: LeadsSettings
 ) -> str:
     """The pages' newsletter call: the e-mail kept as a lead of its page, then subscribed with
     Kit when Kit is configured; returns the confirmation the page shows."""
@@ -165,7 +165,7 @@ async def subscribe_newsletter(
     return subscribed_message(address)
 
 
-async def _subscribe(settings: Settings, email: str) -> None:
+async def _subscribe(settings: LeadsSettings, email: str) -> None:
     if not kit_configured(settings):
         return  # a fresh install: the lead is kept, nothing is sent
     try:

@@ -27,7 +27,6 @@ from agency.core import jobs, ratelimit
 from agency.core.errors import NotFound, ServiceUnavailable, ValidationFailed
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
-from agency.core.settings import Settings
 from agency.modules.blog import api as blog_api
 from agency.modules.seo.models import Generation
 from agency.modules.seo.schemas import (
@@ -40,6 +39,7 @@ from agency.modules.seo.schemas import (
 )
 from agency.modules.seo.service import answers
 from agency.modules.seo.service.answers import GenerationFailed
+from agency.modules.seo.settings import SeoSettings
 from agency.net import ai
 
 log = logging.getLogger(__name__)
@@ -69,12 +69,12 @@ STALE_AFTER = timedelta(minutes=45)
 PER_PROCESS = 8
 
 
-def ai_status(settings: Settings) -> AiStatusOut:
+def ai_status(settings: SeoSettings) -> AiStatusOut:
     configured = ai.configured(settings)
     return AiStatusOut(configured=configured, model=ai.model_name(settings) if configured else None)
 
 
-def require_ai(settings: Settings) -> None:
+def require_ai(settings: SeoSettings) -> None:
     if not ai.configured(settings):
         raise ServiceUnavailable(MSG_NOT_CONFIGURED, code="ai_not_configured")
 
@@ -103,7 +103,7 @@ def check_idea(idea: GenerateArticleIn) -> GenerateArticleIn:
 # Starting and reading
 
 
-async def start_ideas(topic: str, *, admin_id: int, settings: Settings) -> GenerationOut:
+async def start_ideas(topic: str, *, admin_id: int, settings: SeoSettings) -> GenerationOut:
     """Queue three ideas on `topic` (queuing its job wakes the job runner)."""
     cleaned = check_topic(topic)
     require_ai(settings)
@@ -112,7 +112,7 @@ async def start_ideas(topic: str, *, admin_id: int, settings: Settings) -> Gener
 
 
 async def start_article(
-    idea: GenerateArticleIn, *, admin_id: int, settings: Settings
+    idea: GenerateArticleIn, *, admin_id: int, settings: SeoSettings
 ) -> GenerationOut:
     """Queue the full article of one idea, to be saved as the admin's draft."""
     checked = check_idea(idea)
@@ -182,7 +182,7 @@ def out(row: Generation) -> GenerationOut:
 # The work (the job's and the CLI's)
 
 
-async def ideas_now(topic: str, settings: Settings) -> list[IdeaOut]:
+async def ideas_now(topic: str, settings: SeoSettings) -> list[IdeaOut]:
     """Three ideas on `topic`, asked now; raises `ai.AIError` or `GenerationFailed`."""
     data = await ai.complete_json(
         settings,
@@ -193,7 +193,7 @@ async def ideas_now(topic: str, settings: Settings) -> list[IdeaOut]:
     return answers.parse_ideas(data)
 
 
-async def write_article(idea: GenerateArticleIn, settings: Settings) -> ArticleIn:
+async def write_article(idea: GenerateArticleIn, settings: SeoSettings) -> ArticleIn:
     """The article of one idea, asked now, as the blog saves it (not saved yet)."""
     checked = check_idea(idea)
     data = await ai.complete_json(
@@ -212,7 +212,7 @@ async def write_article(idea: GenerateArticleIn, settings: Settings) -> ArticleI
 
 
 async def article_now(
-    idea: GenerateArticleIn, settings: Settings, *, created_by: int | None
+    idea: GenerateArticleIn, settings: SeoSettings, *, created_by: int | None
 ) -> ArticleOut:
     """Write the article of one idea now and save it as a draft."""
     return await blog_api.create_article(await write_article(idea, settings), created_by=created_by)
@@ -226,25 +226,25 @@ class _Superseded(Exception):
     """Raised inside the saving transaction when the row is no longer this run's."""
 
 
-def run_limit(settings: Settings) -> timedelta:
+def run_limit(settings: SeoSettings) -> timedelta:
     """The longest one generation may take: every try of net.ai with its back-off."""
     tries = settings.ai_max_retries + 1
     backoff = sum(min(ai.BACKOFF_MAX, ai.BACKOFF_FIRST * 2**n) for n in range(tries - 1))
     return timedelta(seconds=tries * settings.ai_timeout + backoff + RUN_GRACE_SECONDS)
 
 
-def job_options(settings: Settings) -> dict[str, JobOptions]:
+def job_options(settings: SeoSettings) -> dict[str, JobOptions]:
     return {JOB_KIND: JobOptions(limit=PER_PROCESS, lease=run_limit(settings) + LEASE_MARGIN)}
 
 
-def job_handler(settings: Settings) -> Callable[[dict[str, Any]], Awaitable[None]]:
+def job_handler(settings: SeoSettings) -> Callable[[dict[str, Any]], Awaitable[None]]:
     async def handle(payload: dict[str, Any]) -> None:
         await run_generation(settings, str(payload.get("generation_id", "")))
 
     return handle
 
 
-async def run_generation(settings: Settings, public_id: str) -> None:
+async def run_generation(settings: SeoSettings, public_id: str) -> None:
     """The job: run one queued generation and store its outcome (see the module docstring)."""
     row = await Generation.get_or_none(public_id=public_id)
     if row is None or row.status in (DONE, FAILED):
@@ -278,7 +278,7 @@ async def run_generation(settings: Settings, public_id: str) -> None:
         raise jobs.PermanentFailure(MSG_GENERIC) from exc
 
 
-async def _work(row: Generation, settings: Settings, run: jobs.TrackedRun) -> None:
+async def _work(row: Generation, settings: SeoSettings, run: jobs.TrackedRun) -> None:
     if row.kind == "ideas":
         ideas = await ideas_now(row.topic or "", settings)
         await run.finish(ideas=[idea.model_dump() for idea in ideas])
@@ -292,7 +292,7 @@ async def _work(row: Generation, settings: Settings, run: jobs.TrackedRun) -> No
             raise _Superseded  # rolls the draft back: another run owns this generation
 
 
-async def prune(settings: Settings, now: datetime) -> dict[str, int]:
+async def prune(settings: SeoSettings, now: datetime) -> dict[str, int]:
     """Retention: finished generations (a topic, three ideas) go
     `retention_ai_generations_days` after they finished; the drafts they wrote stay."""
     cutoff = now - timedelta(days=settings.retention_ai_generations_days)

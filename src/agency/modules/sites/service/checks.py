@@ -27,7 +27,6 @@ from tortoise.transactions import in_transaction
 
 from agency.core import jobs, mail
 from agency.core.errors import AppError, Conflict, NotFound
-from agency.core.settings import Settings
 from agency.modules.auth import api as auth_api
 from agency.modules.notifications import api as notifications_api
 from agency.modules.sites.models import (
@@ -41,6 +40,7 @@ from agency.modules.sites.models import (
     Website,
 )
 from agency.modules.sites.schemas import CheckStatus, SpeedCheckOut
+from agency.modules.sites.settings import SitesSettings
 from agency.modules.speedtest import api as speedtest_api
 
 log = logging.getLogger(__name__)
@@ -101,7 +101,7 @@ def check_out(check: SpeedCheck, test_status: str | None = None) -> SpeedCheckOu
 # Starting
 
 
-async def start_check(site: Website, kind: str, settings: Settings) -> SpeedCheckOut:
+async def start_check(site: Website, kind: str, settings: SitesSettings) -> SpeedCheckOut:
     """Start a speed test of the site (409 when one is running); queuing its test wakes the job
     runner (`jobs.enqueue`). The speedtest module's refusals (an address it will not test, its
     per-domain limit) pass through as they are."""
@@ -144,7 +144,7 @@ async def _fail_stale(site: Website) -> None:
 # Following
 
 
-async def follow(check: SpeedCheck, settings: Settings) -> str | None:
+async def follow(check: SpeedCheck, settings: SitesSettings) -> str | None:
     """Look at a running check's test and finish the check when it has ended; returns the
     test's status (None when it is gone)."""
     if check.status != RUNNING:
@@ -165,7 +165,7 @@ async def follow(check: SpeedCheck, settings: Settings) -> str | None:
 
 
 async def finish(
-    check: SpeedCheck, status: str, score: int | None, error: str | None, settings: Settings
+    check: SpeedCheck, status: str, score: int | None, error: str | None, settings: SitesSettings
 ) -> None:
     """End a running check once: its score becomes the site's, and a monitored drop is told to
     the owner (in the same transaction, so never twice, never lost)."""
@@ -195,7 +195,7 @@ async def finish(
             await _tell_drop(site, check.previous_score or 0, score, settings)
 
 
-async def _tell_drop(site: Website, previous: int, score: int, settings: Settings) -> None:
+async def _tell_drop(site: Website, previous: int, score: int, settings: SitesSettings) -> None:
     link = f"/dashboard/websites/{site.id}"
     account = await auth_api.get_account(site.user_id)
     if account is None:
@@ -223,7 +223,7 @@ async def _tell_drop(site: Website, previous: int, score: int, settings: Setting
     )
 
 
-async def latest_check(site: Website, settings: Settings) -> SpeedCheckOut | None:
+async def latest_check(site: Website, settings: SitesSettings) -> SpeedCheckOut | None:
     """The site's latest check, followed first when it is running (the page's poll)."""
     check = await SpeedCheck.filter(website_id=site.id).order_by("-id").first()
     if check is None:
@@ -233,7 +233,7 @@ async def latest_check(site: Website, settings: Settings) -> SpeedCheckOut | Non
     return check_out(check, test_status)
 
 
-def follow_handler(settings: Settings) -> Callable[[dict[str, Any]], Awaitable[None]]:
+def follow_handler(settings: SitesSettings) -> Callable[[dict[str, Any]], Awaitable[None]]:
     async def handle(payload: dict[str, Any]) -> None:
         check = await SpeedCheck.get_or_none(id=int(payload.get("check_id") or 0))
         if check is None:
@@ -249,7 +249,7 @@ def follow_handler(settings: Settings) -> Callable[[dict[str, Any]], Awaitable[N
 # Monitoring
 
 
-async def due_sites(settings: Settings, now: datetime | None = None) -> list[Website]:
+async def due_sites(settings: SitesSettings, now: datetime | None = None) -> list[Website]:
     """Live sites whose last monitored test is older than the interval (or that have none)."""
     now = now or _now()
     cutoff = now - timedelta(hours=settings.sites_monitor_interval_hours)
@@ -262,7 +262,7 @@ async def due_sites(settings: Settings, now: datetime | None = None) -> list[Web
     )
 
 
-async def monitor(settings: Settings) -> int:
+async def monitor(settings: SitesSettings) -> int:
     """The schedule's run: start a test of every live site that is due; returns how many
     started. A site with a test running is left for the next run."""
     started = 0
@@ -279,7 +279,7 @@ async def monitor(settings: Settings) -> int:
     return started
 
 
-async def run_here(check: SpeedCheckOut, settings: Settings) -> SpeedCheckOut:
+async def run_here(check: SpeedCheckOut, settings: SitesSettings) -> SpeedCheckOut:
     """Run a started check's test in this process (`agency sites speedtest --all`) and finish
     the check; returns it as it ended."""
     row = await SpeedCheck.get(id=check.id)
@@ -300,7 +300,7 @@ class SiteTestResult:
 
 
 async def test_live_sites(
-    settings: Settings,
+    settings: SitesSettings,
     *,
     at_once: int,
     begin: Callable[[int], None],

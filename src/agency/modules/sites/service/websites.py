@@ -11,7 +11,6 @@ from tortoise.transactions import in_transaction
 
 from agency.core import mail
 from agency.core.errors import NotFound, ValidationFailed
-from agency.core.settings import Settings
 from agency.core.sql import fits_int_id
 from agency.core.text import bare_host
 from agency.modules.auth import api as auth_api
@@ -36,6 +35,7 @@ from agency.modules.sites.schemas import (
     WebsiteOut,
 )
 from agency.modules.sites.service import checks
+from agency.modules.sites.settings import SitesSettings
 from agency.modules.speedtest import api as speedtest_api
 from agency.modules.speedtest.api import SpeedResultOut
 
@@ -139,7 +139,7 @@ async def _delivery(plan_key: str | None) -> tuple[str | None, str | None]:
     return plan.name, f"Your {plan.name} plan is delivered within {plan.delivery}."
 
 
-async def detail(user_id: int, site_id: int, settings: Settings) -> WebsiteDetail:
+async def detail(user_id: int, site_id: int, settings: SitesSettings) -> WebsiteDetail:
     site = await own_site(user_id, site_id)
     check = await checks.latest_check(site, settings)  # may finish it, and so change the score
     site = await own_site(user_id, site_id)
@@ -180,7 +180,7 @@ async def remove(user_id: int, site_id: int) -> None:
     await Website.filter(id=site.id, deleted_at=None).update(deleted_at=datetime.now(UTC))
 
 
-async def latest_check(user_id: int, site_id: int, settings: Settings) -> SpeedCheckOut:
+async def latest_check(user_id: int, site_id: int, settings: SitesSettings) -> SpeedCheckOut:
     """The owner's latest speed check of the site (the page polls it while it runs)."""
     check = await checks.latest_check(await own_site(user_id, site_id), settings)
     if check is None:
@@ -220,7 +220,7 @@ def _admin_out(site: Website, account: auth_api.Account | None) -> AdminWebsiteO
     )
 
 
-async def set_status(site_id: int, status: str, settings: Settings) -> AdminWebsiteOut:
+async def set_status(site_id: int, status: str, settings: SitesSettings) -> AdminWebsiteOut:
     """An admin moves a website to another status; going live e-mails and notifies the owner."""
     if status not in STATUSES:
         raise ValidationFailed(MSG_STATUS, fields={"status": MSG_STATUS})
@@ -232,7 +232,9 @@ async def set_status(site_id: int, status: str, settings: Settings) -> AdminWebs
     return await _change(site, status, settings)
 
 
-async def set_status_by_domain(domain: str, status: str, settings: Settings) -> AdminWebsiteOut:
+async def set_status_by_domain(
+    domain: str, status: str, settings: SitesSettings
+) -> AdminWebsiteOut:
     """`agency sites set-status DOMAIN STATUS`: every customer's site of that domain is the
     same site; the newest one not removed is changed."""
     if status not in STATUSES:
@@ -247,7 +249,7 @@ async def set_status_by_domain(domain: str, status: str, settings: Settings) -> 
     return await _change(site, status, settings)
 
 
-async def _change(site: Website, status: str, settings: Settings) -> AdminWebsiteOut:
+async def _change(site: Website, status: str, settings: SitesSettings) -> AdminWebsiteOut:
     now = datetime.now(UTC)
     async with in_transaction():
         won = await Website.filter(id=site.id, status=site.status).update(
@@ -260,7 +262,7 @@ async def _change(site: Website, status: str, settings: Settings) -> AdminWebsit
     return _admin_out(fresh, accounts.get(fresh.user_id))
 
 
-async def _tell_live(site: Website, settings: Settings) -> None:
+async def _tell_live(site: Website, settings: SitesSettings) -> None:
     link = f"/dashboard/websites/{site.id}"
     account = await auth_api.get_account(site.user_id)
     if account is None:
@@ -283,7 +285,7 @@ async def _tell_live(site: Website, settings: Settings) -> None:
     )
 
 
-async def start_check(user_id: int, site_id: int, settings: Settings) -> SpeedCheckOut:
+async def start_check(user_id: int, site_id: int, settings: SitesSettings) -> SpeedCheckOut:
     """The owner's 'Run speed test' (409 while one runs)."""
     return await checks.start_check(await own_site(user_id, site_id), MANUAL, settings)
 

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from agency.core.settings import Settings
+from agency.modules.speedtest.settings import SpeedtestSettings
 from agency.net import bounded_body
 from agency.net.addresses import Resolver, is_public_address
 from agency.net.egress_proxy import Allowed, EgressProxy
@@ -576,7 +576,7 @@ async def _stop(proc: asyncio.subprocess.Process) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def provider_for(settings: Settings, name: ProviderName | None = None) -> SpeedProvider:
+def provider_for(settings: SpeedtestSettings, name: ProviderName | None = None) -> SpeedProvider:
     """The provider `name`, else the configured one (AGENCY_SPEEDTEST_PROVIDER)."""
     chosen = name or settings.speedtest_provider
     if chosen == "lighthouse":

@@ -31,7 +31,6 @@ from agency.core import jobs, mail, ratelimit
 from agency.core.errors import NotFound, TooManyRequests, ValidationFailed
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
-from agency.core.settings import Settings
 from agency.core.text import bare_domain, strip_scheme, valid_host
 from agency.modules.leads import api as leads_api
 from agency.modules.speedtest.models import SpeedTest
@@ -49,6 +48,7 @@ from agency.modules.speedtest.service.speed_providers import (
     SpeedReport,
     SpeedTestFailed,
 )
+from agency.modules.speedtest.settings import SpeedtestSettings
 from agency.net.addresses import (
     Resolver,
     Unresolvable,
@@ -205,7 +205,9 @@ def rating(score: int) -> Rating:
 # Starting a test
 
 
-async def check_address(target: Target, settings: Settings, resolver: Resolver | None) -> None:
+async def check_address(
+    target: Target, settings: SpeedtestSettings, resolver: Resolver | None
+) -> None:
     """Refuse a target on our machine or network (unless the unsafe test setting is on)."""
     if settings.speedtest_unsafe_allow_private_targets:
         return
@@ -225,7 +227,7 @@ async def start_speed_test(
     source: str,
     strategy: str,
     client_ip: str,
-    settings: Settings,
+    settings: SpeedtestSettings,
     resolver: Resolver | None = None,
 ) -> SpeedTestOut:
     """A visitor's test from one of the three pages (queuing its job wakes the runner)."""
@@ -241,7 +243,7 @@ async def start_speed_test(
 async def start_for_domain(
     domain: str,
     strategy: str,
-    settings: Settings,
+    settings: SpeedtestSettings,
     *,
     email: str | None = None,
     source: str = "dashboard",
@@ -259,7 +261,7 @@ async def start_for_domain(
 
 
 async def begin(
-    target: Target, strategy: str, settings: Settings, *, source: str, email: str | None
+    target: Target, strategy: str, settings: SpeedtestSettings, *, source: str, email: str | None
 ) -> SpeedTestOut:
     """Answer from a recent result, or store a queued test and queue its job."""
     reused = await reuse(target, strategy, settings, source=source, email=email)
@@ -282,7 +284,7 @@ async def begin(
 
 
 async def reuse(
-    target: Target, strategy: str, settings: Settings, *, source: str, email: str | None
+    target: Target, strategy: str, settings: SpeedtestSettings, *, source: str, email: str | None
 ) -> SpeedTestOut | None:
     """A new `done` test carrying the last result of the same domain and strategy, when that
     is younger than `speedtest_reuse_minutes` (0: never reused); its report is queued too."""
@@ -424,7 +426,7 @@ def report_result(report: SpeedReport) -> SpeedResultOut:
 
 
 async def run_provider(
-    settings: Settings, url: str, strategy: str, provider_name: str | None = None
+    settings: SpeedtestSettings, url: str, strategy: str, provider_name: str | None = None
 ) -> SpeedReport:
     """One run of the configured provider (or the one named), bounded in time."""
     name: speed_providers.ProviderName = settings.speedtest_provider
@@ -443,7 +445,7 @@ PSI_PER_PROCESS = 64
 LEASE_MARGIN = timedelta(seconds=5)
 
 
-def job_options(settings: Settings) -> dict[str, JobOptions]:
+def job_options(settings: SpeedtestSettings) -> dict[str, JobOptions]:
     lease = run_limit(settings) + LEASE_MARGIN
     if settings.speedtest_provider == "lighthouse":
         cores = os.cpu_count() or 1
@@ -451,14 +453,14 @@ def job_options(settings: Settings) -> dict[str, JobOptions]:
     return {JOB_KIND: JobOptions(limit=PSI_PER_PROCESS, lease=lease)}
 
 
-def job_handler(settings: Settings) -> Callable[[dict[str, Any]], Awaitable[None]]:
+def job_handler(settings: SpeedtestSettings) -> Callable[[dict[str, Any]], Awaitable[None]]:
     async def handle(payload: dict[str, Any]) -> None:
         await run_speed_test(settings, str(payload.get("speed_test_id", "")))
 
     return handle
 
 
-async def recheck_address(test: SpeedTest, settings: Settings) -> None:
+async def recheck_address(test: SpeedTest, settings: SpeedtestSettings) -> None:
     """Local Lighthouse drives a browser on our machine: the name is looked up again right
     before the run, so one that pointed elsewhere when the test was asked for and now points
     at our network (DNS rebinding) is refused. (PageSpeed Insights fetches from Google's
@@ -478,12 +480,12 @@ async def recheck_address(test: SpeedTest, settings: Settings) -> None:
         raise SpeedTestFailed(MSG_UNREACHABLE) from exc
 
 
-def run_limit(settings: Settings) -> timedelta:
+def run_limit(settings: SpeedtestSettings) -> timedelta:
     """The longest one run of the provider may take (`run_provider` cuts it off then)."""
     return timedelta(seconds=settings.pagespeed_timeout + RUN_GRACE_SECONDS)
 
 
-async def run_speed_test(settings: Settings, public_id: str) -> None:
+async def run_speed_test(settings: SpeedtestSettings, public_id: str) -> None:
     """The job: run one queued test and store its outcome (see the module docstring)."""
     test = await SpeedTest.get_or_none(public_id=public_id)
     if test is None or test.status in (DONE, FAILED):
@@ -512,7 +514,7 @@ async def run_speed_test(settings: Settings, public_id: str) -> None:
 
 
 async def _finish_done(
-    test: SpeedTest, report: SpeedReport, run: jobs.TrackedRun, settings: Settings
+    test: SpeedTest, report: SpeedReport, run: jobs.TrackedRun, settings: SpeedtestSettings
 ) -> None:
     result = report_result(report)
     async with in_transaction():
@@ -547,7 +549,7 @@ _FIELD_NAMES = {
 _CATEGORIES = {"FAST": "good", "AVERAGE": "needs improvement", "SLOW": "poor"}
 
 
-def report_context(test: SpeedTest, settings: Settings) -> dict[str, Any]:
+def report_context(test: SpeedTest, settings: SpeedtestSettings) -> dict[str, Any]:
     """What the report e-mail says about a done test."""
     result = result_of(test)
     if result is None:
@@ -582,7 +584,7 @@ def report_context(test: SpeedTest, settings: Settings) -> dict[str, Any]:
     }
 
 
-async def send_report(test: SpeedTest, settings: Settings) -> None:
+async def send_report(test: SpeedTest, settings: SpeedtestSettings) -> None:
     """Queue the visitor's report (nothing when the test has no e-mail, or its mailbox had its
     reports for the day)."""
     if test.email and await report_allowed(test.email, "speed test", test.public_id):
@@ -615,7 +617,7 @@ async def report_allowed(email: str, what: str, public_id: str) -> bool:
 
 
 async def run_now(
-    domain: str, strategy: str, provider_name: str | None, settings: Settings
+    domain: str, strategy: str, provider_name: str | None, settings: SpeedtestSettings
 ) -> SpeedResultOut:
     """`agency speedtest`: the provider run in this process, no queue, no address rule (the
     operator may test a site on their own network); raises `SpeedTestFailed` or
@@ -644,7 +646,7 @@ async def forget_email(email: str) -> None:
     await SpeedTest.filter(email=email).update(email=None)
 
 
-async def prune(settings: Settings, now: datetime) -> dict[str, int]:
+async def prune(settings: SpeedtestSettings, now: datetime) -> dict[str, int]:
     """Retention: the e-mail on a test goes `retention_leads_days` after it was given (the test
     stays, as the domain's history)."""
     cutoff = now - timedelta(days=settings.retention_leads_days)
