@@ -18,22 +18,26 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import asyncpg
+import httpx
 import pytest
 from argon2 import PasswordHasher, profiles
 from hypothesis import HealthCheck, settings
 
 from agency.app import create_app
 from agency.core import db, ratelimit
-from agency.core.settings import Settings
 from agency.modules.auth.service import passwords as auth_passwords
 from agency.registry import MODULES
+from agency.settings import Settings
+from tests.fakes.customer_site import CustomerSite, run_customer_site
+from tests.fakes.pagespeed import FakePageSpeed, run_fake_pagespeed
 from tests.fakes.smtp import SmtpServer
+from tests.helpers.http import ADMIN_EMAIL, CUSTOMER_EMAIL, signed_up
 
 # Hashing with argon2's production cost would dominate the suite's run time; the algorithm and
 # code path stay the same (the end-to-end tests run the real server with the real cost).
@@ -94,56 +98,20 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("backend", BACKENDS, indirect=True)
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Every test on a database is marked `db` as it is collected, before `-m` selects: so
+    `-m db` selects exactly them, and `-m "not db"` the tests that need none."""
+    if "database_url" in getattr(item, "fixturenames", ()):
+        item.add_marker(pytest.mark.db)
+
+
 @pytest.hookimpl(trylast=True)  # after `-m` and `-k` have deselected theirs
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Every test on a database is marked `db` (so `-m db` selects exactly them). Browser tests
-    last: sync Playwright keeps an event loop running in the main thread for the rest of the
-    session, which asyncio.run() and pytest-asyncio cannot share. With `AGENCY_TEST_SHARD=i/n`
-    only the i-th of n shares of the test files runs (scripts/check runs n at once)."""
-    for item in items:
-        if "database_url" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.db)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests last: sync Playwright keeps an event loop running in the main thread for
+    the rest of the session, which asyncio.run() and pytest-asyncio cannot share (scripts/test
+    runs them in a pytest of their own, after the others have run in parallel under
+    pytest-xdist)."""
     items.sort(key=lambda item: "/e2e/" in str(item.path))
-    shard = os.environ.get("AGENCY_TEST_SHARD", "")
-    if shard:
-        kept = _shard(items, shard)
-        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
-        items[:] = [item for item in items if item in kept]
-
-
-def _shard(items: list[pytest.Item], shard: str) -> set[pytest.Item]:
-    """The tests of shard `i/n`. A file whose tests share a module- or class-scoped fixture (a
-    fake server, say) stays whole, so the fixture is set up once and its state stays in one
-    process; the tests of other files are dealt one by one (a file of slow tests is spread over
-    the shares). Units go largest first, each to the share with the fewest tests so far. Every
-    process of a run collects the same tests, so the shares are disjoint and cover them all."""
-    index, _, count = shard.partition("/")
-    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
-        raise pytest.UsageError(f"AGENCY_TEST_SHARD={shard!r}: expected i/n with 1 <= i <= n")
-    files: dict[str, list[pytest.Item]] = {}
-    for item in items:
-        files.setdefault(str(item.path), []).append(item)
-    units: list[list[pytest.Item]] = []
-    for tests in files.values():
-        if any(_shares_a_fixture(test) for test in tests):
-            units.append(tests)
-        else:
-            units.extend([test] for test in tests)
-    shares: list[list[pytest.Item]] = [[] for _ in range(int(count))]
-    for unit in sorted(units, key=len, reverse=True):  # stable: ties keep collection order
-        min(shares, key=len).extend(unit)
-    return set(shares[int(index) - 1])
-
-
-def _shares_a_fixture(item: pytest.Item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return False
-    return any(
-        definition.scope in ("module", "class", "package")
-        for definitions in info.name2fixturedefs.values()
-        for definition in definitions
-    )
 
 
 def pytest_report_header() -> str:
@@ -292,8 +260,10 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def postgres_database() -> Iterator[str]:
-    """A PostgreSQL database for this test session, migrated once, dropped at the end."""
-    name = f"agency_test_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    """A PostgreSQL database for this test session, migrated once, dropped at the end: one per
+    pytest process, so each pytest-xdist worker (`gw0`, `gw1`, ...) has its own."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    name = f"agency_test_{worker}_{os.getpid()}_{uuid.uuid4().hex[:6]}"
     url = postgres_create(name)
     asyncio.run(db.upgrade(url, MODEL_MODULES))
     yield url
@@ -355,7 +325,8 @@ def app_settings(tmp_path: Path, database_url: str) -> Settings:
 
 @pytest.fixture
 async def app(app_settings: Settings) -> AsyncIterator[Any]:
-    """A started app (database open) on a clean database."""
+    """A started app (a Quart test app, database open) on a clean database. A test module or
+    folder changes its settings by defining its own `app_settings` fixture."""
     quart_app = create_app(app_settings)
     async with quart_app.test_app() as test_app:
         yield test_app
@@ -363,7 +334,41 @@ async def app(app_settings: Settings) -> AsyncIterator[Any]:
 
 @pytest.fixture
 def client(app: Any) -> Any:
+    """A Quart test client of `app`, signed in as nobody (send JSON with
+    tests/helpers/http.py's `call`)."""
     return app.test_client()
+
+
+@pytest.fixture
+async def customer(app: Any) -> Any:
+    """A test client of `app` signed up and in as the customer `CUSTOMER_EMAIL`
+    (ada@example.com); the account's id in `customer.user_id`."""
+    return await signed_up(app, CUSTOMER_EMAIL)
+
+
+@pytest.fixture
+async def admin(app: Any) -> Any:
+    """A test client of `app` signed up and in as the admin `ADMIN_EMAIL`
+    (admin@example.com); the account's id in `admin.user_id`."""
+    return await signed_up(app, ADMIN_EMAIL, admin=True)
+
+
+@asynccontextmanager
+async def web_client(
+    quart_app: Any, base_url: str = "http://testserver"
+) -> AsyncIterator[httpx.AsyncClient]:
+    """httpx through the whole stack of a started Quart app (its static layer, then Quart), as
+    a browser reaches it: for pages, not only the API."""
+    transport = httpx.ASGITransport(app=quart_app)
+    async with httpx.AsyncClient(transport=transport, base_url=base_url) as http:
+        yield http
+
+
+@pytest.fixture
+async def web(app: Any) -> AsyncIterator[httpx.AsyncClient]:
+    """`web_client` of `app`: HTTP through the whole stack, pages and API."""
+    async with web_client(app.app) as http:
+        yield http
 
 
 @pytest.fixture
@@ -387,6 +392,22 @@ def no_rate_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         if hasattr(ratelimit, name):
             monkeypatch.setattr(ratelimit, name, allow)
     yield
+
+
+@pytest.fixture
+def psi() -> Iterator[FakePageSpeed]:
+    """The fake PageSpeed Insights API on loopback (tests/fakes/pagespeed.py), one per test;
+    its `hang` hosts answer after 3 s. A module needing another (an API key, one per module)
+    defines its own `psi`."""
+    with run_fake_pagespeed(hang_delay=3.0) as fake:
+        yield fake
+
+
+@pytest.fixture(scope="module")
+def customer_site() -> Iterator[CustomerSite]:
+    """A customer's website on loopback (tests/fakes/customer_site.py), one per test module."""
+    with run_customer_site() as site:
+        yield site
 
 
 @pytest.fixture

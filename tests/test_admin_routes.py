@@ -10,11 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
-from tests.auth.helpers import HEADERS, sign_up
-
-pytestmark = pytest.mark.db
+from tests.helpers.http import HEADERS, sign_up
 
 ADMIN_PREFIX = "/api/admin/"
 _PARAM = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?(\w+)>")

@@ -50,9 +50,9 @@ from agency.modules.billing.service import prices as billing_prices
 from agency.modules.catalogue import service as catalogue
 from agency.net import addresses
 from agency.registry import MODULES
-from tests.auth.helpers import PASSWORD
 from tests.conftest import make_settings
 from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
+from tests.helpers.http import PASSWORD
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "12"))
 CSRF = {CSRF_HEADER: "1"}

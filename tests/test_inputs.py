@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from agency.modules.auth.service import admin as auth_admin
-from tests.auth.helpers import HEADERS, PASSWORD, call, sign_up
 from tests.billing.conftest import started_shop
 from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
+from tests.helpers.http import HEADERS, PASSWORD, call, sign_up
 
 JSON_HEADERS = {**HEADERS, "Content-Type": "application/json"}
 

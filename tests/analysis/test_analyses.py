@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from agency.app import create_app
 from agency.core import mail
 from agency.core.errors import ValidationFailed
-from agency.core.settings import SettingsError, load_settings
+from agency.core.settings import SettingsError
 from agency.modules.analysis.models import Analysis
 from agency.modules.analysis.service import analyses
 from agency.modules.leads.models import Lead
@@ -34,11 +34,12 @@ from agency.modules.leads.service.leads import MSG_EMAIL_INVALID
 from agency.modules.speedtest.models import SpeedTest
 from agency.modules.speedtest.service import speedtests
 from agency.net import addresses
-from tests.auth.helpers import HEADERS, PASSWORD, sign_up
+from agency.settings import Settings, load_settings
 from tests.conftest import make_settings, run_agency
-from tests.fakes.customer_site import RICH_FACTS, CustomerSite, run_customer_site
+from tests.fakes.customer_site import RICH_FACTS, CustomerSite
 from tests.fakes.openai_server import run_fake_openai
 from tests.fakes.pagespeed import FakePageSpeed, run_fake_pagespeed, score_for
+from tests.helpers.http import HEADERS, PASSWORD, sign_up
 
 EMAIL = "owner@customer-site.com"
 DOMAIN = "customer-site.com"  # passes the pages' strict rule; fetched from the local site
@@ -83,18 +84,6 @@ REPORT = {
 }
 
 
-@pytest.fixture(scope="module")
-def customer_site() -> Iterator[CustomerSite]:
-    with run_customer_site() as site:
-        yield site
-
-
-@pytest.fixture
-def psi() -> Iterator[FakePageSpeed]:
-    with run_fake_pagespeed(hang_delay=3.0) as fake:
-        yield fake
-
-
 @pytest.fixture(autouse=True)
 def quick_polls(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(analyses, "SPEED_POLL_SECONDS", 0.05)
@@ -129,12 +118,12 @@ def settings_for(
 
 
 @pytest.fixture
-async def app(
+def app_settings(
     tmp_path: Path, database_url: str, psi: FakePageSpeed, customer_site: CustomerSite
-) -> Any:
-    application = create_app(settings_for(tmp_path, database_url, psi, customer_site))
-    async with application.test_app() as test_app:
-        yield test_app
+) -> Settings:
+    """The settings of this module's `app` (tests/conftest.py): the fake PageSpeed and the
+    local customer site, behind one proxy."""
+    return settings_for(tmp_path, database_url, psi, customer_site)
 
 
 async def call(

@@ -8,7 +8,6 @@ are queued, in the `outbound_mail` table."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,16 +15,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.app import create_app
 from agency.core import mail
 from agency.core.text import valid_email
 from agency.modules.analysis.models import Analysis
 from agency.modules.analysis.service import analyses
 from agency.modules.speedtest.models import SpeedTest
 from agency.modules.speedtest.service import speedtests
+from agency.settings import Settings
 from tests.analysis import test_analyses as analysis_tests
-from tests.fakes.customer_site import CustomerSite, run_customer_site
-from tests.fakes.pagespeed import FakePageSpeed, run_fake_pagespeed
+from tests.fakes.customer_site import CustomerSite
+from tests.fakes.pagespeed import FakePageSpeed
 from tests.speedtest import test_speedtests as speed_tests
 
 MAILBOX = "ann.lee@gmail.com"
@@ -40,60 +39,46 @@ SPELLINGS = [
 
 
 @pytest.fixture
-def psi() -> Iterator[FakePageSpeed]:
-    with run_fake_pagespeed(hang_delay=3.0) as fake:
-        yield fake
-
-
-@pytest.fixture(scope="module")
-def customer_site() -> Iterator[CustomerSite]:
-    with run_customer_site() as site:
-        yield site
-
-
-@pytest.fixture
-async def site(
+def app_settings(
     tmp_path: Path, database_url: str, psi: FakePageSpeed, customer_site: CustomerSite
-) -> Any:
-    """The app behind one trusted proxy (X-Forwarded-For is the client), with the fake
-    PageSpeed, the local customer site for analyses, and no reuse of speed results."""
-    settings = analysis_tests.settings_for(
+) -> Settings:
+    """This module's `app` (tests/conftest.py) is behind one trusted proxy (X-Forwarded-For is
+    the client), with the fake PageSpeed, the local customer site for analyses, and no reuse of
+    speed results."""
+    return analysis_tests.settings_for(
         tmp_path, database_url, psi, customer_site, speedtest_reuse_minutes=0
     )
-    app = create_app(settings)
-    async with app.test_app() as test_app:
-        yield test_app
 
 
-async def speed_test(site: Any, url: str, ip: str, email: str = "owner@shop.example") -> int:
+async def speed_test(app: Any, url: str, ip: str, email: str = "owner@shop.example") -> int:
     body = {"url": url, "email": email, "source": "clinic-speed-test", "strategy": "mobile"}
-    status, _, _ = await speed_tests.call(site, "post", "/api/speed-tests", body, ip)
+    status, _, _ = await speed_tests.call(app, "post", "/api/speed-tests", body, ip)
     return int(status)
 
 
-async def test_addresses_of_one_ipv6_network_are_one_visitor(site: Any) -> None:
+async def test_addresses_of_one_ipv6_network_are_one_visitor(app: Any) -> None:
     """The probe: 15 addresses of one /64 got 15 x 202 against a limit of 10."""
     limit = speedtests.TESTS_PER_ADDRESS.limit
     statuses = [
-        await speed_test(site, f"site-{n}.example", f"2001:db8:aa:bb::{n:x}") for n in range(15)
+        await speed_test(app, f"site-{n}.example", f"2001:db8:aa:bb::{n:x}") for n in range(15)
     ]
     assert statuses == [202] * limit + [429] * (15 - limit)
     # An IPv4 visitor written IPv4-mapped is that visitor; the next /64 is someone else.
-    assert await speed_test(site, "next.example", "2001:db8:aa:bc::1") == 202
+    assert await speed_test(app, "next.example", "2001:db8:aa:bc::1") == 202
     for n in range(limit):
-        assert await speed_test(site, f"v4-{n}.example", "192.0.2.1") == 202
-    assert await speed_test(site, "v4-more.example", "::ffff:192.0.2.1") == 429
+        assert await speed_test(app, f"v4-{n}.example", "192.0.2.1") == 202
+    assert await speed_test(app, "v4-more.example", "::ffff:192.0.2.1") == 429
 
 
-async def test_the_ports_of_one_host_are_one_domain(site: Any) -> None:
+async def test_the_ports_of_one_host_are_one_domain(app: Any) -> None:
     """The probe: 25 ports of one host got 25 x 202 against a limit of 20 per domain."""
     limit = speedtests.TESTS_PER_DOMAIN.limit
     statuses = [
-        await speed_test(site, f"busy.example:{8000 + n}", f"198.51.100.{n}") for n in range(25)
+        await speed_test(app, f"busy.example:{8000 + n}", f"198.51.100.{n}") for n in range(25)
     ]
     assert statuses == [202] * limit + [429] * (25 - limit)
-    assert await speed_test(site, "BUSY.example", "203.0.113.1") == 429
-    assert await speed_test(site, "quiet.example:8000", "203.0.113.1") == 202
+    assert await speed_test(app, "BUSY.example", "203.0.113.1") == 429
+    assert await speed_test(app, "quiet.example:8000", "203.0.113.1") == 202
 
 
 @given(
@@ -148,20 +133,20 @@ def test_any_text_is_a_recipient_subject_without_raising(text: str) -> None:
         assert "@" in subject
 
 
-async def test_a_mailbox_gets_at_most_three_reports_a_day(site: Any) -> None:
+async def test_a_mailbox_gets_at_most_three_reports_a_day(app: Any) -> None:
     """Five speed tests for one mailbox (five spellings, five visitors, five domains): all five
     run and show their result, three reports are e-mailed."""
     ids = []
     for n, spelling in enumerate(SPELLINGS):
         body = {"url": f"shop-{n}.example", "email": spelling, "source": "speed-test"}
         status, data, _ = await speed_tests.call(
-            site, "post", "/api/speed-tests", body, f"203.0.113.{n}"
+            app, "post", "/api/speed-tests", body, f"203.0.113.{n}"
         )
         assert status == 202, data
         ids.append(data["id"])
-    await site.app.extensions["agency.jobs"].drain()
+    await app.app.extensions["agency.jobs"].drain()
     for test_id in ids:
-        status, data, _ = await speed_tests.call(site, "get", f"/api/speed-tests/{test_id}")
+        status, data, _ = await speed_tests.call(app, "get", f"/api/speed-tests/{test_id}")
         assert status == 200 and data["status"] == "done" and data["result"]["score"] >= 0
     sent = await mail.OutboundMail.all()
     assert len(sent) == speedtests.REPORTS_PER_RECIPIENT.limit == 3
@@ -169,29 +154,29 @@ async def test_a_mailbox_gets_at_most_three_reports_a_day(site: Any) -> None:
     reported = [d for m in sent for d in (f"shop-{n}.example" for n in range(5)) if d in m.subject]
     assert len(set(reported)) == 3 and {m.to for m in sent} <= {s.lower() for s in SPELLINGS}
     # Another mailbox is not held back by the first.
-    assert await speed_test(site, "other.example", "198.51.100.1") == 202
-    await site.app.extensions["agency.jobs"].drain()
+    assert await speed_test(app, "other.example", "198.51.100.1") == 202
+    await app.app.extensions["agency.jobs"].drain()
     assert await mail.OutboundMail.filter(to="owner@shop.example").count() == 1
 
 
-async def test_analyses_share_the_mailbox_allowance(site: Any) -> None:
+async def test_analyses_share_the_mailbox_allowance(app: Any) -> None:
     """Two speed reports, then three analyses for the same mailbox: one analysis report is
     e-mailed, every analysis is done and readable, and none is sent twice later."""
     for n in range(2):
         body = {"url": f"shop-{n}.example", "email": SPELLINGS[n], "source": "speed-test"}
         status, _, _ = await speed_tests.call(
-            site, "post", "/api/speed-tests", body, f"203.0.113.{n}"
+            app, "post", "/api/speed-tests", body, f"203.0.113.{n}"
         )
         assert status == 202
     ids = []
     for n in range(3):
         status, data = await analysis_tests.start(
-            site, analysis_tests.DOMAIN, email=SPELLINGS[2 + n], ip=f"198.51.100.{n}"
+            app, analysis_tests.DOMAIN, email=SPELLINGS[2 + n], ip=f"198.51.100.{n}"
         )
         assert status == 202, data
         ids.append(data["id"])
     for analysis_id in ids:
-        done = await analysis_tests.finish(site, analysis_id)
+        done = await analysis_tests.finish(app, analysis_id)
         assert done["status"] == "done" and done["report"]["overview"]
     sent = Counter(
         "analysis" if analysis_tests.DOMAIN in m.subject else "speed"

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from agency.core import mail
-from tests.auth.helpers import HEADERS, PASSWORD, call, error_message, sign_up
+from tests.helpers.http import HEADERS, PASSWORD, call, error_message, sign_up
 
 
 def session_cookie(response: Any) -> str:

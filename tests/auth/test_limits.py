@@ -18,8 +18,8 @@ from agency.app import create_app
 from agency.core import mail
 from agency.core.errors import Conflict, TooManyRequests
 from agency.modules.auth.service import accounts
-from tests.auth.helpers import HEADERS, PASSWORD, call, sign_up
 from tests.conftest import make_settings
+from tests.helpers.http import HEADERS, PASSWORD, call, sign_up
 
 
 @pytest.fixture

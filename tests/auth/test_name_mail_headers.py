@@ -5,31 +5,31 @@ all (`tests/core/test_mail_headers.py` holds every subject's values)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from agency.core import mail
-from tests.auth.helpers import call, sign_up
-from tests.core.mail_headers import INJECTIONS, assert_exactly, mailing_app
+from agency.settings import Settings
+from tests.core.mail_headers import INJECTIONS, assert_exactly, mailing_settings
 from tests.fakes.smtp import SmtpServer
+from tests.helpers.http import call, sign_up
 
 
 @pytest.fixture
-async def site(tmp_path: Path, database_url: str, smtp: SmtpServer) -> AsyncIterator[Any]:
-    async with mailing_app(tmp_path, database_url, smtp) as test_app:
-        yield test_app
+def app_settings(tmp_path: Path, database_url: str, smtp: SmtpServer) -> Settings:
+    """This module's `app` (tests/conftest.py) sends its mail to `smtp`."""
+    return mailing_settings(tmp_path, database_url, smtp)
 
 
 @pytest.mark.parametrize("injection", INJECTIONS.values(), ids=INJECTIONS.keys())
-async def test_a_name_goes_to_the_body_only(site: Any, smtp: SmtpServer, injection: str) -> None:
-    client = site.test_client()
+async def test_a_name_goes_to_the_body_only(app: Any, smtp: SmtpServer, injection: str) -> None:
+    client = app.test_client()
     status, data = await sign_up(client, first_name=injection, last_name=injection)
     assert status == 201, data
     await call(client, "post", "/api/auth/forgot-password", {"email": "ada@example.com"})
-    await site.app.extensions["agency.jobs"].drain()
+    await app.app.extensions["agency.jobs"].drain()
     [reset] = await mail.OutboundMail.all()
     assert (reset.status, reset.last_error) == (mail.SENT, None)
     assert reset.text.startswith(f"Hi {injection},\n")

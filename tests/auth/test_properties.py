@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from agency.core.errors import ValidationFailed
 from agency.modules.auth.models import PasswordReset
 from agency.modules.auth.service import accounts, resets, validation
-from tests.auth.helpers import HEADERS
+from tests.helpers.http import HEADERS
 
 emails = st.emails()
 ADDRESSES = itertools.count()

@@ -14,9 +14,9 @@ import stripe
 from agency.app import create_app
 from agency.modules.billing.service import prices as billing_prices
 from agency.modules.catalogue import service as catalogue
-from tests.auth.helpers import HEADERS
 from tests.conftest import make_settings
 from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
+from tests.helpers.http import HEADERS
 
 WEBHOOK_SECRET = "whsec_test_secret"
 

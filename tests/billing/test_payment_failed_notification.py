@@ -7,10 +7,10 @@ from typing import Any
 
 from agency.modules.billing.models import Subscription
 from agency.modules.notifications.models import Notification
-from tests.auth.helpers import call, sign_up
 from tests.billing.conftest import deliver
 from tests.billing.test_purchase import buy
 from tests.fakes.stripe_server import FakeStripe
+from tests.helpers.http import call, sign_up
 
 
 async def test_a_failed_renewal_notifies_the_customer_once(shop: Any, fake: FakeStripe) -> None:

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from agency.core.ratelimit import RateCounter
 from agency.modules.billing.models import Order, Subscription, WebhookEvent
 from agency.modules.sites import api as sites_api
-from tests.auth.helpers import HEADERS, call, sign_up
 from tests.billing.conftest import VISITOR, checkout, deliver, signature
 from tests.fakes.stripe_server import FakeStripe
+from tests.helpers.http import HEADERS, call, sign_up
 
 
 def session_id(url: str) -> str:

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from agency.modules.billing import routes
 from agency.modules.billing.models import Order, WebhookEvent
 from agency.modules.billing.service import effects, webhooks
-from tests.auth.helpers import sign_up
 from tests.billing.conftest import deliver, signature
 from tests.billing.test_purchase import buy
 from tests.fakes.stripe_server import FakeStripe
+from tests.helpers.http import sign_up
 
 LOGGERS = (webhooks.log.name, routes.log.name)
 

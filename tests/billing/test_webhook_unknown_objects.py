@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from agency.modules.billing.models import Customer, Order, Subscription, WebhookEvent
-from tests.auth.helpers import sign_up
 from tests.billing.conftest import deliver
 from tests.billing.test_purchase import buy
 from tests.fakes.stripe_server import FakeStripe
+from tests.helpers.http import sign_up
 
 
 def _event(event_id: str, kind: str, obj: dict[str, Any]) -> dict[str, Any]:

@@ -1,17 +1,16 @@
-"""The blog's fixtures: an app on each database with a small built web UI holding the two
-server pages (`/blog`, and the `/blog/:slug` template) as the real build writes them."""
+"""The blog's fixtures: the app's settings, on each database, with a small built web UI
+holding the two server pages (`/blog`, and the `/blog/:slug` template) as the real build writes
+them; and articles."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-import httpx
 import pytest
 
-from agency.app import create_app
+from agency.core.settings import Settings
 from agency.modules.blog import api as blog_api
 from agency.modules.blog.models import Article
 from agency.modules.blog.schemas import ArticleIn, ArticleOut
@@ -65,15 +64,12 @@ def write_build(root: Path) -> None:
 
 
 @pytest.fixture
-async def site(tmp_path: Path, database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    """HTTP through the whole stack (static layer, then Quart) on a clean database."""
+def app_settings(tmp_path: Path, database_url: str) -> Settings:
+    """The blog tests' `app` (and `web`, HTTP through the whole stack; tests/conftest.py) serve
+    a small build written to `tmp_path / "web"`, at BASE_URL."""
     web = tmp_path / "web"
     write_build(web)
-    app = create_app(make_settings(tmp_path, database_url, web_dir=web, base_url=BASE_URL))
-    async with app.test_app():
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            yield client
+    return make_settings(tmp_path, database_url, web_dir=web, base_url=BASE_URL)
 
 
 async def article(

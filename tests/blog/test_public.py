@@ -17,7 +17,7 @@ from agency.app import create_app
 from agency.modules.blog import api as blog_api
 from agency.modules.blog.schemas import ArticleIn
 from tests.blog.conftest import BASE_URL, MARKER, article, at
-from tests.conftest import make_settings
+from tests.conftest import make_settings, web_client
 
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
 
@@ -29,7 +29,7 @@ def embedded(page: str) -> object:
 
 
 async def test_the_api_lists_published_articles_newest_first_12_a_page(
-    site: httpx.AsyncClient,
+    web: httpx.AsyncClient,
 ) -> None:
     for day in range(1, 15):
         await article(f"Article {day}", published_at=at(day))
@@ -37,52 +37,52 @@ async def test_the_api_lists_published_articles_newest_first_12_a_page(
     archived = await article("Archived", published_at=at(20))
     await blog_api.set_status(archived.id, "archived")
 
-    first = (await site.get("/api/blog/articles")).json()
+    first = (await web.get("/api/blog/articles")).json()
     assert (first["page"], first["pages"], first["total"]) == (1, 2, 14)
     assert [a["title"] for a in first["articles"]] == [f"Article {d}" for d in range(14, 2, -1)]
     assert set(first["articles"][0]) == {"id", "title", "slug", "meta_description", "published_at"}
-    second = (await site.get("/api/blog/articles?page=2")).json()
+    second = (await web.get("/api/blog/articles?page=2")).json()
     assert [a["title"] for a in second["articles"]] == ["Article 2", "Article 1"]
-    past = (await site.get("/api/blog/articles?page=9")).json()
+    past = (await web.get("/api/blog/articles?page=9")).json()
     assert past["articles"] == [] and past["pages"] == 2
     for bad in ("0", "-1", "x", "1.5", "9999999"):
-        response = await site.get(f"/api/blog/articles?page={bad}")
+        response = await web.get(f"/api/blog/articles?page={bad}")
         assert response.status_code == 400, bad
         assert response.json()["error"]["message"] == "'page' must be a whole number from 1."
 
 
 async def test_the_api_answers_a_published_article_and_404_for_the_rest(
-    site: httpx.AsyncClient,
+    web: httpx.AsyncClient,
 ) -> None:
     shown = await article(
         "Fast Sites", content='<p>Hi</p><a href="javascript:alert(1)">x</a>', keywords=["a"]
     )
     draft = await article("Draft", publish=False)
-    response = await site.get("/api/blog/articles/fast-sites")
+    response = await web.get("/api/blog/articles/fast-sites")
     assert response.status_code == 200
     body = response.json()
     assert body["content"] == '<p>Hi</p><a rel="noopener noreferrer">x</a>'
     assert body["keywords"] == ["a"] and body["id"] == shown.id
     for slug in (draft.slug, "unknown"):
-        missing = await site.get(f"/api/blog/articles/{slug}")
+        missing = await web.get(f"/api/blog/articles/{slug}")
         assert missing.status_code == 404
         assert missing.json()["error"]["message"] == "This article does not exist."
 
     await blog_api.update_article(shown.id, ArticleIn(title="Fast Sites", slug="faster-sites"))
-    moved = await site.get("/api/blog/articles/fast-sites")
+    moved = await web.get("/api/blog/articles/fast-sites")
     assert moved.status_code == 301
     assert moved.headers["location"] == "/api/blog/articles/faster-sites"
 
 
-async def test_the_blog_page_holds_the_list_in_its_first_html(site: httpx.AsyncClient) -> None:
-    empty = await site.get("/blog")
+async def test_the_blog_page_holds_the_list_in_its_first_html(web: httpx.AsyncClient) -> None:
+    empty = await web.get("/blog")
     assert empty.status_code == 200
     assert "No articles yet. Check back soon." in empty.text
     assert MARKER not in empty.text
 
     await article("Clinic <Sites> & More", description='Fast "pages"', published_at=at(3))
     await article("Older", published_at=at(1))
-    page = await site.get("/blog")
+    page = await web.get("/blog")
     assert page.status_code == 200
     assert page.headers["content-type"] == "text/html; charset=utf-8"
     assert page.headers["cache-control"] == "no-cache"
@@ -102,27 +102,27 @@ async def test_the_blog_page_holds_the_list_in_its_first_html(site: httpx.AsyncC
     assert [a["slug"] for a in data["page"]["articles"]] == ["clinic-sites-more", "older"]
     # Case and trailing slashes as the web UI's route table reads them; index.html too.
     for path in ("/Blog/", "/blog/index.html"):
-        again = await site.get(path)
+        again = await web.get(path)
         assert again.status_code == 200 and "clinic-sites-more" in again.text, path
 
 
-async def test_the_blog_pages_past_twelve(site: httpx.AsyncClient) -> None:
+async def test_the_blog_pages_past_twelve(web: httpx.AsyncClient) -> None:
     for day in range(1, 14):
         await article(f"Post {day}", published_at=at(day))
-    first = (await site.get("/blog")).text
+    first = (await web.get("/blog")).text
     assert '<a class="blog-pages__next" rel="next" href="/blog?page=2">Older articles</a>' in first
     assert "Page 1 of 2" in first and "blog-pages__prev" not in first
-    second = await site.get("/blog?page=2")
+    second = await web.get("/blog?page=2")
     assert "Post 1<" in second.text and "Post 13<" not in second.text
     assert '<a class="blog-pages__prev" rel="prev" href="/blog">Newer articles</a>' in second.text
     assert f'<link rel="canonical" href="{BASE_URL}/blog?page=2">' in second.text
     for path, target in (("/blog?page=7", "/blog?page=2"), ("/blog?page=x", "/blog")):
-        response = await site.get(path)
+        response = await web.get(path)
         assert (response.status_code, response.headers["location"]) == (302, target)
 
 
 async def test_an_article_page_holds_the_article_and_its_head_tags(
-    site: httpx.AsyncClient,
+    web: httpx.AsyncClient,
 ) -> None:
     await article(
         'Speed & "Sales"',
@@ -131,7 +131,7 @@ async def test_an_article_page_holds_the_article_and_its_head_tags(
         keywords=["speed", "sales"],
         published_at=at(5),
     )
-    response = await site.get("/blog/speed-sales")
+    response = await web.get("/blog/speed-sales")
     assert response.status_code == 200
     text = response.text
     assert MARKER not in text
@@ -158,21 +158,21 @@ async def test_an_article_page_holds_the_article_and_its_head_tags(
     assert data["article"]["content"] == "<h2>Why</h2><p>Because.</p>"
 
 
-async def test_a_script_in_a_title_cannot_leave_the_json_ld(site: httpx.AsyncClient) -> None:
+async def test_a_script_in_a_title_cannot_leave_the_json_ld(web: httpx.AsyncClient) -> None:
     await article("</script><script>alert(1)</script>", slug="x", published_at=at(5))
-    text = (await site.get("/blog/x")).text
+    text = (await web.get("/blog/x")).text
     assert "<script>alert(1)" not in text
     assert text.count("</script>") == 1  # the JSON-LD's own
 
 
 async def test_an_unknown_or_unpublished_article_is_a_real_404_page(
-    site: httpx.AsyncClient,
+    web: httpx.AsyncClient,
 ) -> None:
     draft = await article("Draft", publish=False)
     archived = await article("Gone")
     await blog_api.set_status(archived.id, "archived")
     for path in ("/blog/nothing-here", f"/blog/{draft.slug}", f"/blog/{archived.slug}"):
-        response = await site.get(path)
+        response = await web.get(path)
         assert response.status_code == 404, path
         assert '<h1 class="blog-article__title">Article not found</h1>' in response.text
         assert '<a href="/blog">Back to all articles</a>' in response.text
@@ -180,21 +180,21 @@ async def test_an_unknown_or_unpublished_article_is_a_real_404_page(
         assert embedded(response.text) == {"kind": "missing"}
 
 
-async def test_a_renamed_articles_old_address_answers_301(site: httpx.AsyncClient) -> None:
+async def test_a_renamed_articles_old_address_answers_301(web: httpx.AsyncClient) -> None:
     saved = await article("First Name")
     await blog_api.update_article(saved.id, ArticleIn(title="First Name", slug="second-name"))
-    response = await site.get("/blog/first-name")
+    response = await web.get("/blog/first-name")
     assert (response.status_code, response.headers["location"]) == (301, "/blog/second-name")
-    assert (await site.get("/blog/second-name")).status_code == 200
+    assert (await web.get("/blog/second-name")).status_code == 200
     await blog_api.set_status(saved.id, "archived")
-    assert (await site.get("/blog/first-name")).status_code == 404
+    assert (await web.get("/blog/first-name")).status_code == 404
 
 
-async def test_rss_is_valid_rss_2_of_the_latest_20(site: httpx.AsyncClient) -> None:
+async def test_rss_is_valid_rss_2_of_the_latest_20(web: httpx.AsyncClient) -> None:
     for day in range(1, 23):
         await article(f"Item {day} & co", description=f"About <{day}>", published_at=at(day))
     await article("Unpublished", publish=False)
-    response = await site.get("/blog/rss.xml")
+    response = await web.get("/blog/rss.xml")
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/rss+xml; charset=utf-8"
     assert response.headers["cache-control"] == "no-cache"
@@ -221,20 +221,20 @@ async def test_rss_is_valid_rss_2_of_the_latest_20(site: httpx.AsyncClient) -> N
 
 
 async def test_sitemap_and_feed_change_the_moment_an_article_is_published_or_archived(
-    site: httpx.AsyncClient,
+    web: httpx.AsyncClient,
 ) -> None:
     saved = await article("Launch Day", publish=False)
 
     async def listed() -> tuple[bool, bool]:
-        sitemap = ET.fromstring((await site.get("/sitemap.xml")).content)
+        sitemap = ET.fromstring((await web.get("/sitemap.xml")).content)
         locs = [u.findtext("s:loc", namespaces=NS) for u in sitemap.findall("s:url", NS)]
-        feed = (await site.get("/blog/rss.xml")).text
+        feed = (await web.get("/blog/rss.xml")).text
         return f"{BASE_URL}/blog/launch-day" in locs, "launch-day" in feed
 
     assert await listed() == (False, False)
     await blog_api.set_status(saved.id, "published")
     assert await listed() == (True, True)
-    sitemap = ET.fromstring((await site.get("/sitemap.xml")).content)
+    sitemap = ET.fromstring((await web.get("/sitemap.xml")).content)
     entry = next(
         u
         for u in sitemap.findall("s:url", NS)
@@ -249,11 +249,11 @@ async def test_sitemap_and_feed_change_the_moment_an_article_is_published_or_arc
 
 
 async def test_an_address_no_slug_can_have_is_a_404_without_a_query(
-    site: httpx.AsyncClient,
+    web: httpx.AsyncClient,
 ) -> None:
     for slug in ("%00", "a%20b", "caf%C3%A9", "a--b", "-a", "x" * 201, "%F0%9F%98%80"):
-        assert (await site.get(f"/api/blog/articles/{slug}")).status_code == 404, slug
-        assert (await site.get(f"/blog/{slug}")).status_code == 404, slug
+        assert (await web.get(f"/api/blog/articles/{slug}")).status_code == 404, slug
+        assert (await web.get(f"/blog/{slug}")).status_code == 404, slug
 
 
 async def test_without_a_built_web_ui_the_pages_still_answer(
@@ -262,8 +262,7 @@ async def test_without_a_built_web_ui_the_pages_still_answer(
     app = create_app(make_settings(tmp_path, database_url))  # web_dir holds no build
     async with app.test_app():
         await article("Bare Page")
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
+        async with web_client(app) as http:
             listed = await http.get("/blog")
             assert listed.status_code == 200 and 'href="/blog/bare-page"' in listed.text
             shown = await http.get("/blog/bare-page")

@@ -5,7 +5,6 @@ the current catalogue embedded for the page to hydrate with, through the whole s
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -14,9 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agency.app import create_app
+from agency.core.settings import Settings
 from agency.modules.catalogue import service
 from agency.modules.catalogue.schemas import CatalogueOut
-from tests.conftest import make_settings
+from tests.conftest import make_settings, web_client
 
 ROOT = Path(__file__).resolve().parents[2]
 # What GET /api/catalogue answers for config/catalogue.toml: the web UI prerenders the
@@ -117,15 +117,18 @@ def write_build(root: Path) -> None:
 
 
 @pytest.fixture
-async def site(tmp_path: Path, database_url: str) -> AsyncIterator[httpx.AsyncClient]:
+def app_settings(tmp_path: Path, database_url: str) -> Settings:
+    """This module's `app` (tests/conftest.py) serves a build with the purchase templates."""
     web = tmp_path / "web"
     write_build(web)
-    app = create_app(make_settings(tmp_path, database_url, web_dir=web))
-    async with app.test_app():
-        await service.seed(service.load_file())
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            yield client
+    return make_settings(tmp_path, database_url, web_dir=web)
+
+
+@pytest.fixture
+async def web(web: httpx.AsyncClient) -> httpx.AsyncClient:
+    """tests/conftest.py's `web`, with the catalogue seeded."""
+    await service.seed(service.load_file())
+    return web
 
 
 def embedded(html: str) -> object:
@@ -135,46 +138,46 @@ def embedded(html: str) -> object:
 
 
 async def test_start_serves_the_variant_with_the_catalogue(
-    site: httpx.AsyncClient,
+    web: httpx.AsyncClient,
 ) -> None:
-    response = await site.get("/start?type=ai-booking")
+    response = await web.get("/start?type=ai-booking")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
     assert response.headers["cache-control"] == "no-cache"
     assert "<h1>/start?type=ai-booking</h1>" in response.text
     assert "Your checkout was cancelled" not in response.text
-    api = (await site.get("/api/catalogue")).json()
+    api = (await web.get("/api/catalogue")).json()
     assert embedded(response.text) == api
 
-    narrowed = await site.get("/start?type=website&plan=premium&canceled=true")
+    narrowed = await web.get("/start?type=website&plan=premium&canceled=true")
     assert "<h1>/start?plan=premium</h1>" in narrowed.text
     assert NOTE in narrowed.text
     # A variant the build lacks (the catalogue changed since): the page's own template.
-    other = await site.get("/start/?type=ugc")
+    other = await web.get("/start/?type=ugc")
     assert other.status_code == 200 and "<h1>Start (pattern)</h1>" in other.text
 
 
 async def test_the_purchase_pages_follow_a_catalogue_change_at_once(
-    site: httpx.AsyncClient,
+    web: httpx.AsyncClient,
 ) -> None:
     """The pages embed the catalogue cached per change of it (as /api/catalogue sends it): a new
     price shows on the very next request."""
-    before = embedded((await site.get("/start?type=ai-booking")).text)
+    before = embedded((await web.get("/start?type=ai-booking")).text)
     data = service.load_file()
     plans = [p.model_copy(update={"price": p.price + 100}) for p in data.plans]
     await service.seed(data.model_copy(update={"plans": plans}))
     for path in ("/start?type=ai-booking", "/ai-start"):
-        after = embedded((await site.get(path)).text)
-        assert after != before and after == (await site.get("/api/catalogue")).json()
+        after = embedded((await web.get(path)).text)
+        assert after != before and after == (await web.get("/api/catalogue")).json()
         assert isinstance(after, dict) and isinstance(before, dict)
         prices = {p["key"]: p["price"] for p in after["plans"]}
         assert all(prices[p["key"]] == p["price"] + 100 for p in before["plans"])
 
 
-async def test_ai_start_serves_the_variant(site: httpx.AsyncClient) -> None:
-    response = await site.get("/ai-start?plan=premium&canceled=true")
+async def test_ai_start_serves_the_variant(web: httpx.AsyncClient) -> None:
+    response = await web.get("/ai-start?plan=premium&canceled=true")
     assert "<h1>/ai-start?plan=premium</h1>" in response.text and NOTE in response.text
-    assert "<h1>AI start (pattern)</h1>" in (await site.get("/ai-start")).text
+    assert "<h1>AI start (pattern)</h1>" in (await web.get("/ai-start")).text
 
 
 async def test_a_build_without_purchase_templates_serves_the_shell(
@@ -186,9 +189,7 @@ async def test_a_build_without_purchase_templates_serves_the_shell(
     (web / "spa.html").write_text("<!doctype html><html><body><div id=root></div></body></html>")
     (web / "routes.json").write_text(json.dumps({"prerendered": ["/"], "spa": ["/start"]}))
     app = create_app(make_settings(tmp_path, database_url, web_dir=web))
-    async with app.test_app():
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            response = await client.get("/start")
+    async with app.test_app(), web_client(app) as client:
+        response = await client.get("/start")
     assert response.status_code == 200
     assert "<div id=root></div>" in response.text  # the client renders it

@@ -13,9 +13,10 @@ import pytest
 
 from agency.app import create_app
 from agency.core.modules import Module
-from agency.core.settings import Settings, SettingsError
+from agency.core.settings import SettingsError
 from agency.registry import MODULES
-from tests.conftest import make_settings
+from agency.settings import Settings
+from tests.conftest import make_settings, web_client
 
 PAGE = (
     '<html><head><meta name="agency-site" content="__AGENCY_SITE__" /></head><body>'
@@ -24,7 +25,9 @@ PAGE = (
 )
 
 
-def site(tmp_path: Path, **overrides: Any) -> Settings:
+def pages_settings(tmp_path: Path, **overrides: Any) -> Settings:
+    """Settings serving a small build with a content page, and `pages_dir` holding its
+    Markdown; on an in-memory database unless `database_url` is given."""
     web = tmp_path / "web"
     (web / "ai-scale-startup2").mkdir(parents=True)
     (web / "index.html").write_text("<html><h1>Home</h1></html>")
@@ -40,16 +43,16 @@ def site(tmp_path: Path, **overrides: Any) -> Settings:
 
 
 async def get(app: Any, path: str) -> httpx.Response:
-    async with app.test_app():
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
-            return await http.get(path)
+    async with app.test_app(), web_client(app) as http:
+        return await http.get(path)
 
 
 async def test_footer_pages_robots_and_sitemap_are_the_content_modules(
     tmp_path: Path, database_url: str
 ) -> None:
-    app = create_app(site(tmp_path, base_url="https://shop.example", database_url=database_url))
+    app = create_app(
+        pages_settings(tmp_path, base_url="https://shop.example", database_url=database_url)
+    )
     rules = {rule.rule: rule.endpoint for rule in app.url_map.iter_rules()}
     for path in ("/api/pages/<name>", "/robots.txt", "/sitemap.xml"):
         assert rules[path].startswith("content."), path
@@ -69,7 +72,7 @@ async def test_footer_pages_robots_and_sitemap_are_the_content_modules(
 
 
 def test_the_app_does_not_start_with_a_bad_plan_mapping(tmp_path: Path) -> None:
-    settings = site(tmp_path, content_engine_plans={"/ai-scale-startup": "premium"})
+    settings = pages_settings(tmp_path, content_engine_plans={"/ai-scale-startup": "premium"})
     with pytest.raises(SettingsError, match="AGENCY_CONTENT_ENGINE_PLANS: Value error, unknown"):
         create_app(settings)
 
@@ -93,7 +96,7 @@ async def test_module_filters_and_frame_origins_are_chained_in_registry_order(
         html_filter=other_filter,
         frame_origins=lambda _settings: ("https://video.example",),
     )
-    settings = site(
+    settings = pages_settings(
         tmp_path,
         scheduling_url="https://cal.example/team",
         content_engine_plans={"/ai-scale-startup2": "ai-scale-growth"},

@@ -9,15 +9,13 @@ or, with a blank line, replacing the body."""
 from __future__ import annotations
 
 import base64
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from agency.app import create_app
 from agency.core import mail
 from agency.core.text import is_line
+from agency.settings import Settings
 from tests.conftest import make_settings
 from tests.fakes.smtp import SmtpServer
 
@@ -61,12 +59,12 @@ def assert_exactly(
             assert is_line(str(value), 10_000), (name, value)
 
 
-@asynccontextmanager
-async def mailing_app(
+def mailing_settings(
     tmp_path: Path, database_url: str, smtp: SmtpServer, **settings: Any
-) -> AsyncIterator[Any]:
-    """The app (a Quart test app) sending its mail to `smtp`, with these settings besides."""
-    app_settings = make_settings(
+) -> Settings:
+    """The settings of an app sending its mail to `smtp`, with these settings besides (a test
+    module's `app_settings`, for the `app` of tests/conftest.py)."""
+    return make_settings(
         tmp_path,
         database_url,
         smtp_host="127.0.0.1",
@@ -74,13 +72,11 @@ async def mailing_app(
         smtp_security="none",
         **settings,
     )
-    async with create_app(app_settings).test_app() as test_app:
-        yield test_app
 
 
-async def delivered(site: Any) -> list[mail.OutboundMail]:
+async def delivered(app: Any) -> list[mail.OutboundMail]:
     """Every message the app queued, once its jobs have run; each must have been sent."""
-    await site.app.extensions["agency.jobs"].drain()
+    await app.app.extensions["agency.jobs"].drain()
     rows = list(await mail.OutboundMail.all().order_by("id"))
     assert [(row.status, row.last_error) for row in rows] == [(mail.SENT, None)] * len(rows)
     return rows

@@ -19,7 +19,7 @@ import pytest
 
 from agency.app import create_app
 from agency.core.web.site import SiteFiles
-from tests.conftest import make_settings
+from tests.conftest import make_settings, web_client
 
 ASSET = b"console.log('hello');" * 200
 WEBUI = Path(__file__).resolve().parents[2] / "webui"
@@ -69,10 +69,9 @@ async def http(tmp_path: Path, request: pytest.FixtureRequest) -> Any:
         web = zip_build(web, tmp_path / "web.zip")
     settings = make_settings(tmp_path, "sqlite://:memory:", web_dir=web)
     app = create_app(settings)
-    async with app.test_app():  # opens the database for the Quart side
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-            yield client
+    # test_app() opens the database for the Quart side.
+    async with app.test_app(), web_client(app) as client:
+        yield client
 
 
 async def test_home_is_the_prerendered_page(http: httpx.AsyncClient) -> None:
@@ -236,10 +235,8 @@ async def test_sitemap_lists_the_public_pages_by_absolute_address(
     web = tmp_path / "web"
     write_build(web)
     app = create_app(make_settings(tmp_path, database_url, web_dir=web))
-    async with app.test_app():
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
-            response = await http.get("/sitemap.xml")
+    async with app.test_app(), web_client(app) as http:
+        response = await http.get("/sitemap.xml")
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/xml; charset=utf-8"
     assert "<loc>http://127.0.0.1:8000/</loc>" in response.text
@@ -265,12 +262,10 @@ async def test_hsts_on_pages_and_api_when_served_over_https(tmp_path: Path) -> N
         tmp_path, "sqlite://:memory:", web_dir=web, base_url="https://shop.example"
     )
     app = create_app(settings)
-    async with app.test_app():
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="https://shop.example") as http:
-            for path in ("/", "/assets/index-abc123.js", "/api/health"):
-                response = await http.get(path)
-                assert response.headers["strict-transport-security"].startswith("max-age="), path
+    async with app.test_app(), web_client(app, "https://shop.example") as http:
+        for path in ("/", "/assets/index-abc123.js", "/api/health"):
+            response = await http.get(path)
+            assert response.headers["strict-transport-security"].startswith("max-age="), path
 
 
 SITE_PAGE = (
@@ -311,51 +306,45 @@ async def test_pages_are_served_with_the_configured_site_details(
     tmp_path: Path, encoding: str
 ) -> None:
     app, _ = await served_site(tmp_path)
-    async with app.test_app():
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
-            response = await http.get("/ai-scale-startup3", headers={"Accept-Encoding": encoding})
-            assert response.headers.get("content-encoding", "identity") == encoding
-            raw = response.content  # httpx decodes gzip and brotli
-            text = raw.decode()
-            assert "__AGENCY_" not in text and "agency-page:" not in text
-            assert '<a href="tel:+442079460958">+44 20 7946 0958</a>' in text
-            assert "plan=ai-scale-growth" in text
-            assert "<h1>Our Terms</h1>" in text and 'href="mailto:team@shop.example"' in text
-            assert "&quot;contactEmail&quot;:&quot;team@shop.example&quot;" in text
-            spa = await http.get("/start")
-            assert "&quot;phone&quot;:&quot;+44 20 7946 0958&quot;" in spa.text
+    async with app.test_app(), web_client(app) as http:
+        response = await http.get("/ai-scale-startup3", headers={"Accept-Encoding": encoding})
+        assert response.headers.get("content-encoding", "identity") == encoding
+        raw = response.content  # httpx decodes gzip and brotli
+        text = raw.decode()
+        assert "__AGENCY_" not in text and "agency-page:" not in text
+        assert '<a href="tel:+442079460958">+44 20 7946 0958</a>' in text
+        assert "plan=ai-scale-growth" in text
+        assert "<h1>Our Terms</h1>" in text and 'href="mailto:team@shop.example"' in text
+        assert "&quot;contactEmail&quot;:&quot;team@shop.example&quot;" in text
+        spa = await http.get("/start")
+        assert "&quot;phone&quot;:&quot;+44 20 7946 0958&quot;" in spa.text
 
 
 async def test_a_content_page_is_also_served_as_json(tmp_path: Path) -> None:
     app, _ = await served_site(tmp_path)
-    async with app.test_app():
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
-            response = await http.get("/api/pages/terms")
-            assert response.status_code == 200
-            body = response.json()
-            assert body["name"] == "terms" and body["title"] == "Our Terms"
-            assert body["html"].startswith("<h1>Our Terms</h1>")
-            missing = await http.get("/api/pages/privacy")  # no privacy.md in this folder
-            assert missing.status_code == 404
-            assert missing.json()["error"]["code"] == "page_not_found"
-            unknown = await http.get("/api/pages/..%2Fsecret")
-            assert unknown.status_code == 404
+    async with app.test_app(), web_client(app) as http:
+        response = await http.get("/api/pages/terms")
+        assert response.status_code == 200
+        body = response.json()
+        assert body["name"] == "terms" and body["title"] == "Our Terms"
+        assert body["html"].startswith("<h1>Our Terms</h1>")
+        missing = await http.get("/api/pages/privacy")  # no privacy.md in this folder
+        assert missing.status_code == 404
+        assert missing.json()["error"]["code"] == "page_not_found"
+        unknown = await http.get("/api/pages/..%2Fsecret")
+        assert unknown.status_code == 404
 
 
 async def test_the_scheduling_origin_and_nothing_else_may_be_framed(tmp_path: Path) -> None:
     plain, _ = await served_site(tmp_path / "a")
     framed, _ = await served_site(tmp_path / "b", scheduling_url="https://cal.example/team/30min")
     for app, expected in ((plain, None), (framed, "frame-src 'self' https://cal.example")):
-        async with app.test_app():
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
-                for path in ("/sales-funnel-missing", "/terms", "/api/health"):
-                    response = await http.get(path)
-                    csp = response.headers["content-security-policy"]
-                    if expected is None:
-                        assert "frame-src" not in csp, path
-                    else:
-                        assert csp.endswith(expected), path
-                    assert "frame-ancestors 'none'" in csp
+        async with app.test_app(), web_client(app, "http://t") as http:
+            for path in ("/sales-funnel-missing", "/terms", "/api/health"):
+                response = await http.get(path)
+                csp = response.headers["content-security-policy"]
+                if expected is None:
+                    assert "frame-src" not in csp, path
+                else:
+                    assert csp.endswith(expected), path
+                assert "frame-ancestors 'none'" in csp

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import re
 import string
-from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -20,16 +19,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.app import create_app
 from agency.core import jobs, mail
-from agency.core.settings import load_settings
 from agency.core.web import unsubscribe
 from agency.modules.speedtest.models import SpeedTest
+from agency.settings import Settings, load_settings
 from tests.analysis import test_analyses as analysis_tests
-from tests.auth.helpers import HEADERS
-from tests.fakes.customer_site import CustomerSite, run_customer_site
-from tests.fakes.pagespeed import FakePageSpeed, run_fake_pagespeed
+from tests.fakes.customer_site import CustomerSite
+from tests.fakes.pagespeed import FakePageSpeed
 from tests.fakes.smtp import SmtpServer
+from tests.helpers.http import HEADERS
 from tests.speedtest import test_speedtests as speed_tests
 
 BASE = "http://agency.example"
@@ -43,28 +41,17 @@ SECRET = "test-secret-key-" + "x" * 32
 
 
 @pytest.fixture
-def psi() -> Iterator[FakePageSpeed]:
-    with run_fake_pagespeed(hang_delay=3.0) as fake:
-        yield fake
-
-
-@pytest.fixture(scope="module")
-def customer_site() -> Iterator[CustomerSite]:
-    with run_customer_site() as site:
-        yield site
-
-
-@pytest.fixture
-async def site(
+def app_settings(
     tmp_path: Path,
     database_url: str,
     psi: FakePageSpeed,
     customer_site: CustomerSite,
     smtp_port: int,
-) -> Any:
-    """The app behind one trusted proxy, sending mail to the SMTP port (a server listens there
-    when the test asks for `smtp`), with the fake PageSpeed and the local customer site."""
-    settings = analysis_tests.settings_for(
+) -> Settings:
+    """This module's `app` (tests/conftest.py) is behind one trusted proxy, sending mail to the
+    SMTP port (a server listens there when the test asks for `smtp`), with the fake PageSpeed
+    and the local customer site."""
+    return analysis_tests.settings_for(
         tmp_path,
         database_url,
         psi,
@@ -74,18 +61,15 @@ async def site(
         smtp_port=smtp_port,
         smtp_security="none",
     )
-    app = create_app(settings)
-    async with app.test_app() as test_app:
-        yield test_app
 
 
-async def speed_test(site: Any, email: str, domain: str, ip: str) -> dict[str, Any]:
+async def speed_test(app: Any, email: str, domain: str, ip: str) -> dict[str, Any]:
     """A speed test for `email`, run to the end (its e-mail job too); the test as the page
     reads it."""
     body = {"url": domain, "email": email, "source": "speed-test", "strategy": "mobile"}
-    status, data, _ = await speed_tests.call(site, "post", "/api/speed-tests", body, ip)
+    status, data, _ = await speed_tests.call(app, "post", "/api/speed-tests", body, ip)
     assert status == 202, data
-    done: dict[str, Any] = await speed_tests.finish(site, data["id"])
+    done: dict[str, Any] = await speed_tests.finish(app, data["id"])
     assert done["status"] == "done" and done["result"]["score"] >= 0, done
     return done
 
@@ -117,12 +101,12 @@ def token_of(url: str) -> str:
     return str(token)
 
 
-async def one_click(site: Any, url: str, ip: str = "192.0.2.50") -> Any:
+async def one_click(app: Any, url: str, ip: str = "192.0.2.50") -> Any:
     """What a mail provider sends for RFC 8058: a form POST to the header's address, with no
     cookie, no CSRF header and no Origin of ours."""
     parts = urlsplit(url)
     assert f"{parts.scheme}://{parts.netloc}" == BASE and parts.path == mail.UNSUBSCRIBE_PATH
-    return await site.test_client().post(
+    return await app.test_client().post(
         parts.path,
         query_string={"token": token_of(url)},
         data=b"List-Unsubscribe=One-Click",
@@ -130,15 +114,15 @@ async def one_click(site: Any, url: str, ip: str = "192.0.2.50") -> Any:
     )
 
 
-async def post_json(site: Any, body: Any, ip: str = "192.0.2.60") -> Any:
+async def post_json(app: Any, body: Any, ip: str = "192.0.2.60") -> Any:
     headers = {**HEADERS, "X-Forwarded-For": ip}
-    return await site.test_client().post(mail.UNSUBSCRIBE_PATH, json=body, headers=headers)
+    return await app.test_client().post(mail.UNSUBSCRIBE_PATH, json=body, headers=headers)
 
 
 async def test_a_report_carries_one_click_headers_and_a_link_that_stops_the_next_ones(
-    site: Any, smtp: SmtpServer
+    app: Any, smtp: SmtpServer
 ) -> None:
-    await speed_test(site, TYPED, "shop.example", "203.0.113.1")
+    await speed_test(app, TYPED, "shop.example", "203.0.113.1")
     [report] = smtp.inbox.messages
     assert report["To"] == ADDRESS
     assert report["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -149,11 +133,11 @@ async def test_a_report_carries_one_click_headers_and_a_link_that_stops_the_next
     text = smtp.inbox.text_of(report)
     assert f"someone asked for it at {BASE} with this address" in text
 
-    response = await one_click(site, header_url)
+    response = await one_click(app, header_url)
     assert response.status_code == 200, await response.get_data()
     assert await response.get_json() == {"address": ADDRESS, "unsubscribed": True}
     # Idempotent: the provider may retry, our page may post the same token.
-    again = await post_json(site, {"token": token_of(link)})
+    again = await post_json(app, {"token": token_of(link)})
     assert again.status_code == 200
     assert await again.get_json() == {"address": ADDRESS, "unsubscribed": True}
     [opt_out] = await mail.MailOptOut.all()
@@ -163,55 +147,55 @@ async def test_a_report_carries_one_click_headers_and_a_link_that_stops_the_next
     # The mailbox, spelt any way: the tests still run and show their result; nothing is sent.
     queued = await mail.OutboundMail.all().count()
     for n, spelling in enumerate(OTHER_SPELLINGS):
-        await speed_test(site, spelling, f"next-{n}.example", f"198.51.100.{n}")
+        await speed_test(app, spelling, f"next-{n}.example", f"198.51.100.{n}")
     assert await mail.OutboundMail.all().count() == queued
     assert len(smtp.inbox.messages) == 1
     assert await SpeedTest.filter(status="done").count() == 1 + len(OTHER_SPELLINGS)
     # An analysis for it runs and shows too, without an e-mail.
     status, data = await analysis_tests.start(
-        site, analysis_tests.DOMAIN, email=OTHER_SPELLINGS[0], ip="198.51.100.9"
+        app, analysis_tests.DOMAIN, email=OTHER_SPELLINGS[0], ip="198.51.100.9"
     )
     assert status == 202, data
-    done = await analysis_tests.finish(site, data["id"])
+    done = await analysis_tests.finish(app, data["id"])
     assert done["status"] == "done" and done["report"]["overview"]
     assert await mail.OutboundMail.all().count() == queued
     # Another mailbox still gets its report.
-    await speed_test(site, "owner@shop.example", "last.example", "198.51.100.20")
+    await speed_test(app, "owner@shop.example", "last.example", "198.51.100.20")
     assert [m["To"] for m in smtp.inbox.messages] == [ADDRESS, "owner@shop.example"]
 
 
-async def test_an_analysis_report_carries_the_headers_too(site: Any, smtp: SmtpServer) -> None:
+async def test_an_analysis_report_carries_the_headers_too(app: Any, smtp: SmtpServer) -> None:
     status, data = await analysis_tests.start(
-        site, analysis_tests.DOMAIN, email="buyer@shop.example", ip="198.51.100.30"
+        app, analysis_tests.DOMAIN, email="buyer@shop.example", ip="198.51.100.30"
     )
     assert status == 202, data
-    assert (await analysis_tests.finish(site, data["id"]))["status"] == "done"
-    await site.app.extensions["agency.jobs"].drain()
+    assert (await analysis_tests.finish(app, data["id"]))["status"] == "done"
+    await app.app.extensions["agency.jobs"].drain()
     [report] = [m for m in smtp.inbox.messages if analysis_tests.DOMAIN in str(m["Subject"])]
     assert report["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert token_of(one_click_url(report)) == token_of(page_link(report))
-    response = await one_click(site, one_click_url(report))
+    response = await one_click(app, one_click_url(report))
     assert await response.get_json() == {"address": "buyer@shop.example", "unsubscribed": True}
 
 
 async def test_a_queued_report_is_not_sent_once_its_recipient_unsubscribed(
-    site: Any, smtp_port: int
+    app: Any, smtp_port: int
 ) -> None:
     """The SMTP server is down when the report is queued; the recipient unsubscribes (with
     the link of another report, or a provider's one-click) before it comes back."""
-    await speed_test(site, ADDRESS, "shop.example", "203.0.113.1")
+    await speed_test(app, ADDRESS, "shop.example", "203.0.113.1")
     [waiting] = await mail.OutboundMail.all()
     assert waiting.status == mail.QUEUED and waiting.last_error  # the server is down
     link = re.search(r"^Unsubscribe: (\S+)$", waiting.text, re.MULTILINE)
     assert link is not None
-    response = await post_json(site, {"token": token_of(link.group(1))})
+    response = await post_json(app, {"token": token_of(link.group(1))})
     assert response.status_code == 200
     server = SmtpServer(smtp_port)
     server.start()
     try:
         job = await jobs.Job.get(kind=mail.JOB_KIND)
         await jobs.Job.filter(id=job.id).update(run_at=job.created_at)  # its back-off is over
-        await site.app.extensions["agency.jobs"].drain()
+        await app.app.extensions["agency.jobs"].drain()
     finally:
         server.stop()
     assert server.inbox.messages == []
@@ -242,15 +226,15 @@ def forged_tokens() -> dict[str, str]:
 
 
 @pytest.mark.parametrize("token", forged_tokens().values(), ids=forged_tokens().keys())
-async def test_a_token_that_is_not_ours_answers_400(site: Any, token: str) -> None:
+async def test_a_token_that_is_not_ours_answers_400(app: Any, token: str) -> None:
     for response in (
-        await site.test_client().post(
+        await app.test_client().post(
             mail.UNSUBSCRIBE_PATH,
             query_string={"token": token},
             data=b"List-Unsubscribe=One-Click",
             headers={**ONE_CLICK, "X-Forwarded-For": "192.0.2.70"},
         ),
-        await post_json(site, {"token": token}),
+        await post_json(app, {"token": token}),
     ):
         assert response.status_code == 400, await response.get_data()
         error = (await response.get_json())["error"]
@@ -269,12 +253,12 @@ async def test_a_token_that_is_not_ours_answers_400(site: Any, token: str) -> No
     ],
 )
 async def test_a_call_without_a_token_answers_400(
-    site: Any, body: bytes, content_type: str | None
+    app: Any, body: bytes, content_type: str | None
 ) -> None:
     headers = {"X-Forwarded-For": "192.0.2.80"}
     if content_type:
         headers["Content-Type"] = content_type
-    response = await site.test_client().post(mail.UNSUBSCRIBE_PATH, data=body, headers=headers)
+    response = await app.test_client().post(mail.UNSUBSCRIBE_PATH, data=body, headers=headers)
     assert response.status_code == 400
     assert await response.get_json() == INVALID
 
@@ -283,43 +267,43 @@ async def test_a_call_without_a_token_answers_400(
     "body",
     [b"{}", b'{"token": 5}', b'{"token": null}', b"[1, 2]", b'"token"', b'{"token": "a\\u0000"}'],
 )
-async def test_a_json_body_without_a_token_answers_400(site: Any, body: bytes) -> None:
+async def test_a_json_body_without_a_token_answers_400(app: Any, body: bytes) -> None:
     headers = {"Content-Type": "application/json", "X-Forwarded-For": "192.0.2.81"}
-    response = await site.test_client().post(mail.UNSUBSCRIBE_PATH, data=body, headers=headers)
+    response = await app.test_client().post(mail.UNSUBSCRIBE_PATH, data=body, headers=headers)
     assert response.status_code == 400
     error = (await response.get_json())["error"]
     assert error["code"] == "validation_error" and error["message"] == unsubscribe.MSG_INVALID
 
 
-async def test_a_body_that_claims_json_and_is_not_answers_400(site: Any) -> None:
-    response = await site.test_client().post(
+async def test_a_body_that_claims_json_and_is_not_answers_400(app: Any) -> None:
+    response = await app.test_client().post(
         mail.UNSUBSCRIBE_PATH, data=b"{not json", headers={"Content-Type": "application/json"}
     )
     assert response.status_code == 400
     assert (await response.get_json())["error"]["code"] == "validation_error"
 
 
-async def test_refused_tokens_are_limited_per_client_and_good_ones_never(site: Any) -> None:
+async def test_refused_tokens_are_limited_per_client_and_good_ones_never(app: Any) -> None:
     limit = unsubscribe.REFUSED_PER_ADDRESS.limit
     statuses = [
-        (await post_json(site, {"token": f"bad-{n}"}, ip="2001:db8:5::1")).status_code
+        (await post_json(app, {"token": f"bad-{n}"}, ip="2001:db8:5::1")).status_code
         for n in range(limit + 2)
     ]
     assert statuses == [400] * limit + [429] * 2
     good = mail.unsubscribe_token("ann@example.com", SECRET)
-    response = await post_json(site, {"token": good}, ip="2001:db8:5::2")  # same /64
+    response = await post_json(app, {"token": good}, ip="2001:db8:5::2")  # same /64
     assert response.status_code == 200
     assert await mail.opted_out("ann@example.com")
 
 
-async def test_a_get_never_unsubscribes_it_leads_to_the_page(site: Any) -> None:
+async def test_a_get_never_unsubscribes_it_leads_to_the_page(app: Any) -> None:
     """Link scanners and previews GET every address of a message."""
     token = mail.unsubscribe_token(ADDRESS, SECRET)
-    response = await site.test_client().get(mail.UNSUBSCRIBE_PATH, query_string={"token": token})
+    response = await app.test_client().get(mail.UNSUBSCRIBE_PATH, query_string={"token": token})
     assert response.status_code == 303
     assert response.headers["Location"] == f"/unsubscribe?token={token}"
     assert await mail.MailOptOut.all().count() == 0
-    bare = await site.test_client().get(mail.UNSUBSCRIBE_PATH)
+    bare = await app.test_client().get(mail.UNSUBSCRIBE_PATH)
     assert bare.status_code == 303 and bare.headers["Location"] == "/unsubscribe"
 
 

@@ -3,25 +3,13 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from agency.app import create_app
 from agency.core import mail
 from agency.modules.leads import api as leads_api
-from tests.conftest import make_settings
 
 
-@pytest.fixture
-async def site(tmp_path: Path, database_url: str) -> Any:
-    app = create_app(make_settings(tmp_path, database_url))
-    async with app.test_app() as test_app:
-        yield test_app
-
-
-async def test_another_module_records_a_lead_and_reads_it_back(site: Any) -> None:
+async def test_another_module_records_a_lead_and_reads_it_back(app: Any) -> None:
     recorded = await leads_api.record_lead(
         source="free-preview",
         email=" Ann@Homes.example ",
@@ -32,7 +20,7 @@ async def test_another_module_records_a_lead_and_reads_it_back(site: Any) -> Non
     assert isinstance(recorded, leads_api.LeadOut)
     assert (recorded.email, recorded.name, recorded.message) == ("ann@homes.example", "Ann", None)
     assert recorded.source_label == "Real Estate Website Rebuild"
-    await site.app.extensions["agency.jobs"].drain()
+    await app.app.extensions["agency.jobs"].drain()
     [notice] = await mail.OutboundMail.all()
     assert notice.to == "team@agency.test" and "ann@homes.example" in notice.subject
 

@@ -3,18 +3,15 @@ headers or a line break is refused, nothing is stored and the agency is not e-ma
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agency.app import create_app
 from agency.core import mail
 from agency.core.errors import ValidationFailed
 from agency.modules.leads import api as leads_api
 from agency.modules.leads.models import Lead
-from tests.auth.helpers import call
-from tests.conftest import make_settings
+from tests.helpers.http import call
 
 BAD = [
     "x@e.com?cc=attacker@evil.example&body=hi",
@@ -27,16 +24,9 @@ BAD = [
 ]
 
 
-@pytest.fixture
-async def site(tmp_path: Path, database_url: str) -> Any:
-    app = create_app(make_settings(tmp_path, database_url, agency_email="team@agency.test"))
-    async with app.test_app() as test_app:
-        yield test_app
-
-
 @pytest.mark.parametrize("email", BAD)
-async def test_a_lead_with_a_malformed_email_is_refused(site: Any, email: str) -> None:
-    client = site.test_client()
+async def test_a_lead_with_a_malformed_email_is_refused(app: Any, email: str) -> None:
+    client = app.test_client()
     for source, extra in [
         ("clinic-consultation", {}),
         ("free-preview", {"name": "Ann", "domain": "ann-homes.com"}),
@@ -47,14 +37,14 @@ async def test_a_lead_with_a_malformed_email_is_refused(site: Any, email: str) -
         assert status == 400, (source, email, data)
         assert data["error"]["code"] == "validation_error"
         assert "email" in data["error"].get("fields", {}), data
-    await site.app.extensions["agency.jobs"].drain()
+    await app.app.extensions["agency.jobs"].drain()
     assert await Lead.all().count() == 0
     assert await mail.OutboundMail.all().count() == 0
 
 
-async def test_the_spec_message_for_a_malformed_email(site: Any) -> None:
+async def test_the_spec_message_for_a_malformed_email(app: Any) -> None:
     status, data = await call(
-        site.test_client(),
+        app.test_client(),
         "post",
         "/api/leads",
         {"source": "clinic-consultation", "email": "x@e.com?cc=attacker@evil.example"},
@@ -64,15 +54,15 @@ async def test_the_spec_message_for_a_malformed_email(site: Any) -> None:
 
 
 @pytest.mark.parametrize("email", BAD)
-async def test_another_module_cannot_record_a_malformed_email(site: Any, email: str) -> None:
+async def test_another_module_cannot_record_a_malformed_email(app: Any, email: str) -> None:
     with pytest.raises(ValidationFailed):
         await leads_api.record_lead(source="partner-page", email=email, notify="t@agency.test")
     assert await Lead.all().count() == 0
 
 
-async def test_a_good_address_is_stored_trimmed_and_lower_cased(site: Any) -> None:
+async def test_a_good_address_is_stored_trimmed_and_lower_cased(app: Any) -> None:
     status, _ = await call(
-        site.test_client(),
+        app.test_client(),
         "post",
         "/api/leads",
         {"source": "clinic-consultation", "email": "  O'Brien+Clinic@Mail.Example.IE "},

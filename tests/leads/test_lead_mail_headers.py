@@ -6,7 +6,6 @@ mailer's headers."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -14,18 +13,19 @@ import pytest
 
 from agency.modules.leads import api as leads_api
 from agency.modules.leads.models import Lead
-from tests.auth.helpers import call
-from tests.core.mail_headers import INJECTIONS, assert_exactly, delivered, mailing_app
+from agency.settings import Settings
+from tests.core.mail_headers import INJECTIONS, assert_exactly, delivered, mailing_settings
 from tests.fakes.smtp import SmtpServer
+from tests.helpers.http import call
 
 AGENCY = "team@agency.test"
 VARIANTS = pytest.mark.parametrize("injection", INJECTIONS.values(), ids=INJECTIONS.keys())
 
 
 @pytest.fixture
-async def site(tmp_path: Path, database_url: str, smtp: SmtpServer) -> AsyncIterator[Any]:
-    async with mailing_app(tmp_path, database_url, smtp, agency_email=AGENCY) as test_app:
-        yield test_app
+def app_settings(tmp_path: Path, database_url: str, smtp: SmtpServer) -> Settings:
+    """This module's `app` (tests/conftest.py) sends its mail to `smtp`."""
+    return mailing_settings(tmp_path, database_url, smtp, agency_email=AGENCY)
 
 
 @VARIANTS
@@ -38,19 +38,19 @@ async def site(tmp_path: Path, database_url: str, smtp: SmtpServer) -> AsyncIter
     ],
 )
 async def test_the_form_and_address_fields_refuse_encoded_words(
-    site: Any, smtp: SmtpServer, injection: str, field: str, messages: set[str]
+    app: Any, smtp: SmtpServer, injection: str, field: str, messages: set[str]
 ) -> None:
     body = {"source": "clinic-consultation", "email": "owner@clinic.example", field: injection}
-    status, data = await call(site.test_client(), "post", "/api/leads", body)
+    status, data = await call(app.test_client(), "post", "/api/leads", body)
     assert status == 400 and list(data["error"]["fields"]) == [field]
     assert data["error"]["fields"][field] in messages
-    assert await delivered(site) == [] and smtp.inbox.messages == []
+    assert await delivered(app) == [] and smtp.inbox.messages == []
     assert await Lead.all().count() == 0
 
 
 @VARIANTS
 async def test_the_other_fields_reach_the_body_only(
-    site: Any, smtp: SmtpServer, injection: str
+    app: Any, smtp: SmtpServer, injection: str
 ) -> None:
     body = {
         "source": "free-preview",
@@ -59,8 +59,8 @@ async def test_the_other_fields_reach_the_body_only(
         "domain": injection,
         "message": injection,
     }
-    assert (await call(site.test_client(), "post", "/api/leads", body))[0] == 201
-    [notice] = await delivered(site)
+    assert (await call(app.test_client(), "post", "/api/leads", body))[0] == 201
+    [notice] = await delivered(app)
     assert f"Name:    {injection}" in notice.text
     [message] = smtp.inbox.messages
     subject = "New lead: Real Estate Website Rebuild from ann@example.com"
@@ -69,12 +69,12 @@ async def test_the_other_fields_reach_the_body_only(
 
 @VARIANTS
 async def test_a_source_of_any_text_reaches_the_subject_literally(
-    site: Any, smtp: SmtpServer, injection: str
+    app: Any, smtp: SmtpServer, injection: str
 ) -> None:
     """Another module may record a lead under a source of its own, which reads as itself."""
     source = injection.replace("attacker@", "a@")  # the column holds 64 characters
     await leads_api.record_lead(source=source, email="ann@example.com", notify=AGENCY)
-    [notice] = await delivered(site)
+    [notice] = await delivered(app)
     subject = f"New lead: {source} from ann@example.com"
     assert notice.subject == subject
     [message] = smtp.inbox.messages

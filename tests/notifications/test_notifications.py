@@ -11,23 +11,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agency.core import retention
-from agency.core.settings import Settings
 from agency.modules.notifications import api, service
 from agency.modules.notifications.models import TITLE_MAX, Notification
-from tests.auth.helpers import call, sign_up
+from agency.settings import Settings
+from tests.helpers.http import call, log_in, sign_up
 
 
 async def _user(client: Any, email: str) -> int:
     status, data = await sign_up(client, email)
     assert status == 201, data
     return int(data["user"]["id"])
-
-
-async def _log_in(client: Any, email: str) -> None:
-    await call(client, "post", "/api/auth/logout")
-    body = {"email": email, "password": "correct horse"}
-    status, data = await call(client, "post", "/api/auth/login", body)
-    assert status == 200, data
 
 
 async def test_the_list_is_newest_first_with_the_unread_count(client: Any) -> None:
@@ -82,7 +75,7 @@ async def test_a_second_customer_cannot_read_or_mark_the_first_ones(client: Any)
     )
     await call(client, "post", "/api/notifications/read", {})
     assert await api.unread_count(ada) == 1
-    await _log_in(client, "ada@example.com")
+    await log_in(client, "ada@example.com")
     _, data = await call(client, "get", "/api/notifications")
     assert [(n["title"], n["read"]) for n in data["notifications"]] == [
         ("Ada's site is live", False)

@@ -14,8 +14,8 @@ from agency.core import jobs, mail
 from agency.core.paths import PACKAGE_DIR
 from agency.modules.notifications import api
 from agency.modules.notifications.models import Notification
-from tests.auth.helpers import call, sign_up
 from tests.core.mail_headers import INJECTIONS
+from tests.helpers.http import call, sign_up
 
 
 @pytest.mark.parametrize("injection", INJECTIONS.values(), ids=INJECTIONS.keys())

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agency.app import create_app
-from agency.modules.auth.service import admin as auth_admin
 from agency.net import ai
-from tests.auth.helpers import call, sign_up
+from agency.settings import Settings
 from tests.conftest import make_settings
 from tests.fakes.openai_server import DEFAULT_API_KEY, FakeOpenAI, run_fake_openai
-
-ADMIN_EMAIL = "ada@example.com"
 
 
 @pytest.fixture(scope="session")
@@ -43,19 +39,6 @@ def ai_settings(fake: FakeOpenAI, **extra: Any) -> dict[str, Any]:
 
 
 @pytest.fixture
-async def site(tmp_path: Path, database_url: str, fake_ai: FakeOpenAI) -> AsyncIterator[Any]:
-    app = create_app(make_settings(tmp_path, database_url, **ai_settings(fake_ai)))
-    async with app.test_app() as test_app:
-        yield test_app
-
-
-@pytest.fixture
-async def admin(site: Any) -> Any:
-    """A test client signed in as an admin (user id in `client.admin_id`)."""
-    client = site.test_client()
-    status, data = await sign_up(client, ADMIN_EMAIL)
-    assert status in (200, 201), data
-    await auth_admin.set_role(ADMIN_EMAIL, "admin")
-    _, me = await call(client, "get", "/api/auth/me")
-    client.admin_id = me["user"]["id"]
-    return client
+def app_settings(tmp_path: Path, database_url: str, fake_ai: FakeOpenAI) -> Settings:
+    """The settings of the `app` of these tests (tests/conftest.py): the fake OpenAI."""
+    return make_settings(tmp_path, database_url, **ai_settings(fake_ai))

@@ -6,11 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
-
-from tests.auth.helpers import call, error_message, sign_up
-
-pytestmark = pytest.mark.db
+from tests.helpers.http import call, error_message, sign_up
 
 
 async def new_article(client: Any, title: str, **extra: Any) -> dict[str, Any]:
@@ -29,7 +25,7 @@ async def test_an_admin_writes_edits_and_publishes_an_article(admin: Any) -> Non
     )
     assert created["status"] == "draft"
     assert created["slug"] == "why-page-speed-matters"
-    assert created["created_by"] == admin.admin_id
+    assert created["created_by"] == admin.user_id
     assert created["published_at"] is None
     for bad in ("<script", "onclick", "javascript:"):
         assert bad not in created["content"]
@@ -171,8 +167,8 @@ async def test_preview_is_the_sanitised_body(admin: Any) -> None:
     assert "onerror" not in data["html"] and "iframe" not in data["html"]
 
 
-async def test_only_admins(site: Any) -> None:
-    client = site.test_client()
+async def test_only_admins(app: Any) -> None:
+    client = app.test_client()
     assert (await call(client, "get", "/api/admin/articles"))[0] == 401
     assert (await call(client, "post", "/api/admin/articles", {"title": "x"}))[0] == 401
     await sign_up(client, "someone@example.com")

@@ -15,15 +15,12 @@ import pytest
 
 from agency.app import create_app
 from agency.core import jobs
-from agency.modules.auth.service import admin as auth_admin
 from agency.modules.seo.models import Generation
 from agency.modules.seo.service import generations
-from tests.auth.helpers import call, error_message, sign_up
 from tests.conftest import make_settings
 from tests.fakes.openai_server import FakeOpenAI, Outcome
-from tests.seo.conftest import ADMIN_EMAIL, ai_settings
-
-pytestmark = pytest.mark.db
+from tests.helpers.http import ADMIN_EMAIL, call, error_message, signed_up
+from tests.seo.conftest import ai_settings
 
 IDEAS = {
     "ideas": [
@@ -50,19 +47,19 @@ IDEA = {
 }
 
 
-async def run_jobs(site: Any) -> None:
+async def run_jobs(app: Any) -> None:
     """Run every queued generation job, as a runner would."""
-    settings = site.app.extensions["agency.settings"]
+    settings = app.app.extensions["agency.settings"]
     for job in await jobs.Job.filter(kind=generations.JOB_KIND, status=jobs.QUEUED):
         with contextlib.suppress(jobs.PermanentFailure):
             await generations.run_generation(settings, job.payload["generation_id"])
 
 
-async def generate(site: Any, client: Any, path: str, body: Any) -> dict[str, Any]:
+async def generate(app: Any, client: Any, path: str, body: Any) -> dict[str, Any]:
     status, queued = await call(client, "post", path, body)
     assert status == 202, queued
     assert queued["status"] == "queued" and queued["error"] is None
-    await run_jobs(site)
+    await run_jobs(app)
     status, data = await call(client, "get", f"/api/admin/generations/{queued['id']}")
     assert status == 200
     return dict(data)
@@ -71,9 +68,9 @@ async def generate(site: Any, client: Any, path: str, body: Any) -> dict[str, An
 # --- Ideas ----------------------------------------------------------------------------------
 
 
-async def test_three_ideas_on_a_topic(site: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
+async def test_three_ideas_on_a_topic(app: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
     fake_ai.handler = lambda messages, model: IDEAS
-    data = await generate(site, admin, "/api/admin/article-ideas", {"topic": "  dental websites "})
+    data = await generate(app, admin, "/api/admin/article-ideas", {"topic": "  dental websites "})
     assert data["status"] == "done", data
     assert data["kind"] == "ideas" and data["topic"] == "dental websites"
     assert data["ideas"] == IDEAS["ideas"]
@@ -85,7 +82,7 @@ async def test_three_ideas_on_a_topic(site: Any, admin: Any, fake_ai: FakeOpenAI
     assert "json" in request.text().lower() and "3" in request.text()
 
 
-async def test_partial_ideas_get_defaults(site: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
+async def test_partial_ideas_get_defaults(app: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
     fake_ai.push(
         Outcome.json_answer(
             {
@@ -100,7 +97,7 @@ async def test_partial_ideas_get_defaults(site: Any, admin: Any, fake_ai: FakeOp
             }
         )
     )
-    data = await generate(site, admin, "/api/admin/article-ideas", {"topic": "t"})
+    data = await generate(app, admin, "/api/admin/article-ideas", {"topic": "t"})
     assert data["status"] == "done", data
     assert data["ideas"] == [
         {"title": "Only a title", "description": "", "keywords": [], "outline": []},
@@ -140,10 +137,10 @@ async def test_partial_ideas_get_defaults(site: Any, admin: Any, fake_ai: FakeOp
     ],
 )
 async def test_failures_show_a_message(
-    site: Any, admin: Any, fake_ai: FakeOpenAI, outcome: Outcome, message: str
+    app: Any, admin: Any, fake_ai: FakeOpenAI, outcome: Outcome, message: str
 ) -> None:
     fake_ai.push(outcome)
-    data = await generate(site, admin, "/api/admin/article-ideas", {"topic": "t"})
+    data = await generate(app, admin, "/api/admin/article-ideas", {"topic": "t"})
     assert data["status"] == "failed"
     assert data["error"] == message
     assert data["ideas"] is None
@@ -151,18 +148,18 @@ async def test_failures_show_a_message(
 
 
 async def test_a_rate_limited_provider_is_asked_again(
-    site: Any, admin: Any, fake_ai: FakeOpenAI
+    app: Any, admin: Any, fake_ai: FakeOpenAI
 ) -> None:
     fake_ai.push(Outcome.rate_limited())
     fake_ai.handler = lambda messages, model: IDEAS
-    data = await generate(site, admin, "/api/admin/article-ideas", {"topic": "t"})
+    data = await generate(app, admin, "/api/admin/article-ideas", {"topic": "t"})
     assert data["status"] == "done" and len(data["ideas"]) == 3
     assert len(fake_ai.requests) == 2
 
 
-async def test_a_provider_past_the_timeout(site: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
+async def test_a_provider_past_the_timeout(app: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
     fake_ai.push(Outcome.slow(3.0), Outcome.slow(3.0))
-    data = await generate(site, admin, "/api/admin/article-ideas", {"topic": "t"})
+    data = await generate(app, admin, "/api/admin/article-ideas", {"topic": "t"})
     assert data["status"] == "failed"
     assert data["error"] == "The AI provider did not answer within 2 seconds."
 
@@ -173,11 +170,9 @@ async def test_a_wrong_key_in_the_settings(
     settings = make_settings(
         tmp_path, database_url, **ai_settings(fake_ai, ai_api_key="sk-not-the-right-one")
     )
-    async with create_app(settings).test_app() as site:
-        client = site.test_client()
-        await sign_up(client, ADMIN_EMAIL)
-        await auth_admin.set_role(ADMIN_EMAIL, "admin")
-        data = await generate(site, client, "/api/admin/article-ideas", {"topic": "t"})
+    async with create_app(settings).test_app() as app:
+        client = await signed_up(app, ADMIN_EMAIL, admin=True)
+        data = await generate(app, client, "/api/admin/article-ideas", {"topic": "t"})
     assert data["status"] == "failed"
     assert data["error"] == "The AI provider refused the key (401)."
     assert "sk-not-the-right-one" not in json.dumps(data)
@@ -195,16 +190,16 @@ async def test_an_empty_topic(admin: Any, fake_ai: FakeOpenAI) -> None:
 # --- Articles -------------------------------------------------------------------------------
 
 
-async def test_an_idea_becomes_the_admins_draft(site: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
+async def test_an_idea_becomes_the_admins_draft(app: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
     long_description = "Word " * 60  # 300 characters: the page gets under 160
     fake_ai.handler = lambda messages, model: {**ARTICLE, "metaDescription": long_description}
-    data = await generate(site, admin, "/api/admin/article-drafts", IDEA)
+    data = await generate(app, admin, "/api/admin/article-drafts", IDEA)
     assert data["status"] == "done", data
     assert data["kind"] == "article" and data["title"] == IDEA["title"]
     status, article = await call(admin, "get", f"/api/admin/articles/{data['article_id']}")
     assert status == 200
     assert article["status"] == "draft"
-    assert article["created_by"] == admin.admin_id
+    assert article["created_by"] == admin.user_id
     assert article["title"] == "Faster Sites for Dentists"
     assert article["slug"] == "faster-sites-for-dentists"
     assert article["keywords"] == ["dentist", "website speed"]
@@ -217,9 +212,9 @@ async def test_an_idea_becomes_the_admins_draft(site: Any, admin: Any, fake_ai: 
     assert "metaDescription" in prompt and "160" in prompt
 
 
-async def test_a_partial_article_gets_defaults(site: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
+async def test_a_partial_article_gets_defaults(app: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
     fake_ai.push(Outcome.json_answer({"content": "## Heading\n\nSome *Markdown* text."}))
-    data = await generate(site, admin, "/api/admin/article-drafts", IDEA)
+    data = await generate(app, admin, "/api/admin/article-drafts", IDEA)
     assert data["status"] == "done", data
     _, article = await call(admin, "get", f"/api/admin/articles/{data['article_id']}")
     assert article["title"] == IDEA["title"]  # the idea's
@@ -229,10 +224,10 @@ async def test_a_partial_article_gets_defaults(site: Any, admin: Any, fake_ai: F
 
 
 async def test_an_article_without_a_body_fails_and_saves_nothing(
-    site: Any, admin: Any, fake_ai: FakeOpenAI
+    app: Any, admin: Any, fake_ai: FakeOpenAI
 ) -> None:
     fake_ai.push(Outcome.json_answer({"title": "No body", "metaDescription": "x"}))
-    data = await generate(site, admin, "/api/admin/article-drafts", IDEA)
+    data = await generate(app, admin, "/api/admin/article-drafts", IDEA)
     assert data["status"] == "failed"
     assert data["error"] == "The AI's answer held no article text. Please try again."
     _, listed = await call(admin, "get", "/api/admin/articles")
@@ -248,10 +243,8 @@ async def test_an_idea_needs_a_title(admin: Any) -> None:
 
 
 async def test_without_an_ai_key(tmp_path: Path, database_url: str) -> None:
-    async with create_app(make_settings(tmp_path, database_url)).test_app() as site:
-        client = site.test_client()
-        await sign_up(client, ADMIN_EMAIL)
-        await auth_admin.set_role(ADMIN_EMAIL, "admin")
+    async with create_app(make_settings(tmp_path, database_url)).test_app() as app:
+        client = await signed_up(app, ADMIN_EMAIL, admin=True)
         status, data = await call(client, "get", "/api/admin/ai")
         assert (status, data) == (200, {"configured": False, "model": None})
         status, data = await call(client, "post", "/api/admin/article-ideas", {"topic": "t"})
@@ -292,13 +285,13 @@ async def test_unknown_generations_are_404(admin: Any) -> None:
 
 
 async def test_two_runners_at_once_write_one_draft(
-    site: Any, admin: Any, fake_ai: FakeOpenAI
+    app: Any, admin: Any, fake_ai: FakeOpenAI
 ) -> None:
     fake_ai.handler = lambda messages, model: ARTICLE
     fake_ai.delay = 0.3
     try:
         _, queued = await call(admin, "post", "/api/admin/article-drafts", IDEA)
-        settings = site.app.extensions["agency.settings"]
+        settings = app.app.extensions["agency.settings"]
         await asyncio.gather(
             generations.run_generation(settings, queued["id"]),
             generations.run_generation(settings, queued["id"]),
@@ -312,12 +305,12 @@ async def test_two_runners_at_once_write_one_draft(
 
 
 async def test_a_runner_that_stops_puts_the_generation_back(
-    site: Any, admin: Any, fake_ai: FakeOpenAI
+    app: Any, admin: Any, fake_ai: FakeOpenAI
 ) -> None:
     fake_ai.push(Outcome.slow(1.5))
     fake_ai.handler = lambda messages, model: IDEAS
     _, queued = await call(admin, "post", "/api/admin/article-ideas", {"topic": "t"})
-    settings = site.app.extensions["agency.settings"]
+    settings = app.app.extensions["agency.settings"]
     run = asyncio.create_task(generations.run_generation(settings, queued["id"]))
     for _ in range(100):
         if fake_ai.requests:
@@ -339,10 +332,8 @@ async def test_the_server_runs_the_generation_while_the_page_polls(
     fake_ai.handler = lambda messages, model: ARTICLE
     fake_ai.push(Outcome.slow(0.3))
     settings = make_settings(tmp_path, database_url, run_jobs=True, **ai_settings(fake_ai))
-    async with create_app(settings).test_app() as site:
-        client = site.test_client()
-        await sign_up(client, ADMIN_EMAIL)
-        await auth_admin.set_role(ADMIN_EMAIL, "admin")
+    async with create_app(settings).test_app() as app:
+        client = await signed_up(app, ADMIN_EMAIL, admin=True)
         status, queued = await call(client, "post", "/api/admin/article-drafts", IDEA)
         assert status == 202
         seen: list[str] = []
@@ -359,12 +350,12 @@ async def test_the_server_runs_the_generation_while_the_page_polls(
 
 
 async def test_finished_generations_go_after_their_time(
-    site: Any, admin: Any, fake_ai: FakeOpenAI
+    app: Any, admin: Any, fake_ai: FakeOpenAI
 ) -> None:
     fake_ai.handler = lambda messages, model: IDEAS
-    done = await generate(site, admin, "/api/admin/article-ideas", {"topic": "old"})
+    done = await generate(app, admin, "/api/admin/article-ideas", {"topic": "old"})
     _, waiting = await call(admin, "post", "/api/admin/article-ideas", {"topic": "queued"})
-    settings = site.app.extensions["agency.settings"]
+    settings = app.app.extensions["agency.settings"]
     now = datetime.now(UTC)
     assert await generations.prune(settings, now) == {"seo.generations": 0}
     later = now + timedelta(days=settings.retention_ai_generations_days, minutes=1)
@@ -373,12 +364,12 @@ async def test_finished_generations_go_after_their_time(
     assert remaining == [waiting["id"]] and done["id"] not in remaining
 
 
-async def test_user_data_export_and_erase(site: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
-    await generate(site, admin, "/api/admin/article-ideas", {"topic": "mine"})
-    exported = await generations.export_user(admin.admin_id)
+async def test_user_data_export_and_erase(app: Any, admin: Any, fake_ai: FakeOpenAI) -> None:
+    await generate(app, admin, "/api/admin/article-ideas", {"topic": "mine"})
+    exported = await generations.export_user(admin.user_id)
     assert isinstance(exported, dict)
     [item] = exported["generations"]
     assert (item["kind"], item["topic"], item["status"]) == ("ideas", "mine", "done")
-    await generations.erase_user(admin.admin_id)
-    assert await generations.export_user(admin.admin_id) == {"generations": []}
+    await generations.erase_user(admin.user_id)
+    assert await generations.export_user(admin.user_id) == {"generations": []}
     assert await Generation.all().count() == 1  # kept, without its requester

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from agency.core.errors import ValidationFailed
 from agency.modules.sites.service import websites as service
-from tests.auth.helpers import call, sign_up
+from tests.helpers.http import call, sign_up
 
 labels = st.from_regex(r"[a-z0-9]([a-z0-9-]{0,10}[a-z0-9])?", fullmatch=True)
 domains = st.builds(lambda a, b: f"{a}.{b}", labels, st.from_regex(r"[a-z]{2,6}", fullmatch=True))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +17,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from agency.app import create_app
 from agency.cli import app as cli_app
 from agency.core import db, mail
-from agency.modules.auth.service import admin as auth_admin
 from agency.modules.notifications.models import Notification
 from agency.modules.sites.models import SpeedCheck, Website
 from agency.modules.sites.service import checks, websites
-from tests.auth.helpers import call, sign_up
+from agency.settings import Settings
 from tests.conftest import MODEL_MODULES, make_settings
 from tests.fakes.pagespeed import FakePageSpeed, run_fake_pagespeed
+from tests.helpers.http import call, signed_up
 
 OWNER = "owner@shop.example"
 OTHER = "other@shop.example"
@@ -58,32 +57,17 @@ def settings_for(tmp_path: Path, database_url: str, psi: FakePageSpeed, **extra:
 
 
 @pytest.fixture
-async def site(tmp_path: Path, database_url: str, psi: FakePageSpeed) -> AsyncIterator[Any]:
-    app = create_app(settings_for(tmp_path, database_url, psi))
-    async with app.test_app() as test_app:
-        yield test_app
+def app_settings(tmp_path: Path, database_url: str, psi: FakePageSpeed) -> Settings:
+    """The settings of this module's `app` (tests/conftest.py): the fake PageSpeed."""
+    return settings_for(tmp_path, database_url, psi)
 
 
-async def customer(site: Any, email: str = OWNER) -> Any:
-    client = site.test_client()
-    status, data = await sign_up(client, email)
-    assert status in (200, 201), data
-    client.user_id = data["user"]["id"]
-    return client
+async def drain(app: Any) -> None:
+    await app.app.extensions["agency.jobs"].drain()
 
 
-async def admin(site: Any) -> Any:
-    client = await customer(site, ADMIN)
-    await auth_admin.set_role(ADMIN, "admin")
-    return client
-
-
-async def drain(site: Any) -> None:
-    await site.app.extensions["agency.jobs"].drain()
-
-
-def settings_of(site: Any) -> Any:
-    return site.app.extensions["agency.settings"]
+def settings_of(app: Any) -> Any:
+    return app.app.extensions["agency.settings"]
 
 
 async def mails_to(address: str) -> list[mail.OutboundMail]:
@@ -94,10 +78,10 @@ async def mails_to(address: str) -> list[mail.OutboundMail]:
 # The owner's websites
 
 
-async def test_the_owner_sees_the_detail_and_another_customer_gets_404(site: Any) -> None:
-    owner = await customer(site)
+async def test_the_owner_sees_the_detail_and_another_customer_gets_404(app: Any) -> None:
+    owner = await signed_up(app, OWNER)
     mine = await websites.create_website(owner.user_id, "score-95.example", plan_key="professional")
-    other = await customer(site, OTHER)
+    other = await signed_up(app, OTHER)
     theirs = await websites.create_website(other.user_id, "theirs.example")
 
     status, data = await call(owner, "get", f"/api/sites/{mine.id}")
@@ -122,13 +106,13 @@ async def test_the_owner_sees_the_detail_and_another_customer_gets_404(site: Any
     assert await SpeedCheck.all().count() == 0
     assert (await Website.get(id=theirs.id)).deleted_at is None
 
-    signed_out = site.test_client()
+    signed_out = app.test_client()
     for method, path in [("get", f"/api/sites/{mine.id}"), ("get", "/api/sites/analytics")]:
         assert (await call(signed_out, method, path))[0] == 401
 
 
-async def test_the_plan_bought_gives_the_delivery_promise(site: Any) -> None:
-    owner = await customer(site)
+async def test_the_plan_bought_gives_the_delivery_promise(app: Any) -> None:
+    owner = await signed_up(app, OWNER)
     plan = await websites.create_website(owner.user_id, "planned.example", plan_key="premium")
     unknown = await websites.create_website(owner.user_id, "unknown.example")
     _, planned = await call(owner, "get", f"/api/sites/{plan.id}")
@@ -140,8 +124,8 @@ async def test_the_plan_bought_gives_the_delivery_promise(site: Any) -> None:
     assert generic["plan_name"] is None and generic["delivery"]
 
 
-async def test_the_owner_removes_a_site_softly(site: Any) -> None:
-    owner = await customer(site)
+async def test_the_owner_removes_a_site_softly(app: Any) -> None:
+    owner = await signed_up(app, OWNER)
     first = await websites.create_website(owner.user_id, "first.example")
     second = await websites.create_website(owner.user_id, "second.example")
     status, data = await call(owner, "delete", f"/api/sites/{first.id}")
@@ -153,7 +137,7 @@ async def test_the_owner_removes_a_site_softly(site: Any) -> None:
     assert [w["id"] for w in listed["websites"]] == [second.id]
     row = await Website.get(id=first.id)
     assert row.deleted_at is not None and row.user_id == owner.user_id  # kept for the books
-    boss = await admin(site)
+    boss = await signed_up(app, ADMIN, admin=True)
     _, every = await call(boss, "get", "/api/admin/sites")
     assert first.id not in [w["id"] for w in every["websites"]]
 
@@ -163,9 +147,9 @@ async def test_the_owner_removes_a_site_softly(site: Any) -> None:
 
 
 async def test_run_speed_test_one_at_a_time_then_the_chart_grows(
-    site: Any, psi: FakePageSpeed
+    app: Any, psi: FakePageSpeed
 ) -> None:
-    owner = await customer(site)
+    owner = await signed_up(app, OWNER)
     mine = await websites.create_website(owner.user_id, "score-95.example")
     status, check = await call(owner, "post", f"/api/sites/{mine.id}/speed-tests")
     assert status == 202, check
@@ -175,7 +159,7 @@ async def test_run_speed_test_one_at_a_time_then_the_chart_grows(
     assert busy["error"]["message"] == "A speed test of this website is already running."
     assert await SpeedCheck.all().count() == 1
 
-    await drain(site)  # the speed-test job runs the test against the fake
+    await drain(app)  # the speed-test job runs the test against the fake
     status, latest = await call(owner, "get", f"/api/sites/{mine.id}/speed-tests/latest")
     assert status == 200, latest
     assert latest["status"] == "done" and latest["score"] == 95
@@ -192,7 +176,7 @@ async def test_run_speed_test_one_at_a_time_then_the_chart_grows(
     psi.scores["score-95.example"] = 72
     status, again = await call(owner, "post", f"/api/sites/{mine.id}/speed-tests")
     assert status == 202, again  # the first one ended: a new one may start
-    await drain(site)
+    await drain(app)
     _, detail = await call(owner, "get", f"/api/sites/{mine.id}")
     assert [p["score"] for p in detail["history"]] == [95, 72]
     assert detail["check"]["status"] == "done" and detail["website"]["page_speed"] == 72
@@ -204,11 +188,11 @@ async def test_run_speed_test_one_at_a_time_then_the_chart_grows(
     assert await mails_to(OWNER) == []
 
 
-async def test_a_failed_test_ends_the_check_with_the_spec_message(site: Any) -> None:
-    owner = await customer(site)
+async def test_a_failed_test_ends_the_check_with_the_spec_message(app: Any) -> None:
+    owner = await signed_up(app, OWNER)
     mine = await websites.create_website(owner.user_id, "down.example")
     await call(owner, "post", f"/api/sites/{mine.id}/speed-tests")
-    await drain(site)
+    await drain(app)
     _, latest = await call(owner, "get", f"/api/sites/{mine.id}/speed-tests/latest")
     assert latest["status"] == "failed" and latest["error"]
     assert (await Website.get(id=mine.id)).checking_since is None
@@ -216,14 +200,14 @@ async def test_a_failed_test_ends_the_check_with_the_spec_message(site: Any) -> 
     assert status == 202  # free to try again
 
 
-async def test_the_follow_job_finishes_a_check_nobody_reads(site: Any) -> None:
-    owner = await customer(site)
+async def test_the_follow_job_finishes_a_check_nobody_reads(app: Any) -> None:
+    owner = await signed_up(app, OWNER)
     mine = await websites.create_website(owner.user_id, "score-80.example")
     await call(owner, "post", f"/api/sites/{mine.id}/speed-tests")
-    await drain(site)
+    await drain(app)
     check = await SpeedCheck.get(website_id=mine.id)
     assert check.status == "running"  # nobody looked yet
-    await checks.follow_handler(settings_of(site))({"check_id": check.id})
+    await checks.follow_handler(settings_of(app))({"check_id": check.id})
     check = await SpeedCheck.get(id=check.id)
     assert check.status == "done" and check.score == 80
     assert (await Website.get(id=mine.id)).page_speed == 80
@@ -233,10 +217,10 @@ async def test_the_follow_job_finishes_a_check_nobody_reads(site: Any) -> None:
 # The agency
 
 
-async def test_admin_routes_need_an_admin(site: Any) -> None:
-    owner = await customer(site)
+async def test_admin_routes_need_an_admin(app: Any) -> None:
+    owner = await signed_up(app, OWNER)
     mine = await websites.create_website(owner.user_id, "shop.example")
-    anonymous = site.test_client()
+    anonymous = app.test_client()
     for client, expected in [(anonymous, 401), (owner, 403)]:
         assert (await call(client, "get", "/api/admin/sites"))[0] == expected
         status, _ = await call(
@@ -246,12 +230,12 @@ async def test_admin_routes_need_an_admin(site: Any) -> None:
     assert (await Website.get(id=mine.id)).status == "building"
 
 
-async def test_admin_lists_filters_and_searches(site: Any) -> None:
-    ada = await customer(site)
-    bob = await customer(site, "bob@builder.example")
+async def test_admin_lists_filters_and_searches(app: Any) -> None:
+    ada = await signed_up(app, OWNER)
+    bob = await signed_up(app, "bob@builder.example")
     await websites.create_website(ada.user_id, "ada-shop.example")
     bobs = await websites.create_website(bob.user_id, "bakery.example")
-    boss = await admin(site)
+    boss = await signed_up(app, ADMIN, admin=True)
     await call(boss, "put", f"/api/admin/sites/{bobs.id}/status", {"status": "live"})
 
     async def domains(query: str) -> list[str]:
@@ -275,10 +259,10 @@ async def test_admin_lists_filters_and_searches(site: Any) -> None:
     assert status == 400
 
 
-async def test_going_live_emails_and_notifies_the_owner_once(site: Any) -> None:
-    owner = await customer(site)
+async def test_going_live_emails_and_notifies_the_owner_once(app: Any) -> None:
+    owner = await signed_up(app, OWNER)
     mine = await websites.create_website(owner.user_id, "shop.example")
-    boss = await admin(site)
+    boss = await signed_up(app, ADMIN, admin=True)
     status, data = await call(boss, "put", f"/api/admin/sites/{mine.id}/status", {"status": "live"})
     assert status == 200, data
     assert data["status"] == "live" and data["status_changed_at"]
@@ -313,11 +297,9 @@ async def test_going_live_emails_and_notifies_the_owner_once(site: Any) -> None:
 # Monitoring
 
 
-async def test_the_schedule_tests_live_sites_and_tells_a_drop(
-    site: Any, psi: FakePageSpeed
-) -> None:
-    settings = settings_of(site)
-    owner = await customer(site)
+async def test_the_schedule_tests_live_sites_and_tells_a_drop(app: Any, psi: FakePageSpeed) -> None:
+    settings = settings_of(app)
+    owner = await signed_up(app, OWNER)
     live = await websites.create_website(owner.user_id, "monitored.example")
     building = await websites.create_website(owner.user_id, "building.example")
     await websites.set_status(live.id, "live", settings)
@@ -325,7 +307,7 @@ async def test_the_schedule_tests_live_sites_and_tells_a_drop(
 
     async def scheduled_run() -> None:
         await checks.monitor(settings)
-        await drain(site)
+        await drain(app)
         for check in await SpeedCheck.filter(status="running"):
             await checks.follow_handler(settings)({"check_id": check.id})
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -35,20 +35,15 @@ from agency.modules.speedtest.service.speed_providers import (
     MSG_UNREACHABLE,
 )
 from agency.net import addresses
-from tests.auth.helpers import HEADERS, PASSWORD, sign_up
+from agency.settings import Settings
 from tests.conftest import make_settings, run_agency
 from tests.fakes.kit import run_fake_kit
 from tests.fakes.pagespeed import FakePageSpeed, run_fake_pagespeed, score_for, success_body
+from tests.helpers.http import HEADERS, PASSWORD, sign_up
 
 EMAIL = "owner@shop.example"
 DOMAIN_MESSAGE = "Please enter a valid domain (e.g., example.com)"
 SOURCES = ["speed-test", "clinic-speed-test", "coach-speed-test"]
-
-
-@pytest.fixture
-def psi() -> Iterator[FakePageSpeed]:
-    with run_fake_pagespeed(hang_delay=3.0) as fake:
-        yield fake
 
 
 class Resolver:
@@ -85,31 +80,30 @@ def settings_for(tmp_path: Path, database_url: str, psi: FakePageSpeed, **extra:
 
 
 @pytest.fixture
-async def site(tmp_path: Path, database_url: str, psi: FakePageSpeed) -> Any:
-    app = create_app(settings_for(tmp_path, database_url, psi))
-    async with app.test_app() as test_app:
-        yield test_app
+def app_settings(tmp_path: Path, database_url: str, psi: FakePageSpeed) -> Settings:
+    """The settings of this module's `app` (tests/conftest.py): the fake PageSpeed, one proxy."""
+    return settings_for(tmp_path, database_url, psi)
 
 
 async def call(
-    site: Any, method: str, path: str, body: Any = None, ip: str = "203.0.113.7"
+    app: Any, method: str, path: str, body: Any = None, ip: str = "203.0.113.7"
 ) -> tuple[int, Any, Any]:
     headers = {**HEADERS, "X-Forwarded-For": ip}
-    response = await getattr(site.test_client(), method)(path, json=body, headers=headers)
+    response = await getattr(app.test_client(), method)(path, json=body, headers=headers)
     data = await response.get_json() if response.content_length else None
     return response.status_code, data, response.headers
 
 
-async def start(site: Any, url: str, **extra: Any) -> tuple[int, Any]:
+async def start(app: Any, url: str, **extra: Any) -> tuple[int, Any]:
     body = {"url": url, "email": EMAIL, "source": "speed-test", **extra}
-    status, data, _ = await call(site, "post", "/api/speed-tests", body, extra.pop("ip", "1.2.3.4"))
+    status, data, _ = await call(app, "post", "/api/speed-tests", body, extra.pop("ip", "1.2.3.4"))
     return status, data
 
 
-async def finish(site: Any, test_id: str) -> Any:
+async def finish(app: Any, test_id: str) -> Any:
     """Run the queued jobs (the test's and its e-mail's) and read the test back."""
-    await site.app.extensions["agency.jobs"].drain()
-    status, data, _ = await call(site, "get", f"/api/speed-tests/{test_id}")
+    await app.app.extensions["agency.jobs"].drain()
+    status, data, _ = await call(app, "get", f"/api/speed-tests/{test_id}")
     assert status == 200
     return data
 
@@ -178,10 +172,10 @@ async def prune_all(settings: Any, now: datetime) -> dict[str, int]:
     ],
 )
 async def test_each_page_refuses_with_the_spec_message(
-    site: Any, source: str, url: str, email: str, field: str, message: str
+    app: Any, source: str, url: str, email: str, field: str, message: str
 ) -> None:
     body = {"url": url, "email": email, "source": source}
-    status, data, _ = await call(site, "post", "/api/speed-tests", body)
+    status, data, _ = await call(app, "post", "/api/speed-tests", body)
     assert status == 400, data
     assert data["error"]["message"] == message
     assert data["error"]["fields"] == {field: message}
@@ -213,9 +207,9 @@ async def test_each_page_refuses_with_the_spec_message(
     ],
 )
 async def test_each_page_cleans_the_domain_its_way(
-    site: Any, source: str, url: str, domain: str, tested: str
+    app: Any, source: str, url: str, domain: str, tested: str
 ) -> None:
-    status, data = await start(site, url, source=source)
+    status, data = await start(app, url, source=source)
     assert status == 202, data
     assert (data["status"], data["domain"], data["strategy"]) == ("queued", domain, "mobile")
     assert data["result"] is None and data["error"] is None
@@ -223,12 +217,12 @@ async def test_each_page_cleans_the_domain_its_way(
     assert (row.url, row.source, row.email) == (tested, source, EMAIL)
 
 
-async def test_unknown_page_and_strategy_are_refused(site: Any) -> None:
+async def test_unknown_page_and_strategy_are_refused(app: Any) -> None:
     for body in (
         {"url": "example.com", "email": EMAIL, "source": "elsewhere"},
         {"url": "example.com", "email": EMAIL, "source": "speed-test", "strategy": "tablet"},
     ):
-        status, _, _ = await call(site, "post", "/api/speed-tests", body)
+        status, _, _ = await call(app, "post", "/api/speed-tests", body)
         assert status == 400
     assert await SpeedTest.all().count() == 0
 
@@ -311,11 +305,11 @@ def test_a_better_score_never_rates_worse(a: int, b: int) -> None:
 
 
 async def test_a_test_runs_to_done_with_the_figures_and_the_report(
-    site: Any, psi: FakePageSpeed
+    app: Any, psi: FakePageSpeed
 ) -> None:
-    status, queued = await start(site, "slow.example")
+    status, queued = await start(app, "slow.example")
     assert status == 202 and queued["status"] == "queued"
-    done = await finish(site, queued["id"])
+    done = await finish(app, queued["id"])
     assert done["status"] == "done" and done["error"] is None
     result = done["result"]
     want = expected("slow.example")
@@ -344,9 +338,9 @@ async def test_a_test_runs_to_done_with_the_figures_and_the_report(
     assert "Fix My Website Now" in (report.html or "")
 
 
-async def test_a_fast_site_without_field_data_reports_what_there_is(site: Any) -> None:
-    _, queued = await start(site, "nofield.example", strategy="desktop")
-    done = await finish(site, queued["id"])
+async def test_a_fast_site_without_field_data_reports_what_there_is(app: Any) -> None:
+    _, queued = await start(app, "nofield.example", strategy="desktop")
+    done = await finish(app, queued["id"])
     assert done["strategy"] == "desktop" and done["result"]["field_data"] == []
     assert done["result"]["score"] == score_for("nofield.example", "desktop")
     [report] = await mail.OutboundMail.filter(to=EMAIL)
@@ -370,14 +364,14 @@ async def test_a_fast_site_without_field_data_reports_what_there_is(site: Any) -
     ],
 )
 async def test_failures_end_failed_with_the_spec_message(
-    site: Any, psi: FakePageSpeed, host: str, message: str, fake_calls: int
+    app: Any, psi: FakePageSpeed, host: str, message: str, fake_calls: int
 ) -> None:
-    _, queued = await start(site, host)
-    data = await finish(site, queued["id"])
+    _, queued = await start(app, host)
+    data = await finish(app, queued["id"])
     if fake_calls > 1:  # the retry waits for its back-off: make it due now
         assert data["status"] == "queued"
         await jobs.Job.filter(kind=speedtests.JOB_KIND).update(run_at=datetime.now(UTC))
-        data = await finish(site, queued["id"])
+        data = await finish(app, queued["id"])
     assert data["status"] == "failed" and data["result"] is None
     assert data["error"] == message
     assert len(psi.requests) == fake_calls
@@ -386,29 +380,29 @@ async def test_failures_end_failed_with_the_spec_message(
 
 
 async def test_an_unexpected_error_fails_with_the_generic_message(
-    site: Any, monkeypatch: pytest.MonkeyPatch
+    app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def broken(*_args: Any) -> Any:
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(speed_providers, "provider_for", broken)
-    _, queued = await start(site, "fast.example")
-    data = await finish(site, queued["id"])
+    _, queued = await start(app, "fast.example")
+    data = await finish(app, queued["id"])
     assert (data["status"], data["error"]) == ("failed", MSG_GENERIC)
 
 
 async def test_a_result_is_reused_for_the_same_domain_and_strategy(
-    site: Any, psi: FakePageSpeed
+    app: Any, psi: FakePageSpeed
 ) -> None:
-    _, first = await start(site, "mid.example")
-    first = await finish(site, first["id"])
-    status, second = await start(site, "https://www.mid.example/", email="two@shop.example")
+    _, first = await start(app, "mid.example")
+    first = await finish(app, first["id"])
+    status, second = await start(app, "https://www.mid.example/", email="two@shop.example")
     assert status == 202 and second["status"] == "done" and second["id"] != first["id"]
     assert second["result"] == first["result"]
     assert len(psi.requests) == 1
-    _, desktop = await start(site, "mid.example", strategy="desktop")
+    _, desktop = await start(app, "mid.example", strategy="desktop")
     assert desktop["status"] == "queued"
-    await site.app.extensions["agency.jobs"].drain()
+    await app.app.extensions["agency.jobs"].drain()
     assert [m.to for m in await mail.OutboundMail.filter(to__not="x").order_by("id")] == [
         EMAIL,
         "two@shop.example",
@@ -423,25 +417,25 @@ async def test_a_result_is_reused_for_the_same_domain_and_strategy(
 async def test_reuse_ends_after_the_window_and_can_be_turned_off(
     tmp_path: Path, database_url: str, psi: FakePageSpeed
 ) -> None:
-    app = create_app(settings_for(tmp_path, database_url, psi, speedtest_reuse_minutes=0))
-    async with app.test_app() as site:
-        _, first = await start(site, "mid.example")
-        await finish(site, first["id"])
-        _, again = await start(site, "mid.example")
+    settings = settings_for(tmp_path, database_url, psi, speedtest_reuse_minutes=0)
+    async with create_app(settings).test_app() as app:
+        _, first = await start(app, "mid.example")
+        await finish(app, first["id"])
+        _, again = await start(app, "mid.example")
         assert again["status"] == "queued"
-    app = create_app(settings_for(tmp_path, database_url, psi, speedtest_reuse_minutes=5))
-    async with app.test_app() as site:
+    settings = settings_for(tmp_path, database_url, psi, speedtest_reuse_minutes=5)
+    async with create_app(settings).test_app() as app:
         await SpeedTest.all().update(finished_at=datetime.now(UTC) - timedelta(minutes=6))
-        _, late = await start(site, "mid.example")
+        _, late = await start(app, "mid.example")
         assert late["status"] == "queued"
 
 
-async def test_tests_are_limited_per_address_and_per_domain(site: Any) -> None:
+async def test_tests_are_limited_per_address_and_per_domain(app: Any) -> None:
     for n in range(speedtests.TESTS_PER_ADDRESS.limit):
-        status, _ = await start(site, f"site-{n}.example", ip="198.51.100.1")
+        status, _ = await start(app, f"site-{n}.example", ip="198.51.100.1")
         assert status == 202
     status, data, headers = await call(
-        site,
+        app,
         "post",
         "/api/speed-tests",
         {"url": "one-more.example", "email": EMAIL, "source": "speed-test"},
@@ -452,16 +446,16 @@ async def test_tests_are_limited_per_address_and_per_domain(site: Any) -> None:
     # Another visitor is not held back by the first; one domain is, whoever asks.
     for n in range(speedtests.TESTS_PER_DOMAIN.limit):
         status, data = await start(
-            site, "busy.example", ip=f"10.0.{n}.1", strategy="mobile" if n % 2 else "desktop"
+            app, "busy.example", ip=f"10.0.{n}.1", strategy="mobile" if n % 2 else "desktop"
         )
         assert status == 202 and data["status"] == "queued"
-    status, data = await start(site, "busy.example", ip="10.9.9.9")
+    status, data = await start(app, "busy.example", ip="10.9.9.9")
     assert status == 429
 
 
-async def test_the_e_mail_is_one_lead_of_its_page_with_the_domain(site: Any) -> None:
+async def test_the_e_mail_is_one_lead_of_its_page_with_the_domain(app: Any) -> None:
     status, data, _ = await call(
-        site,
+        app,
         "post",
         "/api/newsletter",
         {"email": " Owner@Shop.example ", "source": "coach-speed-test"},
@@ -471,35 +465,35 @@ async def test_the_e_mail_is_one_lead_of_its_page_with_the_domain(site: Any) -> 
         "You're subscribed! Your speed report will arrive at owner@shop.example in about 60 "
         "seconds."
     )
-    await start(site, "coach.example", source="coach-speed-test")
+    await start(app, "coach.example", source="coach-speed-test")
     [lead] = await Lead.all()
     assert (lead.email, lead.source, lead.domain) == (EMAIL, "coach-speed-test", "coach.example")
     assert leads_api.label_of(lead.source) == "Speed test (coaches)"
-    await start(site, "coach.example", source="speed-test")
+    await start(app, "coach.example", source="speed-test")
     assert await Lead.filter(source="speed-test", domain="coach.example").count() == 1
 
 
 async def test_a_test_left_unfinished_reads_failed_and_a_crashed_run_runs_again(
-    site: Any,
+    app: Any,
 ) -> None:
-    _, stuck = await start(site, "fast.example")
+    _, stuck = await start(app, "fast.example")
     await SpeedTest.filter(public_id=stuck["id"]).update(
         created_at=datetime.now(UTC) - speedtests.STALE_AFTER - timedelta(minutes=1)
     )
-    _, data, _ = await call(site, "get", f"/api/speed-tests/{stuck['id']}")
+    _, data, _ = await call(app, "get", f"/api/speed-tests/{stuck['id']}")
     assert (data["status"], data["error"]) == ("failed", MSG_GENERIC)
-    await site.app.extensions["agency.jobs"].drain()  # its job, late, changes nothing
-    _, data, _ = await call(site, "get", f"/api/speed-tests/{stuck['id']}")
+    await app.app.extensions["agency.jobs"].drain()  # its job, late, changes nothing
+    _, data, _ = await call(app, "get", f"/api/speed-tests/{stuck['id']}")
     assert data["status"] == "failed"
 
     # A runner died mid-test: the row says running, the job's lease ran out; it runs again.
-    _, crashed = await start(site, "mid.example")
+    _, crashed = await start(app, "mid.example")
     earlier = datetime.now(UTC) - timedelta(minutes=3)
     await SpeedTest.filter(public_id=crashed["id"]).update(status="running", started_at=earlier)
     await jobs.Job.filter(kind=speedtests.JOB_KIND, status=jobs.QUEUED).update(
         status=jobs.RUNNING, attempts=1, locked_by="dead:1:1", locked_until=earlier
     )
-    data = await finish(site, crashed["id"])
+    data = await finish(app, crashed["id"])
     assert data["status"] == "done" and data["result"]["score"] == score_for(
         "mid.example", "mobile"
     )
@@ -512,12 +506,12 @@ async def test_the_server_runs_the_test_in_the_background_and_the_page_polls_it(
     the page polls; the report e-mail follows."""
     psi.delay = 0.3
     settings = settings_for(tmp_path, database_url, psi, run_jobs=True)
-    async with create_app(settings).test_app() as site:
-        status, queued = await start(site, "score-72.example")
+    async with create_app(settings).test_app() as app:
+        status, queued = await start(app, "score-72.example")
         assert status == 202 and queued["status"] == "queued"
         seen = []
         for _ in range(200):
-            _, data, _ = await call(site, "get", f"/api/speed-tests/{queued['id']}")
+            _, data, _ = await call(app, "get", f"/api/speed-tests/{queued['id']}")
             if not seen or seen[-1] != data["status"]:
                 seen.append(data["status"])
             if data["status"] in ("done", "failed"):
@@ -533,11 +527,11 @@ async def test_the_server_runs_the_test_in_the_background_and_the_page_polls_it(
 
 
 async def test_a_runner_that_stops_mid_test_puts_it_back_for_the_next(
-    site: Any, psi: FakePageSpeed
+    app: Any, psi: FakePageSpeed
 ) -> None:
     psi.delay = 2.0
-    _, queued = await start(site, "fast.example")
-    settings = site.app.extensions["agency.settings"]
+    _, queued = await start(app, "fast.example")
+    settings = app.app.extensions["agency.settings"]
     run = asyncio.create_task(speedtests.run_speed_test(settings, queued["id"]))
     for _ in range(100):
         if psi.requests:
@@ -553,10 +547,10 @@ async def test_a_runner_that_stops_mid_test_puts_it_back_for_the_next(
     assert (await SpeedTest.get(public_id=queued["id"])).status == "done"
 
 
-async def test_two_runners_at_once_run_a_test_once(site: Any, psi: FakePageSpeed) -> None:
+async def test_two_runners_at_once_run_a_test_once(app: Any, psi: FakePageSpeed) -> None:
     psi.delay = 0.3
-    _, queued = await start(site, "fast.example")
-    settings = site.app.extensions["agency.settings"]
+    _, queued = await start(app, "fast.example")
+    settings = app.app.extensions["agency.settings"]
     await asyncio.gather(
         speedtests.run_speed_test(settings, queued["id"]),
         speedtests.run_speed_test(settings, queued["id"]),
@@ -635,16 +629,16 @@ async def test_local_lighthouse_looks_the_name_up_again_before_it_runs(
         speedtest_provider="lighthouse",
         lighthouse_path=str(tmp_path / "no-lighthouse-here"),
     )
-    async with create_app(settings).test_app() as site:
+    async with create_app(settings).test_app() as app:
         dns.table["rebind.example"] = ["93.184.216.34"]
         dns.table["gone.example"] = ["93.184.216.34"]
-        _, rebound = await start(site, "rebind.example")
-        _, gone = await start(site, "gone.example")
+        _, rebound = await start(app, "rebind.example")
+        _, gone = await start(app, "gone.example")
         dns.table["rebind.example"] = ["127.0.0.1"]
         del dns.table["gone.example"]
-        data = await finish(site, rebound["id"])
+        data = await finish(app, rebound["id"])
         assert (data["status"], data["error"]) == ("failed", "This address cannot be tested.")
-        data = await finish(site, gone["id"])
+        data = await finish(app, gone["id"])
         assert (data["status"], data["error"]) == ("failed", MSG_UNREACHABLE)
         assert dns.asked.count("rebind.example") == 2
 
@@ -653,17 +647,17 @@ async def test_local_lighthouse_looks_the_name_up_again_before_it_runs(
 # The newsletter
 
 
-async def test_the_newsletter_without_kit_keeps_the_lead(site: Any) -> None:
+async def test_the_newsletter_without_kit_keeps_the_lead(app: Any) -> None:
     for body, message in [
         ({"email": "", "source": "speed-test"}, "Please enter your email address"),
         ({"email": "nope", "source": "speed-test"}, "Please enter a valid email address"),
     ]:
-        status, data, _ = await call(site, "post", "/api/newsletter", body)
+        status, data, _ = await call(app, "post", "/api/newsletter", body)
         assert status == 400 and data["error"]["fields"] == {"email": message}
-    status, data, _ = await call(site, "post", "/api/newsletter", {"email": EMAIL, "source": "x"})
+    status, data, _ = await call(app, "post", "/api/newsletter", {"email": EMAIL, "source": "x"})
     assert status == 400
     status, data, _ = await call(
-        site, "post", "/api/newsletter", {"email": EMAIL, "source": "clinic-speed-test"}
+        app, "post", "/api/newsletter", {"email": EMAIL, "source": "clinic-speed-test"}
     )
     assert status == 200 and EMAIL in data["message"]
     [lead] = await Lead.all()
@@ -684,9 +678,9 @@ async def test_the_newsletter_subscribes_with_kit(
             kit_form_id=kit.form_id,
             kit_api_version=version,
         )
-        async with create_app(settings).test_app() as site:
+        async with create_app(settings).test_app() as app:
             status, data, _ = await call(
-                site, "post", "/api/newsletter", {"email": EMAIL, "source": "speed-test"}
+                app, "post", "/api/newsletter", {"email": EMAIL, "source": "speed-test"}
             )
             assert status == 200, data
             assert kit.on_form(EMAIL)
@@ -705,9 +699,9 @@ async def test_a_kit_failure_is_502_with_the_spec_wrapping_and_the_lead_kept(
             kit_api_key="wrong-key",
             kit_form_id=kit.form_id,
         )
-        async with create_app(settings).test_app() as site:
+        async with create_app(settings).test_app() as app:
             status, data, _ = await call(
-                site, "post", "/api/newsletter", {"email": EMAIL, "source": "speed-test"}
+                app, "post", "/api/newsletter", {"email": EMAIL, "source": "speed-test"}
             )
             assert await Lead.filter(email=EMAIL).count() == 1
     assert status == 502
@@ -719,11 +713,11 @@ async def test_a_kit_failure_is_502_with_the_spec_wrapping_and_the_lead_kept(
 # The visitor's data: export, erasure, retention
 
 
-async def test_an_account_exports_and_erases_its_speed_tests(site: Any) -> None:
-    client = site.test_client()
+async def test_an_account_exports_and_erases_its_speed_tests(app: Any) -> None:
+    client = app.test_client()
     assert (await sign_up(client, email=EMAIL))[0] == 201
-    _, queued = await start(site, "fast.example")
-    await finish(site, queued["id"])
+    _, queued = await start(app, "fast.example")
+    await finish(app, queued["id"])
     response = await client.get("/api/account/export", headers=HEADERS)
     exported = (await response.get_json())["insights"]
     [test] = exported["speed_tests"]
@@ -738,10 +732,10 @@ async def test_an_account_exports_and_erases_its_speed_tests(site: Any) -> None:
     assert await Lead.all().count() == 0
 
 
-async def test_the_e_mail_on_a_speed_test_goes_after_the_leads_time(site: Any) -> None:
-    settings = site.app.extensions["agency.settings"]
-    _, old = await start(site, "fast.example")
-    _, young = await start(site, "mid.example", email="young@shop.example")
+async def test_the_e_mail_on_a_speed_test_goes_after_the_leads_time(app: Any) -> None:
+    settings = app.app.extensions["agency.settings"]
+    _, old = await start(app, "fast.example")
+    _, young = await start(app, "mid.example", email="young@shop.example")
     now = datetime.now(UTC)
     past = now - timedelta(days=settings.retention_leads_days, minutes=1)
     await SpeedTest.filter(public_id=old["id"]).update(created_at=past)
@@ -761,11 +755,11 @@ async def test_the_e_mail_on_a_speed_test_goes_after_the_leads_time(site: Any) -
 # What other modules use: speedtest.api
 
 
-async def test_another_module_starts_a_test_and_reads_the_history(site: Any) -> None:
-    settings = site.app.extensions["agency.settings"]
+async def test_another_module_starts_a_test_and_reads_the_history(app: Any) -> None:
+    settings = app.app.extensions["agency.settings"]
     started = await speedtest_api.start_speed_test("Fast.Example", "mobile", settings)
     assert started.status == "queued" and started.domain == "fast.example"
-    await site.app.extensions["agency.jobs"].drain()
+    await app.app.extensions["agency.jobs"].drain()
     latest = await speedtest_api.latest_speed_test("fast.example")
     assert latest is not None and latest.result is not None
     assert latest.result.score == score_for("fast.example", "mobile")

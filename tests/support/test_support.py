@@ -11,14 +11,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agency.app import create_app
 from agency.core import mail
 from agency.modules.auth.service import admin as auth_admin
 from agency.modules.sites import api as sites_api
 from agency.modules.support import service
 from agency.modules.support.models import SupportReply, SupportRequest
-from tests.auth.helpers import HEADERS, call, sign_up
+from agency.settings import Settings
 from tests.conftest import make_settings, run_agency
+from tests.helpers.http import HEADERS, call, log_in, sign_up
 
 THANKS = "Thank you! We received your request and will reply by email."
 VISITOR = {
@@ -30,25 +30,16 @@ VISITOR = {
 
 
 @pytest.fixture
-async def site(tmp_path: Path, database_url: str) -> Any:
-    app = create_app(
-        make_settings(
-            tmp_path, database_url, agency_email="team@agency.test", base_url="http://shop.test"
-        )
+def app_settings(tmp_path: Path, database_url: str) -> Settings:
+    """The settings of this module's `app` (tests/conftest.py): the agency's address and URL."""
+    return make_settings(
+        tmp_path, database_url, agency_email="team@agency.test", base_url="http://shop.test"
     )
-    async with app.test_app() as test_app:
-        yield test_app
 
 
-async def _mails(site: Any) -> list[mail.OutboundMail]:
-    await site.app.extensions["agency.jobs"].drain()
+async def _mails(app: Any) -> list[mail.OutboundMail]:
+    await app.app.extensions["agency.jobs"].drain()
     return list(await mail.OutboundMail.all().order_by("id"))
-
-
-async def _log_in(client: Any, email: str) -> None:
-    await call(client, "post", "/api/auth/logout")
-    body = {"email": email, "password": "correct horse"}
-    assert (await call(client, "post", "/api/auth/login", body))[0] == 200
 
 
 async def _admin(client: Any) -> None:
@@ -57,8 +48,8 @@ async def _admin(client: Any) -> None:
     await auth_admin.set_role("admin@agency.test", "admin")
 
 
-async def test_a_visitor_request_is_stored_and_reaches_the_agency(site: Any) -> None:
-    client = site.test_client()
+async def test_a_visitor_request_is_stored_and_reaches_the_agency(app: Any) -> None:
+    client = app.test_client()
     assert await call(client, "post", "/api/support", VISITOR) == (201, {"message": THANKS})
     row = await SupportRequest.get()
     assert (row.user_id, row.name, row.email, row.subject, row.status) == (
@@ -69,7 +60,7 @@ async def test_a_visitor_request_is_stored_and_reaches_the_agency(site: Any) -> 
         "open",
     )
     assert row.message == "Do you build shops?\nWe sell boats."
-    [notice] = await _mails(site)
+    [notice] = await _mails(app)
     assert notice.to == "team@agency.test"
     assert (
         notice.subject
@@ -90,41 +81,41 @@ async def test_a_visitor_request_is_stored_and_reaches_the_agency(site: Any) -> 
         ("message", "Please enter a message"),
     ],
 )
-async def test_a_visitor_must_fill_every_field(site: Any, missing: str, message: str) -> None:
-    status, data = await call(site.test_client(), "post", "/api/support", {**VISITOR, missing: " "})
+async def test_a_visitor_must_fill_every_field(app: Any, missing: str, message: str) -> None:
+    status, data = await call(app.test_client(), "post", "/api/support", {**VISITOR, missing: " "})
     assert status == 400
     assert data["error"]["message"] == message and data["error"]["fields"] == {missing: message}
     assert await SupportRequest.all().count() == 0
 
 
-async def test_every_missing_field_is_named_at_once(site: Any) -> None:
-    status, data = await call(site.test_client(), "post", "/api/support", {})
+async def test_every_missing_field_is_named_at_once(app: Any) -> None:
+    status, data = await call(app.test_client(), "post", "/api/support", {})
     assert status == 400
     assert data["error"]["message"] == "Please enter your name"
     assert set(data["error"]["fields"]) == {"name", "email", "subject", "message"}
 
 
 @pytest.mark.parametrize("email", ["grace", "grace@", "a@b.c?cc=x@y.z", "a b@example.com"])
-async def test_a_bad_email_is_refused(site: Any, email: str) -> None:
+async def test_a_bad_email_is_refused(app: Any, email: str) -> None:
     status, data = await call(
-        site.test_client(), "post", "/api/support", {**VISITOR, "email": email}
+        app.test_client(), "post", "/api/support", {**VISITOR, "email": email}
     )
     assert status == 400
     assert data["error"]["fields"] == {"email": "Please enter a valid email address"}
 
 
-async def test_the_honeypot_drops_bots_quietly(site: Any) -> None:
+async def test_the_honeypot_drops_bots_quietly(app: Any) -> None:
     body = {**VISITOR, "company_website": "http://spam.example"}
-    assert await call(site.test_client(), "post", "/api/support", body) == (
+    assert await call(app.test_client(), "post", "/api/support", body) == (
         201,
         {"message": THANKS},
     )
     assert await SupportRequest.all().count() == 0
-    assert await _mails(site) == []
+    assert await _mails(app) == []
 
 
-async def test_the_public_form_is_rate_limited_per_address(site: Any) -> None:
-    client = site.test_client()
+async def test_the_public_form_is_rate_limited_per_address(app: Any) -> None:
+    client = app.test_client()
     for _ in range(service.REQUESTS_PER_ADDRESS.limit):
         assert (await call(client, "post", "/api/support", VISITOR))[0] == 201
     status, data = await call(client, "post", "/api/support", VISITOR)
@@ -132,8 +123,8 @@ async def test_the_public_form_is_rate_limited_per_address(site: Any) -> None:
     assert await SupportRequest.all().count() == service.REQUESTS_PER_ADDRESS.limit
 
 
-async def test_a_customer_request_uses_the_account_and_one_of_their_websites(site: Any) -> None:
-    client = site.test_client()
+async def test_a_customer_request_uses_the_account_and_one_of_their_websites(app: Any) -> None:
+    client = app.test_client()
     _, data = await sign_up(client, "ada@example.com")
     ada = data["user"]["id"]
     website = await sites_api.create_website(ada, "ada-shop.com")
@@ -153,7 +144,7 @@ async def test_a_customer_request_uses_the_account_and_one_of_their_websites(sit
         website.id,
         "ada-shop.com",
     )
-    [notice] = await _mails(site)
+    [notice] = await _mails(app)
     assert "Website:  ada-shop.com" in notice.text and "Customer: yes" in notice.text
     status, data = await call(client, "get", "/api/support")
     assert status == 200
@@ -167,15 +158,15 @@ async def test_a_customer_request_uses_the_account_and_one_of_their_websites(sit
     assert "email" not in mine  # the customer's view carries no personal columns it does not need
 
 
-async def test_a_visitor_cannot_name_a_website(site: Any) -> None:
+async def test_a_visitor_cannot_name_a_website(app: Any) -> None:
     status, data = await call(
-        site.test_client(), "post", "/api/support", {**VISITOR, "website_id": 1}
+        app.test_client(), "post", "/api/support", {**VISITOR, "website_id": 1}
     )
     assert status == 400 and set(data["error"]["fields"]) == {"website_id"}
 
 
-async def test_the_reply_reaches_the_customer_and_the_status_changes(site: Any) -> None:
-    client = site.test_client()
+async def test_the_reply_reaches_the_customer_and_the_status_changes(app: Any) -> None:
+    client = app.test_client()
     await sign_up(client, "ada@example.com")
     body = {"subject": "Domain", "message": "Can you move my domain?"}
     assert (await call(client, "post", "/api/support", body))[0] == 201
@@ -200,13 +191,13 @@ async def test_the_reply_reaches_the_customer_and_the_status_changes(site: Any) 
     reply = await SupportReply.get()
     assert reply.admin_id is not None
     assert (await call(client, "get", "/api/admin/support?status=open"))[1]["requests"] == []
-    to_agency, to_customer = await _mails(site)
+    to_agency, to_customer = await _mails(app)
     assert to_agency.to == "team@agency.test"
     assert (to_customer.to, to_customer.subject) == ("ada@example.com", "Re: Domain")
     assert "Send us the code." in to_customer.text
     assert "http://shop.test/dashboard/support" in to_customer.text
     # The customer sees the reply and a notification.
-    await _log_in(client, "ada@example.com")
+    await log_in(client, "ada@example.com")
     _, data = await call(client, "get", "/api/support")
     assert data["requests"][0]["status"] == "answered"
     assert data["requests"][0]["replies"][0]["body"] == "Yes, we can.\nSend us the code."
@@ -218,7 +209,7 @@ async def test_the_reply_reaches_the_customer_and_the_status_changes(site: Any) 
     )
     assert data["notifications"][0]["title"] == "We answered: Domain"
     # Resolved, twice is harmless.
-    await _log_in(client, "admin@agency.test")
+    await log_in(client, "admin@agency.test")
     for _ in range(2):
         status, data = await call(client, "post", f"/api/admin/support/{request_id}/resolve")
         assert (status, data["status"]) == (200, "resolved")
@@ -226,8 +217,8 @@ async def test_the_reply_reaches_the_customer_and_the_status_changes(site: Any) 
     assert [r["id"] for r in data["requests"]] == [request_id]
 
 
-async def test_a_visitor_gets_the_reply_by_email_without_a_notification(site: Any) -> None:
-    client = site.test_client()
+async def test_a_visitor_gets_the_reply_by_email_without_a_notification(app: Any) -> None:
+    client = app.test_client()
     await call(client, "post", "/api/support", VISITOR)
     request_id = (await SupportRequest.get()).id
     await _admin(client)
@@ -235,13 +226,13 @@ async def test_a_visitor_gets_the_reply_by_email_without_a_notification(site: An
         client, "post", f"/api/admin/support/{request_id}/reply", {"body": "We do."}
     )
     assert status == 200
-    _, to_visitor = await _mails(site)
+    _, to_visitor = await _mails(app)
     assert to_visitor.to == "grace@example.com" and "We do." in to_visitor.text
     assert "/dashboard/support" not in to_visitor.text  # no account to look at
 
 
-async def test_a_second_customer_cannot_read_the_first_ones_requests(site: Any) -> None:
-    client = site.test_client()
+async def test_a_second_customer_cannot_read_the_first_ones_requests(app: Any) -> None:
+    client = app.test_client()
     await sign_up(client, "ada@example.com")
     await call(client, "post", "/api/support", {"subject": "Ada's", "message": "Private."})
     await call(client, "post", "/api/auth/logout")
@@ -261,8 +252,8 @@ async def test_a_second_customer_cannot_read_the_first_ones_requests(site: Any) 
     assert (await SupportRequest.get()).status == "open"
 
 
-async def test_admin_errors(site: Any) -> None:
-    client = site.test_client()
+async def test_admin_errors(app: Any) -> None:
+    client = app.test_client()
     await _admin(client)
     status, data = await call(client, "get", "/api/admin/support?status=closed")
     assert status == 400
@@ -274,15 +265,15 @@ async def test_admin_errors(site: Any) -> None:
             assert (status, data["error"]["message"]) == (404, "Support request not found.")
 
 
-async def test_export_and_erase_with_the_account(site: Any) -> None:
-    client = site.test_client()
+async def test_export_and_erase_with_the_account(app: Any) -> None:
+    client = app.test_client()
     # Sent as a visitor first, then as the customer: both are theirs.
     await call(client, "post", "/api/support", {**VISITOR, "email": "ada@example.com"})
     await sign_up(client, "ada@example.com")
     await call(client, "post", "/api/support", {"subject": "Mine", "message": "Hello."})
     await call(client, "post", "/api/auth/logout")
     await call(client, "post", "/api/support", VISITOR)  # someone else's
-    await _log_in(client, "ada@example.com")
+    await log_in(client, "ada@example.com")
     _, export = await call(client, "get", "/api/account/export")
     assert [r["subject"] for r in export["support"]] == ["Mine", "A question about plans"]
     await call(client, "post", "/api/account/delete", {"current_password": "correct horse"})
@@ -290,8 +281,8 @@ async def test_export_and_erase_with_the_account(site: Any) -> None:
 
 
 @pytest.mark.slow  # runs the `agency` command in a subprocess
-async def test_agency_support_list(site: Any, tmp_path: Path, database_url: str) -> None:
-    client = site.test_client()
+async def test_agency_support_list(app: Any, tmp_path: Path, database_url: str) -> None:
+    client = app.test_client()
     await call(client, "post", "/api/support", VISITOR)
     env = {"AGENCY_DATABASE_URL": database_url, "AGENCY_DATA_DIR": str(tmp_path)}
     result = run_agency(tmp_path, "support", "list", **env)
@@ -317,12 +308,12 @@ fixture_ok = settings(
     message=st.text(max_size=60),
 )
 async def test_the_form_either_stores_a_clean_request_or_says_why(
-    site: Any, name: str, email: str, subject: str, message: str
+    app: Any, name: str, email: str, subject: str, message: str
 ) -> None:
     """Any input: 201 with a stored, trimmed request, or a 400 that names fields; never 500."""
     await SupportRequest.all().delete()
     body = {"name": name, "email": email, "subject": subject, "message": message}
-    response = await site.test_client().post("/api/support", json=body, headers=HEADERS)
+    response = await app.test_client().post("/api/support", json=body, headers=HEADERS)
     data = await response.get_json()
     assert response.status_code in (201, 400, 429), data
     if response.status_code == 201:

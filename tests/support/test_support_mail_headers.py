@@ -5,7 +5,6 @@ name (a visitor's, or an account's from sign-up) goes to the body only."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -13,25 +12,26 @@ import pytest
 
 from agency.modules.auth.service import admin as auth_admin
 from agency.modules.support.models import SupportRequest
-from tests.auth.helpers import call, sign_up
-from tests.core.mail_headers import INJECTIONS, assert_exactly, delivered, mailing_app
+from agency.settings import Settings
+from tests.core.mail_headers import INJECTIONS, assert_exactly, delivered, mailing_settings
 from tests.fakes.smtp import SmtpServer
+from tests.helpers.http import call, sign_up
 
 AGENCY = "team@agency.test"
 VARIANTS = pytest.mark.parametrize("injection", INJECTIONS.values(), ids=INJECTIONS.keys())
 
 
 @pytest.fixture
-async def site(tmp_path: Path, database_url: str, smtp: SmtpServer) -> AsyncIterator[Any]:
-    async with mailing_app(
+def app_settings(tmp_path: Path, database_url: str, smtp: SmtpServer) -> Settings:
+    """This module's `app` (tests/conftest.py) sends its mail to `smtp`."""
+    return mailing_settings(
         tmp_path, database_url, smtp, agency_email=AGENCY, base_url="http://shop.test"
-    ) as test_app:
-        yield test_app
+    )
 
 
 @VARIANTS
 async def test_a_visitors_subject_reaches_the_agency_literally(
-    site: Any, smtp: SmtpServer, injection: str
+    app: Any, smtp: SmtpServer, injection: str
 ) -> None:
     body = {
         "name": injection,
@@ -39,9 +39,9 @@ async def test_a_visitors_subject_reaches_the_agency_literally(
         "subject": injection,
         "message": "Do you build shops?",
     }
-    assert (await call(site.test_client(), "post", "/api/support", body))[0] == 201
+    assert (await call(app.test_client(), "post", "/api/support", body))[0] == 201
     row = await SupportRequest.get()
-    [notice] = await delivered(site)
+    [notice] = await delivered(app)
     subject = f"Support request #{row.id}: {injection} from grace@example.com"
     assert notice.subject == subject
     assert f"{injection} <grace@example.com> sent a support request." in notice.text
@@ -51,9 +51,9 @@ async def test_a_visitors_subject_reaches_the_agency_literally(
 
 @VARIANTS
 async def test_a_customers_subject_and_the_reply_arrive_literally(
-    site: Any, smtp: SmtpServer, injection: str
+    app: Any, smtp: SmtpServer, injection: str
 ) -> None:
-    client = site.test_client()
+    client = app.test_client()
     # The account's name (from sign-up) is the request's name: it goes to the body only.
     assert (await sign_up(client, first_name=injection, last_name="Lovelace"))[0] == 201
     body = {"subject": injection, "message": "Can you move my domain?"}
@@ -64,7 +64,7 @@ async def test_a_customers_subject_and_the_reply_arrive_literally(
     await auth_admin.set_role("admin@agency.test", "admin")
     answer = {"body": "Yes, we can."}
     assert (await call(client, "post", f"/api/admin/support/{row.id}/reply", answer))[0] == 200
-    notice, reply = await delivered(site)
+    notice, reply = await delivered(app)
     # The two notices are separate jobs and may be delivered in either order.
     by_recipient = {str(message["To"]): message for message in smtp.inbox.messages}
     to_agency, to_customer = by_recipient[AGENCY], by_recipient["ada@example.com"]

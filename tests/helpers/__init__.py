@@ -1,0 +1,1 @@
+"""Helpers every test folder may import (fixtures are in tests/conftest.py)."""
