@@ -116,7 +116,7 @@ const templateFile = (routePath) => `_templates${routePath.replaceAll(':', '_')}
  * (the family and the plan) and on the catalogue: one template per variant, rendered with the
  * catalogue of config/catalogue.toml (test/fixtures/catalogue.json, kept current by
  * tests/catalogue/test_webui_fixture.py). The server (modules/catalogue/pages.py) picks the
- * variant by the same rules as src/lib/catalogue.ts, removes the "checkout cancelled" note
+ * variant by the same rules as src/features/catalogue/catalogue.ts, removes the "checkout cancelled" note
  * unless `canceled=true`, and embeds the current catalogue, which the page hydrates with.
  * Keys are the canonical URL of each variant, e.g. '/start?type=ai-booking'.
  */

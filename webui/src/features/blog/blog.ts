@@ -2,7 +2,7 @@
  * The public blog's data and rules. The server fills `/blog` and `/blog/{slug}` per request
  * (src/agency/modules/blog/service/pages.py): the list or the article is in the first HTML
  * response, and the same data is in `<meta name="agency-blog" content="{json}">`, from which
- * the client renders exactly that markup when it hydrates (components/blog/BlogRegion.tsx).
+ * the client renders exactly that markup when it hydrates (features/blog/BlogRegion.tsx).
  */
 import type { ResponseBody } from '../../lib/api-client'
 import type { components } from '../../lib/api-schema'
