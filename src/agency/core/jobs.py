@@ -32,6 +32,7 @@ import contextlib
 import contextvars
 import logging
 import os
+import re
 import socket
 import time
 import weakref
@@ -39,7 +40,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any, Final, Literal, TypeVar
 
 from tortoise import connections, fields
 from tortoise.backends.base.client import TransactionalDBClient
@@ -48,11 +49,15 @@ from tortoise.expressions import F, Q
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
+from agency.core.errors import NotFound
 from agency.core.modules import JobHandler, JobOptions
 
 log = logging.getLogger(__name__)
 
-QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+QUEUED: Final = "queued"
+RUNNING: Final = "running"
+DONE: Final = "done"
+FAILED: Final = "failed"
 # A running job whose worker vanished (crash, kill) is retried after this long, unless its
 # kind declares its own lease (`JobOptions.lease`). Short, so that a dead worker's e-mail is
 # sent within about a minute; the heartbeat renews it every third while a job runs, so a slow
@@ -173,6 +178,36 @@ async def fail_stale(
     return await model_class.filter(
         status__in=[QUEUED, RUNNING], created_at__lt=now - stale_after, **match
     ).update(status=FAILED, error=message, finished_at=now)
+
+
+_PUBLIC_ID = re.compile(r"[0-9a-f]{32}")
+TrackedRow = TypeVar("TrackedRow", bound=Model)
+
+
+async def read_tracked(
+    model_class: type[TrackedRow],
+    public_id: str,
+    *,
+    stale_after: timedelta,
+    stale_message: str,
+    not_found: str,
+) -> TrackedRow:
+    """The tracked row a public id (32 hex digits) names, as the API reads it: `NotFound` with
+    `not_found` when there is none, and a row no job can end any more (`is_stale`) failed with
+    `stale_message` first."""
+    row = None
+    if _PUBLIC_ID.fullmatch(public_id):
+        row = await model_class.get_or_none(public_id=public_id)
+    if row is None:
+        raise NotFound(not_found)
+    if is_stale(row, stale_after):
+        await fail_stale(model_class, stale_after, stale_message, id=row.pk)
+        left: Any = row  # every tracked model has `status`; Model does not declare it
+        log.warning(
+            "%s %s was left %s; marked failed", model_class.__name__, public_id, left.status
+        )
+        row = await model_class.get(id=row.pk)
+    return row
 
 
 async def start_run(

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from tortoise.transactions import in_transaction
 
 from agency.core import jobs, mail, ratelimit
 from agency.core.errors import AppError, NotFound, ValidationFailed
+from agency.core.jobs import DONE, FAILED, QUEUED
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
 from agency.core.text import bare_domain, single_label_domain
@@ -66,10 +66,6 @@ from agency.net.addresses import Resolver, Unresolvable, UnsafeAddress, resolve_
 log = logging.getLogger(__name__)
 
 JOB_KIND = "insights.analysis"
-QUEUED: Final = "queued"
-RUNNING: Final = "running"
-DONE: Final = "done"
-FAILED: Final = "failed"
 
 # The four pages, in the spec's order (DECISIONS.md route mapping), and the variant each shows.
 VARIANTS: Final[dict[str, AnalysisVariant]] = {
@@ -230,19 +226,14 @@ async def _start_speed_test(
 # Reading an analysis
 
 
-_PUBLIC_ID = re.compile(r"[0-9a-f]{32}")
-
-
 async def get_analysis(public_id: str) -> AnalysisOut:
-    row = None
-    if _PUBLIC_ID.fullmatch(public_id):
-        row = await Analysis.get_or_none(public_id=public_id)
-    if row is None:
-        raise NotFound(MSG_NOT_FOUND)
-    if jobs.is_stale(row, STALE_AFTER):
-        await jobs.fail_stale(Analysis, STALE_AFTER, MSG_GENERIC, id=row.id)
-        log.warning("analysis %s was left %s; marked failed", row.public_id, row.status)
-        row = await Analysis.get(id=row.id)
+    row = await jobs.read_tracked(
+        Analysis,
+        public_id,
+        stale_after=STALE_AFTER,
+        stale_message=MSG_GENERIC,
+        not_found=MSG_NOT_FOUND,
+    )
     return await out(row)
 
 

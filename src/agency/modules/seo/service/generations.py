@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 from tortoise.transactions import in_transaction
 
 from agency.core import jobs, ratelimit
-from agency.core.errors import NotFound, ServiceUnavailable, ValidationFailed
+from agency.core.errors import ServiceUnavailable, ValidationFailed
+from agency.core.jobs import DONE, FAILED, QUEUED
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
 from agency.modules.blog import api as blog_api
@@ -45,10 +45,6 @@ from agency.net import ai
 log = logging.getLogger(__name__)
 
 JOB_KIND = "seo.generation"
-QUEUED: Final = "queued"
-RUNNING: Final = "running"
-DONE: Final = "done"
-FAILED: Final = "failed"
 
 MSG_TOPIC = "Please enter a topic"  # spec §5
 MSG_TITLE = "Please enter a title"
@@ -145,19 +141,14 @@ async def _queue(
     return out(row)
 
 
-_PUBLIC_ID = re.compile(r"[0-9a-f]{32}")
-
-
 async def get_generation(public_id: str) -> GenerationOut:
-    row = None
-    if _PUBLIC_ID.fullmatch(public_id):
-        row = await Generation.get_or_none(public_id=public_id)
-    if row is None:
-        raise NotFound(MSG_NOT_FOUND)
-    if jobs.is_stale(row, STALE_AFTER):
-        await jobs.fail_stale(Generation, STALE_AFTER, MSG_GENERIC, id=row.id)
-        log.warning("generation %s was left %s; marked failed", row.public_id, row.status)
-        row = await Generation.get(id=row.id)
+    row = await jobs.read_tracked(
+        Generation,
+        public_id,
+        stale_after=STALE_AFTER,
+        stale_message=MSG_GENERIC,
+        not_found=MSG_NOT_FOUND,
+    )
     return out(row)
 
 

@@ -23,12 +23,13 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final
+from typing import Any
 
 from tortoise.transactions import in_transaction
 
 from agency.core import jobs, mail, ratelimit
-from agency.core.errors import NotFound, TooManyRequests, ValidationFailed
+from agency.core.errors import TooManyRequests, ValidationFailed
+from agency.core.jobs import DONE, FAILED, QUEUED
 from agency.core.modules import JobOptions
 from agency.core.ratelimit import Limit
 from agency.core.text import bare_domain, strip_scheme, valid_host
@@ -60,10 +61,6 @@ from agency.net.addresses import (
 log = logging.getLogger(__name__)
 
 JOB_KIND = "insights.speed_test"
-QUEUED: Final = "queued"
-RUNNING: Final = "running"
-DONE: Final = "done"
-FAILED: Final = "failed"
 SOURCES = ("speed-test", "clinic-speed-test", "coach-speed-test")
 GENERIC_PAGE = "speed-test"
 STRATEGIES = ("mobile", "desktop")
@@ -331,19 +328,14 @@ async def reuse(
 # Reading tests
 
 
-_PUBLIC_ID = re.compile(r"[0-9a-f]{32}")
-
-
 async def get_speed_test(public_id: str) -> SpeedTestOut:
-    test = None
-    if _PUBLIC_ID.fullmatch(public_id):
-        test = await SpeedTest.get_or_none(public_id=public_id)
-    if test is None:
-        raise NotFound("This speed test does not exist.")
-    if jobs.is_stale(test, STALE_AFTER):
-        await jobs.fail_stale(SpeedTest, STALE_AFTER, MSG_GENERIC, id=test.id)
-        log.warning("speed test %s was left %s; marked failed", test.public_id, test.status)
-        test = await SpeedTest.get(id=test.id)
+    test = await jobs.read_tracked(
+        SpeedTest,
+        public_id,
+        stale_after=STALE_AFTER,
+        stale_message=MSG_GENERIC,
+        not_found="This speed test does not exist.",
+    )
     return out(test)
 
 
