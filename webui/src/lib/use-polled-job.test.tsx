@@ -1,7 +1,7 @@
 import { act, renderHook } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from './api-client'
-import { GAVE_UP, POLL_RETRIES, pacedProgress, usePolledJob, useTicker, type PollRules } from './use-polled-job'
+import { GAVE_UP, POLL_RETRIES, usePolledJob, useTicker, type PollRules } from './use-polled-job'
 
 interface Job {
   status: 'running' | 'done'
@@ -238,21 +238,5 @@ describe('useTicker', () => {
     await advance(2_000)
     expect(slow).toHaveBeenCalledTimes(2)
     expect(plain).toHaveBeenCalledTimes(8)
-  })
-})
-
-describe('pacedProgress: the cosmetic bar of a job', () => {
-  it('runs straight to 90 at 90 % of the full time, then creeps on below 99, never back', () => {
-    expect(pacedProgress(-5, 10_000, 5_000)).toBe(0)
-    expect(pacedProgress(5_000, 10_000, 5_000)).toBeCloseTo(50)
-    expect(pacedProgress(9_000, 10_000, 5_000)).toBeCloseTo(90)
-    let last = 0
-    for (let t = 0; t <= 60_000; t += 1_000) {
-      const value = pacedProgress(t, 10_000, 5_000)
-      expect(value).toBeGreaterThanOrEqual(last)
-      expect(value).toBeLessThan(99)
-      last = value
-    }
-    expect(pacedProgress(9_000 + 5_000, 10_000, 5_000)).toBeCloseTo(90 + 9 * (1 - Math.exp(-1)))
   })
 })

@@ -128,23 +128,6 @@ export function useTicker(active: boolean, tick: () => void, every: number, redu
 /** A cosmetic progress bar's beat: every 50 ms; with reduced motion, whole-second steps. */
 export const PROGRESS_TICK_MS = 50
 export const REDUCED_PROGRESS_TICK_MS = 1_000
-/** Where a paced bar's straight pace stops; past it the bar only creeps towards (never to) 99. */
-const STEADY_UNTIL = 90
-
-/**
- * A cosmetic progress bar's value (0-100) `elapsedMs` after its job started: a straight pace
- * (100 at `fullMs`) up to 90, then slower and slower (`creepMs`), always below 99, so a job that
- * takes longer never sits at 100 waiting. It only grows with time; the page sets 100 itself
- * when the job ends.
- */
-export function pacedProgress(elapsedMs: number, fullMs: number, creepMs: number): number {
-  const t = Math.max(0, elapsedMs)
-  const steady = (t / fullMs) * 100
-  if (steady <= STEADY_UNTIL) return steady
-  const past = t - (STEADY_UNTIL / 100) * fullMs
-  return STEADY_UNTIL + 9 * (1 - Math.exp(-past / creepMs))
-}
-
 /**
  * Moves a job state's `progress` along `pace` (of the time since the returned `start` was
  * called) while its phase is `running`, never back: the progress bar of a job the page waits on.

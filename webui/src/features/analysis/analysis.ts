@@ -5,8 +5,8 @@
  * the same checks (`analysis/service/analyses.py`) with the same words.
  */
 import { bareDomain } from '../../lib/domains'
-import { problem, type FormProblem } from '../../lib/forms'
-import { pacedProgress } from '../../lib/use-polled-job'
+// Only the shape: the rules stay free of the forms' code.
+import type { FormProblem } from '../../lib/forms'
 
 /** The four pages (DECISIONS.md route mapping); each is also the lead's source. */
 export type AnalysisSource = 'ai-analysis' | 'business-analysis' | 'technical-analysis' | 'agency-analysis'
@@ -52,10 +52,15 @@ export type AnalysisField = (typeof ANALYSIS_FIELDS)[number]
 
 /** The checks before any call, in the spec's order: URL present, e-mail present, domain form. */
 export function checkAnalysis(variant: AnalysisVariant, url: string, email: string): FormProblem | null {
-  if (url.trim() === '') return problem(MESSAGES[variant].url, ['url'])
-  if (email.trim() === '') return problem(MESSAGES[variant].email, ['email'])
-  if (!validAnalysisDomain(bareDomain(url))) return problem(MSG_BAD_DOMAIN, ['url'])
+  if (url.trim() === '') return concerning('url', MESSAGES[variant].url)
+  if (email.trim() === '') return concerning('email', MESSAGES[variant].email)
+  if (!validAnalysisDomain(bareDomain(url))) return concerning('url', MSG_BAD_DOMAIN)
   return null
+}
+
+/** The problem `message`, concerning the one field `field`. */
+function concerning(field: AnalysisField, message: string): FormProblem {
+  return { message, fields: { [field]: message } }
 }
 
 export type ScoreTone = 'good' | 'ok' | 'fair' | 'poor'
@@ -68,14 +73,22 @@ export function scoreLabel(score: number, variant: AnalysisVariant): { label: st
   return { label: variant === 'technical' ? 'Critical' : 'Needs Work', tone: 'poor' }
 }
 
-/** The spec's cosmetic bar: 0 to 100 over 45 seconds (the bar's beat is lib/use-polled-job's). */
+/** The spec's cosmetic bar: 0 to 100 over 45 seconds (its beat is lib/use-polled-job's usePacedProgress). */
 export const ANALYSIS_MS = 45_000
-/** Past 90 % the bar creeps on at this pace. */
+const STEADY_UNTIL = 90
 const CREEP_MS = 40_000
 
-/** The bar's value (0-100) `elapsedMs` after the analysis started: the spec's pace (100 % at 45 s) up to 90 %, then creeping below 99. */
+/**
+ * The bar's value (0-100) `elapsedMs` after the analysis started: the spec's pace (100 % at
+ * 45 s) up to 90 %, then slower and slower, always below 99, so a long job never sits at
+ * 100 % waiting. It only grows; the page sets 100 itself when the job ends.
+ */
 export function analysisProgress(elapsedMs: number): number {
-  return pacedProgress(elapsedMs, ANALYSIS_MS, CREEP_MS)
+  const t = Math.max(0, elapsedMs)
+  const steady = (t / ANALYSIS_MS) * 100
+  if (steady <= STEADY_UNTIL) return steady
+  const past = t - (STEADY_UNTIL / 100) * ANALYSIS_MS
+  return STEADY_UNTIL + 9 * (1 - Math.exp(-past / CREEP_MS))
 }
 
 /** Spec §9's fixed figures. */

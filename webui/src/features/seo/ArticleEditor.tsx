@@ -1,10 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { concerns, formValues, problemFromError, type FormProblem } from '../../lib/forms'
+import { ApiError, errorMessage } from '../../lib/api-client'
 import {
   CONTENT_MAX,
   EMPTY_FORM,
   FIELD_OF,
-  FORM_FIELDS,
   KEYWORDS_MAX,
   META_DESCRIPTION_MAX,
   SLUG_MAX,
@@ -52,23 +51,18 @@ function ExistingArticle({ articleId, onSaved, onCancel }: ArticleEditorProps & 
   )
 }
 
-/** A problem of the editor from what saving threw: the server's `fields` as the editor's fields. */
-function editorProblem(err: unknown): FormProblem {
-  const found = problemFromError(err)
-  const fields: Record<string, string> = {}
-  for (const [name, message] of Object.entries(found.fields)) {
-    const field = FIELD_OF[name.split('.')[0] ?? '']
-    if (field && !fields[field]) fields[field] = message
-  }
-  return { ...found, fields }
-}
+type FieldErrors = Partial<Record<FormField, string>>
 
-/** `current` without its message for the field `name` (the red box stays). */
-function withoutField(current: FormProblem | null, name: string): FormProblem | null {
-  if (!current || !concerns(current, name)) return current
-  const fields = { ...current.fields }
-  delete fields[name]
-  return { ...current, fields }
+/** The server's `fields` of a 400, as the editor's fields. */
+function fieldErrors(err: unknown): FieldErrors {
+  const out: FieldErrors = {}
+  if (err instanceof ApiError && err.fields) {
+    for (const [name, message] of Object.entries(err.fields)) {
+      const field = FIELD_OF[name.split('.')[0] ?? '']
+      if (field && !out[field]) out[field] = message
+    }
+  }
+  return out
 }
 
 interface EditorFormProps {
@@ -78,44 +72,39 @@ interface EditorFormProps {
 }
 
 export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
-  // The inputs hold the article; `shown` is what the preview, the counter and the slug hint
-  // show of it, read from the form as it is typed in.
-  const [initial] = useState<ArticleForm>(() => (article ? formFor(article) : EMPTY_FORM))
-  const [shown, setShown] = useState<ArticleForm>(initial)
-  const [formProblem, setFormProblem] = useState<FormProblem | null>(null)
+  const [form, setForm] = useState<ArticleForm>(() => (article ? formFor(article) : EMPTY_FORM))
+  const [error, setError] = useState<string | null>(null)
+  const [errors, setErrors] = useState<FieldErrors>({})
   const [attempt, setAttempt] = useState(0)
   const [saving, setSaving] = useState(false)
   const heading = useRef<HTMLHeadingElement>(null)
   const errorId = useId()
   const metaId = useId()
   const contentId = useId()
-  const preview = usePreview(shown.content, article?.content)
-  const fieldError = (field: FormField) => formProblem?.fields[field]
+  const preview = usePreview(form.content, article?.content)
 
   // Opening the editor takes the focus to its heading (keyboard and screen-reader users land here).
   useEffect(() => {
     heading.current?.focus()
   }, [])
 
-  const onInput = (event: FormEvent<HTMLFormElement>) => {
-    setShown(formValues(event.currentTarget, FORM_FIELDS))
-    // Typing in a field takes its own message away.
-    const name = (event.target as HTMLInputElement | HTMLTextAreaElement).name
-    setFormProblem((current) => withoutField(current, name))
+  const set = (field: FormField) => (value: string) => {
+    setForm((f) => ({ ...f, [field]: value }))
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }))
   }
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault()
-    const form = formValues(event.currentTarget, FORM_FIELDS)
     setAttempt((n) => n + 1)
-    const checked = checkForm(form)
-    if (checked) {
-      setFormProblem(checked)
-      const field = FORM_FIELDS.find((name) => concerns(checked, name))
-      if (field) document.getElementById(`${contentId}-${field}`)?.focus()
+    const problem = checkForm(form)
+    if (problem) {
+      setError(problem.message)
+      setErrors({ [problem.field]: problem.message })
+      document.getElementById(`${contentId}-${problem.field}`)?.focus()
       return
     }
-    setFormProblem(null)
+    setError(null)
+    setErrors({})
     setSaving(true)
     try {
       const input = articleInput(form)
@@ -123,18 +112,19 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
       onSaved(saved, article === null)
     } catch (err) {
       setSaving(false)
-      setFormProblem(editorProblem(err))
+      setError(errorMessage(err))
+      setErrors(fieldErrors(err))
     }
   }
 
-  const count = metaCount(shown.metaDescription)
+  const count = metaCount(form.metaDescription)
   const fieldId = (field: FormField) => `${contentId}-${field}`
-  const suggested = slugify(shown.title)
+  const suggested = slugify(form.title)
   const slugHint =
     article?.status === 'published'
       ? 'Changing the slug of a published article keeps its old address working: it redirects here.'
-      : shown.slug.trim() !== ''
-        ? `The article’s address: /blog/${shown.slug.trim()}`
+      : form.slug.trim() !== ''
+        ? `The article’s address: /blog/${form.slug.trim()}`
         : suggested
           ? `Leave empty to use “${suggested}”.`
           : 'Leave empty to make it from the title.'
@@ -147,34 +137,34 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
         </h1>
         {article && <StatusBadge status={article.status} />}
       </header>
-      <form className="seo-editor__form" onSubmit={(e) => void submit(e)} onInput={onInput} noValidate>
-        {formProblem && (
+      <form className="seo-editor__form" onSubmit={(e) => void submit(e)} noValidate>
+        {error && (
           <ErrorBox key={attempt} id={errorId} title="Error">
-            {formProblem.message}
+            {error}
           </ErrorBox>
         )}
         <Field
           id={fieldId('title')}
           label="Title"
           required
-          name="title"
-          defaultValue={initial.title}
+          value={form.title}
           maxLength={TITLE_MAX}
-          error={fieldError('title')}
+          error={errors.title}
+          onChange={(e) => set('title')(e.target.value)}
         />
         <Field
           id={fieldId('slug')}
           label="Slug"
-          name="slug"
-          defaultValue={initial.slug}
+          value={form.slug}
           maxLength={SLUG_MAX}
           placeholder={suggested || undefined}
           hint={slugHint}
-          error={fieldError('slug')}
+          error={errors.slug}
           spellCheck={false}
           autoCapitalize="off"
+          onChange={(e) => set('slug')(e.target.value)}
         />
-        <div className={fieldError('metaDescription') ? 'field field--invalid' : 'field'}>
+        <div className={errors.metaDescription ? 'field field--invalid' : 'field'}>
           <label className="field__label" htmlFor={fieldId('metaDescription')}>
             Meta description
           </label>
@@ -182,32 +172,32 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
             id={fieldId('metaDescription')}
             className="input seo-editor__meta"
             rows={3}
-            name="metaDescription"
-            defaultValue={initial.metaDescription}
+            value={form.metaDescription}
             maxLength={META_DESCRIPTION_MAX}
-            aria-invalid={fieldError('metaDescription') ? true : undefined}
-            aria-describedby={`${metaId}-count${fieldError('metaDescription') ? ` ${metaId}-error` : ''}`}
+            aria-invalid={errors.metaDescription ? true : undefined}
+            aria-describedby={`${metaId}-count${errors.metaDescription ? ` ${metaId}-error` : ''}`}
+            onChange={(e) => set('metaDescription')(e.target.value)}
           />
           <p id={`${metaId}-count`} className={count.over ? 'field__hint seo-count seo-count--over' : 'field__hint seo-count'}>
             {count.text}
             <span className="visually-hidden"> (search engines show about 160)</span>
           </p>
-          {fieldError('metaDescription') && (
+          {errors.metaDescription && (
             <p id={`${metaId}-error`} className="field__error">
-              {fieldError('metaDescription')}
+              {errors.metaDescription}
             </p>
           )}
         </div>
         <Field
           id={fieldId('keywords')}
           label="Keywords"
-          name="keywords"
-          defaultValue={initial.keywords}
+          value={form.keywords}
           hint={`Separate keywords with commas (at most ${KEYWORDS_MAX}).`}
-          error={fieldError('keywords')}
+          error={errors.keywords}
+          onChange={(e) => set('keywords')(e.target.value)}
         />
         <div className="seo-editor__body">
-          <div className={fieldError('content') ? 'field field--invalid' : 'field'}>
+          <div className={errors.content ? 'field field--invalid' : 'field'}>
             <label className="field__label" htmlFor={fieldId('content')}>
               Body (HTML)
             </label>
@@ -216,17 +206,17 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
               className="input seo-editor__content"
               rows={12}
               spellCheck={false}
-              name="content"
-              defaultValue={initial.content}
+              value={form.content}
               maxLength={CONTENT_MAX}
-              aria-invalid={fieldError('content') ? true : undefined}
+              aria-invalid={errors.content ? true : undefined}
               aria-describedby={`${contentId}-content-hint`}
+              onChange={(e) => set('content')(e.target.value)}
             />
             <p id={`${contentId}-content-hint`} className="field__hint">
               Headings, paragraphs, lists, links, images and tables are kept; scripts, styles, forms and frames are
               removed when the article is saved.
             </p>
-            {fieldError('content') && <p className="field__error">{fieldError('content')}</p>}
+            {errors.content && <p className="field__error">{errors.content}</p>}
           </div>
           <div className="seo-preview">
             <p className="field__label seo-preview__label" id={`${contentId}-preview`}>
@@ -234,7 +224,7 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
               {preview.stale && <span className="seo-preview__state"> updating…</span>}
             </p>
             {preview.error && <p className="field__error">The preview could not be updated: {preview.error}</p>}
-            {shown.content === '' ? (
+            {form.content === '' ? (
               <p className="seo-preview__empty">The body appears here as readers will see it.</p>
             ) : (
               <div

@@ -1,7 +1,6 @@
-import { useId, useRef, useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import { MSG_AI_NOT_CONFIGURED, TOPIC_MAX, elapsedText, type AiStatus, type Idea } from './articles'
 import type { ApiData } from '../../lib/use-api-data'
-import { formValues } from '../../lib/forms'
 import { LightbulbIcon } from '../../components/icons/LightbulbIcon'
 import { Button } from '../../components/ui/Button'
 import { ErrorBox } from '../../components/ui/ErrorBox'
@@ -66,41 +65,33 @@ export function AiNotConfigured() {
 
 function Generator({ model, onSaved, onEdit }: { model: string | null; onSaved: (id: number) => void; onEdit: (id: number) => void }) {
   const { state, generateIdeas, writeArticle, startOver } = useGeneration(onSaved)
-  // Whether the topic box holds anything, and anything but spaces (the box holds the topic).
-  const [typed, setTyped] = useState({ filled: false, blank: true })
-  const formRef = useRef<HTMLFormElement>(null)
+  const [topic, setTopic] = useState('')
   const errorId = useId()
   const running = state.phase === 'ideas' || state.phase === 'writing'
 
-  const readTopic = (form: HTMLFormElement) => formValues(form, ['topic']).topic
-  const onInput = (event: FormEvent<HTMLFormElement>) => {
-    const topic = readTopic(event.currentTarget)
-    setTyped({ filled: topic !== '', blank: topic.trim() === '' })
-  }
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault()
-    void generateIdeas(readTopic(event.currentTarget))
+    void generateIdeas(topic)
   }
   const reset = () => {
-    formRef.current?.reset()
-    setTyped({ filled: false, blank: true })
+    setTopic('')
     startOver()
   }
-  const showStartOver = state.phase !== 'idle' || state.error !== null || typed.filled
+  const showStartOver = state.phase !== 'idle' || state.error !== null || topic !== ''
 
   return (
     <div className="seo-generator__body">
-      <form ref={formRef} className="seo-topic" onSubmit={submit} onInput={onInput} noValidate>
+      <form className="seo-topic" onSubmit={submit} noValidate>
         <Field
           label="Topic"
           className="seo-topic__field"
-          name="topic"
-          defaultValue=""
+          value={topic}
           maxLength={TOPIC_MAX}
           placeholder="e.g. websites for dental clinics"
           hint={model ? `Three ideas from ${model}; click one to write the article as a draft.` : undefined}
-          invalid={state.error !== null && state.phase === 'idle' && typed.blank}
+          invalid={state.error !== null && state.phase === 'idle' && topic.trim() === ''}
           describedBy={state.error ? errorId : undefined}
+          onChange={(e) => setTopic(e.target.value)}
           disabled={running}
         />
         <div className="seo-topic__actions">

@@ -6,8 +6,8 @@
  * and its messages are the same words.
  */
 import { bareDomain, stripScheme, validHost } from '../../lib/domains'
-import { problem, type FormProblem } from '../../lib/forms'
-import { pacedProgress } from '../../lib/use-polled-job'
+// Only the shape: the rules stay free of the forms' code, which the score gauge's pages do not load.
+import type { FormProblem } from '../../lib/forms'
 
 /** The three pages that run a speed test; each is also the lead's source. */
 export type SpeedSource = 'speed-test' | 'clinic-speed-test' | 'coach-speed-test'
@@ -38,10 +38,15 @@ export type SpeedField = (typeof SPEED_FIELDS)[number]
  * fields. Null when the request may be sent.
  */
 export function checkSpeedTest(source: SpeedSource, url: string, email: string): FormProblem | null {
-  if (url.trim() === '') return problem(MSG_URL_REQUIRED, ['url'])
-  if (email.trim() === '') return problem(MSG_EMAIL_REQUIRED, ['email'])
-  if (source === 'speed-test' && !validHost(bareDomain(url))) return problem(MSG_BAD_DOMAIN, ['url'])
+  if (url.trim() === '') return concerning('url', MSG_URL_REQUIRED)
+  if (email.trim() === '') return concerning('email', MSG_EMAIL_REQUIRED)
+  if (source === 'speed-test' && !validHost(bareDomain(url))) return concerning('url', MSG_BAD_DOMAIN)
   return null
+}
+
+/** The problem `message`, concerning the one field `field`. */
+function concerning(field: SpeedField, message: string): FormProblem {
+  return { message, fields: { [field]: message } }
 }
 
 export type RatingLabel = 'Excellent' | 'Needs Improvement' | 'Poor'
@@ -59,14 +64,23 @@ export function isTooSlow(score: number): boolean {
   return score < 90
 }
 
-/** The spec's scan: about 25 seconds (the bar's beat is lib/use-polled-job's). */
+/** The spec's scan: about 25 seconds (the bar's beat is lib/use-polled-job's usePacedProgress). */
 export const SCAN_MS = 25_000
-/** Past 90 % the bar creeps on at this pace. */
+/** Where the spec's straight pace stops; past it the bar only creeps towards (never to) 99. */
+const STEADY_UNTIL = 90
 const CREEP_MS = 30_000
 
-/** The bar's value (0-100) `elapsedMs` after the scan started: the spec's pace (100% at 25 s) up to 90%, then creeping below 99. */
+/**
+ * The bar's value (0-100) `elapsedMs` after the scan started: the spec's pace (100% at 25 s)
+ * up to 90%, then slower and slower, always below 99, so a test that takes longer never sits
+ * at 100% waiting. It only grows with time; the page sets 100 itself when the test is done.
+ */
 export function scanProgress(elapsedMs: number): number {
-  return pacedProgress(elapsedMs, SCAN_MS, CREEP_MS)
+  const t = Math.max(0, elapsedMs)
+  const steady = (t / SCAN_MS) * 100
+  if (steady <= STEADY_UNTIL) return steady
+  const past = t - (STEADY_UNTIL / 100) * SCAN_MS
+  return STEADY_UNTIL + 9 * (1 - Math.exp(-past / CREEP_MS))
 }
 
 /** 3180 -> "3.2 s" (one decimal, as the report e-mail writes it). */
