@@ -43,25 +43,6 @@ export function problemFromError(err: unknown): FormProblem {
 }
 
 /**
- * A problem from what a tool's request threw: the server's own words (validation, limits, the
- * job's failure), concerning the first of `names` its answer names a field; else (no
- * connection, an HTTP failure without the server's words, an answer that does not read)
- * `fallback`, concerning no field.
- */
-export function toolProblem(err: unknown, fallback: string, names: readonly string[]): FormProblem {
-  if (err instanceof ApiError && err.code !== 'network_error' && !err.code.startsWith('http_') && err.code !== 'invalid_response') {
-    const fields = err.fields ?? {}
-    return problem(err.message, names.filter((name) => Object.hasOwn(fields, name)).slice(0, 1))
-  }
-  return problem(fallback)
-}
-
-/** The first of `names` that `current` concerns (the field to put the cursor in), else null. */
-export function firstConcerned<K extends string>(current: FormProblem | null, names: readonly K[]): K | null {
-  return names.find((name) => concerns(current, name)) ?? null
-}
-
-/**
  * The named values of a submitted form ('' for a name it does not send: a radio group with
  * none checked, an unchecked box, a field it does not have). The public forms' inputs are
  * uncontrolled, so their elements are the only copy of what was typed, picked or autofilled,

@@ -13,6 +13,8 @@
  */
 import { useCallback, useEffect, useEffectEvent, useRef, type Dispatch, type SetStateAction } from 'react'
 import { ApiError } from './api-client'
+// Only the shape: the poller stays free of the forms' code (pages that poll need not load it).
+import type { FormProblem } from './forms'
 
 /** Failed asks in a row (a dropped connection, a restarting server) before giving up. */
 export const POLL_RETRIES = 5
@@ -151,4 +153,18 @@ export function usePacedProgress<S extends { phase: string; progress: number }>(
   return useCallback(() => {
     startedAt.current = performance.now()
   }, [])
+}
+
+/**
+ * The problem of a job's request from what it threw: the server's own words (validation,
+ * limits, the job's failure), concerning the first of `names` its answer names a field; else
+ * (no connection, an HTTP failure without the server's words, an answer that does not read)
+ * `fallback`, concerning no field.
+ */
+export function jobProblem(err: unknown, fallback: string, names: readonly string[]): FormProblem {
+  if (err instanceof ApiError && err.code !== 'network_error' && !err.code.startsWith('http_') && err.code !== 'invalid_response') {
+    const field = names.find((name) => Object.hasOwn(err.fields ?? {}, name))
+    return { message: err.message, fields: field ? { [field]: err.message } : {} }
+  }
+  return { message: fallback, fields: {} }
 }

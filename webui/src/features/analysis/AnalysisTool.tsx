@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
 import { ANALYSIS_FIELDS, VARIANT_OF, type AnalysisSource } from './analysis'
-import { firstConcerned, formValues, invalidProps, useHydrated } from '../../lib/forms'
+import { concerns, formValues, useHydrated } from '../../lib/forms'
 import { scrollToId } from '../../lib/scroll'
 import { isTooSlow } from '../speedtest'
 import { useAnalysis, type AnalysisState } from './use-analysis'
@@ -80,7 +80,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
   // A check of the page's own puts the cursor in the field it is about; other failures bring
   // the form back into view on the lead, technical and agency pages (spec §2).
   const message = state.problem?.message ?? null
-  const field = firstConcerned(state.problem, ANALYSIS_FIELDS)
+  const field = ANALYSIS_FIELDS.find((name) => concerns(state.problem, name)) ?? null
   useEffect(() => {
     if (field === 'url') urlRef.current?.focus()
     else if (field === 'email') emailRef.current?.focus()
@@ -91,6 +91,8 @@ export function AnalysisTool(props: AnalysisToolProps) {
   useEffect(() => {
     if (busy) scrollToId(loadingId)
   }, [busy, state.attempt])
+
+  const invalid = (name: string) => (concerns(state.problem, name) ? { invalid: true, describedBy: errorId } : {})
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -133,7 +135,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
                 hint="Your domain, for example yourwebsite.com."
                 required
                 defaultValue=""
-                {...invalidProps(state.problem, 'url', errorId)}
+                {...invalid('url')}
               />
               <Field
                 ref={emailRef}
@@ -145,7 +147,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
                 hint="We send the detailed report to this address."
                 required
                 defaultValue=""
-                {...invalidProps(state.problem, 'email', errorId)}
+                {...invalid('email')}
               />
               <Button
                 type="submit"

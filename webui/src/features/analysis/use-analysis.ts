@@ -8,7 +8,7 @@
  */
 import { useCallback, useState } from 'react'
 import { api, type ResponseBody } from '../../lib/api-client'
-import { problem, toolProblem, type FormProblem } from '../../lib/forms'
+import type { FormProblem } from '../../lib/forms'
 import {
   ANALYSIS_FIELDS,
   MSG_GENERIC,
@@ -18,7 +18,7 @@ import {
   stripAnalysis,
   type AnalysisSource,
 } from './analysis'
-import { usePacedProgress, usePolledJob } from '../../lib/use-polled-job'
+import { jobProblem, usePacedProgress, usePolledJob } from '../../lib/use-polled-job'
 
 /** An analysis as `GET /api/analyses/{analysis_id}` answers it. */
 export type AnalysisOut = ResponseBody<'/api/analyses/{analysis_id}', 'get'>
@@ -91,7 +91,7 @@ export function useAnalysis(source: AnalysisSource) {
 
       const show = (analysis: AnalysisOut) => {
         if (analysis.status === 'failed') {
-          setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, problem: problem(analysis.error ?? MSG_GENERIC) }))
+          setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, problem: { message: analysis.error ?? MSG_GENERIC, fields: {} } }))
         } else if (analysis.status === 'done') {
           setState((s) => ({ ...s, phase: 'done', progress: 100, analysis, domain: analysis.domain }))
         } else {
@@ -99,7 +99,7 @@ export function useAnalysis(source: AnalysisSource) {
         }
       }
       const fail = (err: unknown) => {
-        setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, problem: toolProblem(err, MSG_GENERIC, ANALYSIS_FIELDS) }))
+        setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, problem: jobProblem(err, MSG_GENERIC, ANALYSIS_FIELDS) }))
       }
 
       let analysis: AnalysisOut

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type FormEvent } from 'react'
-import { firstConcerned, formValues, invalidProps, useHydrated } from '../../lib/forms'
+import { concerns, formValues, useHydrated } from '../../lib/forms'
 import { ratingFor, SPEED_FIELDS, type SpeedSource } from './speed-test'
 import { useSpeedTest, type SpeedTestState } from './use-speed-test'
 import { CheckList } from '../content'
@@ -48,11 +48,13 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
 
   // A check of the page's own puts the cursor in the field it is about.
   const message = state.problem?.message ?? null
-  const field = firstConcerned(state.problem, SPEED_FIELDS)
+  const field = SPEED_FIELDS.find((name) => concerns(state.problem, name)) ?? null
   useEffect(() => {
     if (field === 'url') urlRef.current?.focus()
     else if (field === 'email') emailRef.current?.focus()
   }, [field, state.attempt])
+
+  const invalid = (name: string) => (concerns(state.problem, name) ? { invalid: true, describedBy: errorId } : {})
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -90,7 +92,7 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
                 placeholder={urlPlaceholder}
                 required
                 defaultValue=""
-                {...invalidProps(state.problem, 'url', errorId)}
+                {...invalid('url')}
               />
               <Field
                 ref={emailRef}
@@ -102,7 +104,7 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
                 hint="We e-mail you the full report in about 60 seconds."
                 required
                 defaultValue=""
-                {...invalidProps(state.problem, 'email', errorId)}
+                {...invalid('email')}
               />
               <Button type="submit" size="lg" block busy={busy} disabled={!hydrated}>
                 {busy ? 'Testing…' : 'Test My Website Speed'}

@@ -7,7 +7,7 @@
  */
 import { useCallback, useState } from 'react'
 import { api, type ResponseBody } from '../../lib/api-client'
-import { problem, toolProblem, type FormProblem } from '../../lib/forms'
+import type { FormProblem } from '../../lib/forms'
 import {
   MSG_GENERIC,
   checkSpeedTest,
@@ -16,7 +16,7 @@ import {
   SPEED_FIELDS,
   type SpeedSource,
 } from './speed-test'
-import { usePacedProgress, usePolledJob } from '../../lib/use-polled-job'
+import { jobProblem, usePacedProgress, usePolledJob } from '../../lib/use-polled-job'
 
 /** A speed test as `GET /api/speed-tests/{test_id}` answers it. */
 export type SpeedTestOut = ResponseBody<'/api/speed-tests/{test_id}', 'get'>
@@ -79,7 +79,7 @@ export function useSpeedTest(source: SpeedSource) {
         confirmation = (await api.post('/api/newsletter', { email: sent.email, source })).message
       } catch (err) {
         if (!run.live()) return
-        setState({ ...IDLE, attempt: run.id, phase: 'failed', domain, problem: toolProblem(err, MSG_GENERIC, SPEED_FIELDS) })
+        setState({ ...IDLE, attempt: run.id, phase: 'failed', domain, problem: jobProblem(err, MSG_GENERIC, SPEED_FIELDS) })
         return
       }
       if (!run.live()) return
@@ -90,11 +90,11 @@ export function useSpeedTest(source: SpeedSource) {
         if (test.status === 'done' && test.result) {
           setState((s) => ({ ...s, phase: 'done', progress: 100, test, domain: test.domain }))
         } else {
-          setState((s) => ({ ...s, phase: 'failed', test: null, problem: problem(test.error ?? MSG_GENERIC) }))
+          setState((s) => ({ ...s, phase: 'failed', test: null, problem: { message: test.error ?? MSG_GENERIC, fields: {} } }))
         }
       }
       const fail = (err: unknown) => {
-        setState((s) => ({ ...s, phase: 'failed', problem: toolProblem(err, MSG_GENERIC, SPEED_FIELDS) }))
+        setState((s) => ({ ...s, phase: 'failed', problem: jobProblem(err, MSG_GENERIC, SPEED_FIELDS) }))
       }
 
       let test: SpeedTestOut | null
