@@ -4,7 +4,7 @@
 
 OUTPUT defaults to webui/test/fixtures/blog-render-cases.json: for each case, the data the
 server embeds in the page (`<meta name="agency-blog">`) and the HTML it writes for it
-(`agency.modules.blog.service.pages`). `webui/src/components/blog/BlogRegion.test.tsx` renders
+(`agency.modules.blog.service.pages`). `webui/src/features/blog/BlogRegion.test.tsx` renders
 the same data with React and requires the same DOM, which is what hydration needs;
 `tests/blog/test_render_cases.py` fails when the committed file is stale.
 """

@@ -2,7 +2,7 @@
 `/blog/:slug` (prerendered by the web UI with an empty region) filled with the current list or
 article, its head tags (title, description, canonical URL, Open Graph, `Article` JSON-LD) and
 the same data as JSON in `<meta name="agency-blog">`, from which the client renders exactly
-this markup when it hydrates (webui/src/components/blog/BlogRegion.tsx renders the same
+this markup when it hydrates (webui/src/features/blog/BlogRegion.tsx renders the same
 elements; both are checked against webui/test/fixtures/blog-render-cases.json).
 
 Everything a person wrote is HTML-escaped; an article's body is its sanitised HTML.
