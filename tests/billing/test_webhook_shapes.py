@@ -74,6 +74,11 @@ MALFORMED: dict[str, dict[str, Any]] = {
     "object id missing": _valid(data={"object": {"object": "subscription"}}),
     "object id empty": _valid(data={"object": {"id": ""}}),
     "checkout id a number": _valid(type="checkout.session.completed", data={"object": {"id": 12}}),
+    # An object's own id is never expanded: an object there once reached Stripe's SDK (a 500).
+    "checkout id an object": _valid(
+        type="checkout.session.async_payment_succeeded", data={"object": {"id": {"id": "aa_aa"}}}
+    ),
+    "subscription id an object": _valid(data={"object": {"id": {"id": "sub_shape"}}}),
     "invoice subscription a list": _valid(
         type="invoice.paid", data={"object": {"id": "in_1", "subscription": ["sub_1"]}}
     ),

@@ -106,7 +106,8 @@ def _check_text(text: str) -> None:
 def _check_object(kind: str, obj: dict[str, Any]) -> None:
     """What the handlers of `kind` read of data.object has the type they expect."""
     if kind in effects.SUBSCRIPTION_EVENTS or kind in effects.CHECKOUT_EVENTS:
-        _check_reference(obj.get("id"), "data.object.id", optional=False)
+        # The object's own id: always a text, never an expanded object.
+        _check_reference(obj.get("id"), "data.object.id", optional=False, expandable=False)
     elif kind in effects.INVOICE_EVENTS:
         _check_reference(obj.get("subscription"), "data.object.subscription")
         parent = obj.get("parent")
@@ -119,11 +120,14 @@ def _check_object(kind: str, obj: dict[str, Any]) -> None:
         _check_reference(subscription, "data.object.parent.subscription_details.subscription")
 
 
-def _check_reference(value: object, where: str, *, optional: bool = True) -> None:
-    """A Stripe object given by id, or expanded (an object with that id); absent if optional."""
+def _check_reference(
+    value: object, where: str, *, optional: bool = True, expandable: bool = True
+) -> None:
+    """A Stripe object given by id, or (if expandable) expanded: an object with that id; absent
+    if optional."""
     if value is None and optional:
         return
-    if isinstance(value, dict):
+    if expandable and isinstance(value, dict):
         value = value.get("id")
     if not isinstance(value, str) or not STRIPE_ID.fullmatch(value):
         raise _malformed(f"{where} is not a Stripe id")
