@@ -259,7 +259,8 @@ def resolve_start(
 # The web UI prerenders each page once per variant (webui/scripts/prerender.mjs); a request
 # is answered with the variant its query shows, so the first HTML already holds the family,
 # the packages and the preselected plan, and the page hydrates with the catalogue embedded.
-# The rules mirror webui/src/features/catalogue/catalogue.ts (resolveStart) and pages/purchase/*.tsx.
+# The rules mirror webui/src/features/catalogue/catalogue.ts (resolveStart) and
+# pages/purchase/*.tsx.
 
 START_PAGE = "/start"
 AI_START_PAGE = "/ai-start"
