@@ -112,6 +112,18 @@ const PAGE_COPY = /\.page-([\w-]+)(\.tsx?)$/
 const PAGE_MODULE = /[\\/]src[\\/](?:pages|features[\\/]([\w-]+)[\\/]pages)[\\/](.+)\.tsx$/
 
 /**
+ * Modules outside a page (src/pages/, a feature's pages/) that still import the copy of one
+ * page: `module` imported from a file `importer` matches is that page's copy. The SEO article
+ * manager's forms (ArticleEditor, ArticleGenerator, articles.ts) read lib/forms through the SEO
+ * page's own copy: importing the shared original from a dashboard page made the bundler regroup
+ * the chunks the public pages share (forms, Field, CheckIcon), which changed the modulepreload
+ * links of their prerendered HTML.
+ */
+const PAGE_OWNED: readonly { importer: RegExp; module: RegExp; page: string }[] = [
+  { importer: /[\\/]src[\\/]features[\\/]seo[\\/][\w-]+\.tsx?$/, module: /[\\/]src[\\/]lib[\\/]forms\.ts$/, page: 'seo_SeoArticles' },
+]
+
+/**
  * Gives every page chunk its own copy of the small components it uses, instead of letting
  * the bundler split each component shared by two pages into a chunk of its own. A landing
  * page otherwise loads twenty-odd files of a few hundred bytes each (every icon, card and
@@ -130,8 +142,16 @@ function pageChunks(): Plugin {
     apply: 'build',
     applyToEnvironment: (environment) => environment.name === 'client',
     async resolveId(source, importer, options) {
-      const page = importer && pageOf(importer)
-      if (!importer || !page) return null
+      if (!importer) return null
+      const page = pageOf(importer)
+      if (!page) {
+        const owned = PAGE_OWNED.filter((rule) => rule.importer.test(importer))
+        if (owned.length === 0) return null
+        const resolved = await this.resolve(source, importer, { ...options, skipSelf: true })
+        const rule = resolved && !resolved.external && owned.find((candidate) => candidate.module.test(resolved.id))
+        if (!resolved || !rule) return resolved
+        return { id: resolved.id.replace(/(\.tsx?)$/, `.page-${rule.page}$1`), moduleSideEffects: resolved.moduleSideEffects }
+      }
       const resolved = await this.resolve(source, importer.replace(PAGE_COPY, '$2'), { ...options, skipSelf: true })
       if (!resolved || resolved.external || !PER_PAGE_MODULE.test(resolved.id) || ENTRY_MODULE.test(resolved.id)) {
         return resolved

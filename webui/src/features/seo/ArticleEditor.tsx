@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { ApiError, errorMessage } from '../../lib/api-client'
+import { concerns, formValues, problemFromError, type FormProblem } from '../../lib/forms'
 import {
   CONTENT_MAX,
   EMPTY_FORM,
   FIELD_OF,
+  FORM_FIELDS,
   KEYWORDS_MAX,
   META_DESCRIPTION_MAX,
   SLUG_MAX,
@@ -51,18 +52,23 @@ function ExistingArticle({ articleId, onSaved, onCancel }: ArticleEditorProps & 
   )
 }
 
-type FieldErrors = Partial<Record<FormField, string>>
-
-/** The server's `fields` of a 400, as the editor's fields. */
-function fieldErrors(err: unknown): FieldErrors {
-  const out: FieldErrors = {}
-  if (err instanceof ApiError && err.fields) {
-    for (const [name, message] of Object.entries(err.fields)) {
-      const field = FIELD_OF[name.split('.')[0] ?? '']
-      if (field && !out[field]) out[field] = message
-    }
+/** A problem of the editor from what saving threw: the server's `fields` as the editor's fields. */
+function editorProblem(err: unknown): FormProblem {
+  const found = problemFromError(err)
+  const fields: Record<string, string> = {}
+  for (const [name, message] of Object.entries(found.fields)) {
+    const field = FIELD_OF[name.split('.')[0] ?? '']
+    if (field && !fields[field]) fields[field] = message
   }
-  return out
+  return { ...found, fields }
+}
+
+/** `current` without its message for the field `name` (the red box stays). */
+function withoutField(current: FormProblem | null, name: string): FormProblem | null {
+  if (!current || !concerns(current, name)) return current
+  const fields = { ...current.fields }
+  delete fields[name]
+  return { ...current, fields }
 }
 
 interface EditorFormProps {
@@ -72,39 +78,44 @@ interface EditorFormProps {
 }
 
 export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
-  const [form, setForm] = useState<ArticleForm>(() => (article ? formFor(article) : EMPTY_FORM))
-  const [error, setError] = useState<string | null>(null)
-  const [errors, setErrors] = useState<FieldErrors>({})
+  // The inputs hold the article; `shown` is what the preview, the counter and the slug hint
+  // show of it, read from the form as it is typed in.
+  const [initial] = useState<ArticleForm>(() => (article ? formFor(article) : EMPTY_FORM))
+  const [shown, setShown] = useState<ArticleForm>(initial)
+  const [formProblem, setFormProblem] = useState<FormProblem | null>(null)
   const [attempt, setAttempt] = useState(0)
   const [saving, setSaving] = useState(false)
   const heading = useRef<HTMLHeadingElement>(null)
   const errorId = useId()
   const metaId = useId()
   const contentId = useId()
-  const preview = usePreview(form.content, article?.content)
+  const preview = usePreview(shown.content, article?.content)
+  const fieldError = (field: FormField) => formProblem?.fields[field]
 
   // Opening the editor takes the focus to its heading (keyboard and screen-reader users land here).
   useEffect(() => {
     heading.current?.focus()
   }, [])
 
-  const set = (field: FormField) => (value: string) => {
-    setForm((f) => ({ ...f, [field]: value }))
-    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }))
+  const onInput = (event: FormEvent<HTMLFormElement>) => {
+    setShown(formValues(event.currentTarget, FORM_FIELDS))
+    // Typing in a field takes its own message away.
+    const name = (event.target as HTMLInputElement | HTMLTextAreaElement).name
+    setFormProblem((current) => withoutField(current, name))
   }
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
+    const form = formValues(event.currentTarget, FORM_FIELDS)
     setAttempt((n) => n + 1)
-    const problem = checkForm(form)
-    if (problem) {
-      setError(problem.message)
-      setErrors({ [problem.field]: problem.message })
-      document.getElementById(`${contentId}-${problem.field}`)?.focus()
+    const checked = checkForm(form)
+    if (checked) {
+      setFormProblem(checked)
+      const field = FORM_FIELDS.find((name) => concerns(checked, name))
+      if (field) document.getElementById(`${contentId}-${field}`)?.focus()
       return
     }
-    setError(null)
-    setErrors({})
+    setFormProblem(null)
     setSaving(true)
     try {
       const input = articleInput(form)
@@ -112,19 +123,18 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
       onSaved(saved, article === null)
     } catch (err) {
       setSaving(false)
-      setError(errorMessage(err))
-      setErrors(fieldErrors(err))
+      setFormProblem(editorProblem(err))
     }
   }
 
-  const count = metaCount(form.metaDescription)
+  const count = metaCount(shown.metaDescription)
   const fieldId = (field: FormField) => `${contentId}-${field}`
-  const suggested = slugify(form.title)
+  const suggested = slugify(shown.title)
   const slugHint =
     article?.status === 'published'
       ? 'Changing the slug of a published article keeps its old address working: it redirects here.'
-      : form.slug.trim() !== ''
-        ? `The article’s address: /blog/${form.slug.trim()}`
+      : shown.slug.trim() !== ''
+        ? `The article’s address: /blog/${shown.slug.trim()}`
         : suggested
           ? `Leave empty to use “${suggested}”.`
           : 'Leave empty to make it from the title.'
@@ -137,34 +147,34 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
         </h1>
         {article && <StatusBadge status={article.status} />}
       </header>
-      <form className="seo-editor__form" onSubmit={(e) => void submit(e)} noValidate>
-        {error && (
+      <form className="seo-editor__form" onSubmit={(e) => void submit(e)} onInput={onInput} noValidate>
+        {formProblem && (
           <ErrorBox key={attempt} id={errorId} title="Error">
-            {error}
+            {formProblem.message}
           </ErrorBox>
         )}
         <Field
           id={fieldId('title')}
           label="Title"
           required
-          value={form.title}
+          name="title"
+          defaultValue={initial.title}
           maxLength={TITLE_MAX}
-          error={errors.title}
-          onChange={(e) => set('title')(e.target.value)}
+          error={fieldError('title')}
         />
         <Field
           id={fieldId('slug')}
           label="Slug"
-          value={form.slug}
+          name="slug"
+          defaultValue={initial.slug}
           maxLength={SLUG_MAX}
           placeholder={suggested || undefined}
           hint={slugHint}
-          error={errors.slug}
+          error={fieldError('slug')}
           spellCheck={false}
           autoCapitalize="off"
-          onChange={(e) => set('slug')(e.target.value)}
         />
-        <div className={errors.metaDescription ? 'field field--invalid' : 'field'}>
+        <div className={fieldError('metaDescription') ? 'field field--invalid' : 'field'}>
           <label className="field__label" htmlFor={fieldId('metaDescription')}>
             Meta description
           </label>
@@ -172,32 +182,32 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
             id={fieldId('metaDescription')}
             className="input seo-editor__meta"
             rows={3}
-            value={form.metaDescription}
+            name="metaDescription"
+            defaultValue={initial.metaDescription}
             maxLength={META_DESCRIPTION_MAX}
-            aria-invalid={errors.metaDescription ? true : undefined}
-            aria-describedby={`${metaId}-count${errors.metaDescription ? ` ${metaId}-error` : ''}`}
-            onChange={(e) => set('metaDescription')(e.target.value)}
+            aria-invalid={fieldError('metaDescription') ? true : undefined}
+            aria-describedby={`${metaId}-count${fieldError('metaDescription') ? ` ${metaId}-error` : ''}`}
           />
           <p id={`${metaId}-count`} className={count.over ? 'field__hint seo-count seo-count--over' : 'field__hint seo-count'}>
             {count.text}
             <span className="visually-hidden"> (search engines show about 160)</span>
           </p>
-          {errors.metaDescription && (
+          {fieldError('metaDescription') && (
             <p id={`${metaId}-error`} className="field__error">
-              {errors.metaDescription}
+              {fieldError('metaDescription')}
             </p>
           )}
         </div>
         <Field
           id={fieldId('keywords')}
           label="Keywords"
-          value={form.keywords}
+          name="keywords"
+          defaultValue={initial.keywords}
           hint={`Separate keywords with commas (at most ${KEYWORDS_MAX}).`}
-          error={errors.keywords}
-          onChange={(e) => set('keywords')(e.target.value)}
+          error={fieldError('keywords')}
         />
         <div className="seo-editor__body">
-          <div className={errors.content ? 'field field--invalid' : 'field'}>
+          <div className={fieldError('content') ? 'field field--invalid' : 'field'}>
             <label className="field__label" htmlFor={fieldId('content')}>
               Body (HTML)
             </label>
@@ -206,17 +216,17 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
               className="input seo-editor__content"
               rows={12}
               spellCheck={false}
-              value={form.content}
+              name="content"
+              defaultValue={initial.content}
               maxLength={CONTENT_MAX}
-              aria-invalid={errors.content ? true : undefined}
+              aria-invalid={fieldError('content') ? true : undefined}
               aria-describedby={`${contentId}-content-hint`}
-              onChange={(e) => set('content')(e.target.value)}
             />
             <p id={`${contentId}-content-hint`} className="field__hint">
               Headings, paragraphs, lists, links, images and tables are kept; scripts, styles, forms and frames are
               removed when the article is saved.
             </p>
-            {errors.content && <p className="field__error">{errors.content}</p>}
+            {fieldError('content') && <p className="field__error">{fieldError('content')}</p>}
           </div>
           <div className="seo-preview">
             <p className="field__label seo-preview__label" id={`${contentId}-preview`}>
@@ -224,7 +234,7 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
               {preview.stale && <span className="seo-preview__state"> updating…</span>}
             </p>
             {preview.error && <p className="field__error">The preview could not be updated: {preview.error}</p>}
-            {form.content === '' ? (
+            {shown.content === '' ? (
               <p className="seo-preview__empty">The body appears here as readers will see it.</p>
             ) : (
               <div

@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useRef, useState, type FormEvent } from 'react'
 import { MSG_AI_NOT_CONFIGURED, TOPIC_MAX, elapsedText, type AiStatus, type Idea } from './articles'
 import type { ApiData } from '../../lib/use-api-data'
+import { formValues } from '../../lib/forms'
 import { LightbulbIcon } from '../../components/icons/LightbulbIcon'
 import { Button } from '../../components/ui/Button'
 import { ErrorBox } from '../../components/ui/ErrorBox'
@@ -65,33 +66,41 @@ export function AiNotConfigured() {
 
 function Generator({ model, onSaved, onEdit }: { model: string | null; onSaved: (id: number) => void; onEdit: (id: number) => void }) {
   const { state, generateIdeas, writeArticle, startOver } = useGeneration(onSaved)
-  const [topic, setTopic] = useState('')
+  // Whether the topic box holds anything, and anything but spaces (the box holds the topic).
+  const [typed, setTyped] = useState({ filled: false, blank: true })
+  const formRef = useRef<HTMLFormElement>(null)
   const errorId = useId()
   const running = state.phase === 'ideas' || state.phase === 'writing'
 
-  const submit = (event: FormEvent) => {
+  const readTopic = (form: HTMLFormElement) => formValues(form, ['topic']).topic
+  const onInput = (event: FormEvent<HTMLFormElement>) => {
+    const topic = readTopic(event.currentTarget)
+    setTyped({ filled: topic !== '', blank: topic.trim() === '' })
+  }
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    void generateIdeas(topic)
+    void generateIdeas(readTopic(event.currentTarget))
   }
   const reset = () => {
-    setTopic('')
+    formRef.current?.reset()
+    setTyped({ filled: false, blank: true })
     startOver()
   }
-  const showStartOver = state.phase !== 'idle' || state.error !== null || topic !== ''
+  const showStartOver = state.phase !== 'idle' || state.error !== null || typed.filled
 
   return (
     <div className="seo-generator__body">
-      <form className="seo-topic" onSubmit={submit} noValidate>
+      <form ref={formRef} className="seo-topic" onSubmit={submit} onInput={onInput} noValidate>
         <Field
           label="Topic"
           className="seo-topic__field"
-          value={topic}
+          name="topic"
+          defaultValue=""
           maxLength={TOPIC_MAX}
           placeholder="e.g. websites for dental clinics"
           hint={model ? `Three ideas from ${model}; click one to write the article as a draft.` : undefined}
-          invalid={state.error !== null && state.phase === 'idle' && topic.trim() === ''}
+          invalid={state.error !== null && state.phase === 'idle' && typed.blank}
           describedBy={state.error ? errorId : undefined}
-          onChange={(e) => setTopic(e.target.value)}
           disabled={running}
         />
         <div className="seo-topic__actions">

@@ -154,15 +154,15 @@ describe('the editor', () => {
   })
 
   it('requires a title and keeps within the server limits', () => {
-    expect(checkForm(EMPTY_FORM)).toEqual({ field: 'title', message: MSG_TITLE_REQUIRED })
+    expect(checkForm(EMPTY_FORM)).toEqual({ message: MSG_TITLE_REQUIRED, fields: { title: MSG_TITLE_REQUIRED } })
     expect(checkForm({ ...EMPTY_FORM, title: '   ' })?.message).toBe('Please enter a title')
     expect(checkForm({ ...EMPTY_FORM, title: 'Hello' })).toBeNull()
-    expect(checkForm({ ...EMPTY_FORM, title: 'x'.repeat(201) })?.field).toBe('title')
-    expect(checkForm({ ...EMPTY_FORM, title: 'a', slug: 'x'.repeat(201) })?.field).toBe('slug')
-    expect(checkForm({ ...EMPTY_FORM, title: 'a', metaDescription: 'x'.repeat(301) })?.field).toBe('metaDescription')
+    expect(Object.keys(checkForm({ ...EMPTY_FORM, title: 'x'.repeat(201) })?.fields ?? {})).toEqual(['title'])
+    expect(Object.keys(checkForm({ ...EMPTY_FORM, title: 'a', slug: 'x'.repeat(201) })?.fields ?? {})).toEqual(['slug'])
+    expect(Object.keys(checkForm({ ...EMPTY_FORM, title: 'a', metaDescription: 'x'.repeat(301) })?.fields ?? {})).toEqual(['metaDescription'])
     const many = Array.from({ length: KEYWORDS_MAX + 1 }, (_, i) => `k${i}`).join(',')
-    expect(checkForm({ ...EMPTY_FORM, title: 'a', keywords: many })?.field).toBe('keywords')
-    expect(checkForm({ ...EMPTY_FORM, title: 'a', keywords: 'x'.repeat(61) })?.field).toBe('keywords')
+    expect(Object.keys(checkForm({ ...EMPTY_FORM, title: 'a', keywords: many })?.fields ?? {})).toEqual(['keywords'])
+    expect(Object.keys(checkForm({ ...EMPTY_FORM, title: 'a', keywords: 'x'.repeat(61) })?.fields ?? {})).toEqual(['keywords'])
   })
 
   it('sends the form trimmed, keywords as a list, and reads an article back into it', () => {

@@ -8,6 +8,7 @@
  */
 import { api, type RequestBody, type ResponseBody } from '../../lib/api-client'
 import type { components } from '../../lib/api-schema'
+import { problem, type FormProblem } from '../../lib/forms'
 
 // ---- Shapes (generated from the server's `blog.schemas` / `seo.schemas`) --------------------
 
@@ -184,20 +185,23 @@ export function formFor(article: Article): ArticleForm {
 
 export type FormField = keyof ArticleForm
 
+/** The editor's fields, in the form's order (also the names of its inputs). */
+export const FORM_FIELDS: readonly FormField[] = ['title', 'slug', 'metaDescription', 'keywords', 'content']
+
 /** The editor's checks before saving, in field order; null when the article may be sent. */
-export function checkForm(form: ArticleForm): { field: FormField; message: string } | null {
+export function checkForm(form: ArticleForm): FormProblem | null {
   const keywords = parseKeywords(form.keywords)
-  if (form.title.trim() === '') return { field: 'title', message: MSG_TITLE_REQUIRED }
-  if (form.title.trim().length > TITLE_MAX) return { field: 'title', message: `Please keep the title under ${TITLE_MAX + 1} characters` }
-  if (form.slug.trim().length > SLUG_MAX) return { field: 'slug', message: `Please keep the slug under ${SLUG_MAX + 1} characters` }
+  if (form.title.trim() === '') return problem(MSG_TITLE_REQUIRED, ['title'])
+  if (form.title.trim().length > TITLE_MAX) return problem(`Please keep the title under ${TITLE_MAX + 1} characters`, ['title'])
+  if (form.slug.trim().length > SLUG_MAX) return problem(`Please keep the slug under ${SLUG_MAX + 1} characters`, ['slug'])
   if (form.metaDescription.trim().length > META_DESCRIPTION_MAX) {
-    return { field: 'metaDescription', message: `Please keep the meta description under ${META_DESCRIPTION_MAX + 1} characters` }
+    return problem(`Please keep the meta description under ${META_DESCRIPTION_MAX + 1} characters`, ['metaDescription'])
   }
-  if (keywords.length > KEYWORDS_MAX) return { field: 'keywords', message: `Please use at most ${KEYWORDS_MAX} keywords` }
+  if (keywords.length > KEYWORDS_MAX) return problem(`Please use at most ${KEYWORDS_MAX} keywords`, ['keywords'])
   if (keywords.some((k) => k.length > KEYWORD_MAX)) {
-    return { field: 'keywords', message: `Please keep each keyword under ${KEYWORD_MAX + 1} characters` }
+    return problem(`Please keep each keyword under ${KEYWORD_MAX + 1} characters`, ['keywords'])
   }
-  if (form.content.length > CONTENT_MAX) return { field: 'content', message: 'The article is too long to save' }
+  if (form.content.length > CONTENT_MAX) return problem('The article is too long to save', ['content'])
   return null
 }
 

@@ -279,6 +279,23 @@ describe('/dashboard/seo', { timeout: 30_000 }, () => {
     expect(screen.queryByText(/was saved as a draft/)).not.toBeInTheDocument()
   })
 
+  it('generates ideas for the topic the box holds (also one put there without typing, as autofill does); Start Over shows once anything is typed', async () => {
+    const { fetchMock } = fakeServer()
+    const user = userEvent.setup()
+    await openPage()
+    const topic = (await screen.findByRole('textbox', { name: 'Topic' })) as HTMLInputElement
+    expect(screen.queryByRole('button', { name: 'Start Over' })).not.toBeInTheDocument()
+    await user.type(topic, ' ')
+    expect(screen.getByRole('button', { name: 'Start Over' })).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Start Over' }))
+    expect(topic).toHaveValue('')
+    expect(screen.queryByRole('button', { name: 'Start Over' })).not.toBeInTheDocument()
+    topic.value = 'bakeries'
+    await user.click(screen.getByRole('button', { name: 'Generate Ideas' }))
+    expect(await screen.findByText('Generating ideas for “bakeries”…')).toBeInTheDocument()
+    expect(sentBody(fetchMock, '/api/admin/article-ideas')).toEqual({ topic: 'bakeries' })
+  })
+
   it('shows a failed generation in the red Error box', async () => {
     fakeServer({ ideas: 'failed' })
     const user = userEvent.setup()
@@ -324,6 +341,28 @@ describe('/dashboard/seo', { timeout: 30_000 }, () => {
       content: '<h2>Hi</h2>',
     })
     expect(rowOf(await screen.findByRole('table'), 'Hand Written')).toHaveTextContent('Draft')
+  })
+
+  it('saves what the inputs hold (also values put there without typing, as autofill does); typing in a field takes its own message away', async () => {
+    const { fetchMock } = fakeServer()
+    const user = userEvent.setup()
+    await openPage()
+    await user.click(await screen.findByRole('button', { name: 'New Article' }))
+    await screen.findByRole('heading', { level: 1, name: 'New Article' })
+    await user.click(screen.getByRole('button', { name: 'Save draft' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a title')
+    const title = screen.getByRole('textbox', { name: /^Title/ }) as HTMLInputElement
+    expect(title).toHaveAttribute('aria-invalid', 'true')
+    await user.type(title, ' ')
+    expect(title).not.toHaveAttribute('aria-invalid', 'true')
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a title')
+
+    title.value = 'Filled In'
+    ;(screen.getByRole('textbox', { name: 'Keywords' }) as HTMLInputElement).value = 'a, b'
+    await user.click(screen.getByRole('button', { name: 'Save draft' }))
+    expect(await screen.findByText('“Filled In” was saved as a draft.')).toBeInTheDocument()
+    const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/admin/articles' && (init as RequestInit).method === 'POST')
+    expect(JSON.parse(String((post?.[1] as RequestInit).body))).toEqual({ title: 'Filled In', slug: '', meta_description: '', keywords: ['a', 'b'], content: '' })
   })
 
   it('edits an article with a live preview of the sanitised body', async () => {
