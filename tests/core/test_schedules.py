@@ -27,13 +27,15 @@ from datetime import datetime, timedelta
 from agency.core import db, jobs
 from agency.registry import MODULES
 
-url, base, periods, start = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+url, base, periods = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
 
 async def main():
     await db.init_db(url, [m.models for m in MODULES if m.models is not None])
     won = []
     try:
         await jobs.Schedule.all().count()  # connected before the start line
+        print("ready", flush=True)
+        start = float(sys.stdin.readline())  # the same start line for both, once both are ready
         for step in range(periods):
             time.sleep(max(0.0, start + step * 0.05 - time.time()))  # both at the same step
             now = datetime.fromtimestamp(base, jobs.UTC) + step * timedelta(hours=1)
@@ -54,19 +56,28 @@ def test_a_schedule_runs_once_per_period_across_two_runner_processes(
 ) -> None:
     periods = 40
     base = datetime(2026, 1, 1, tzinfo=UTC).timestamp()
-    start = time.time() + 3  # both processes past their imports and connected
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
     runners = [
         subprocess.Popen(
-            [sys.executable, "-c", RUNNER, database_url, str(base), str(periods), str(start)],
+            [sys.executable, "-c", RUNNER, database_url, str(base), str(periods)],
             env=env,
             cwd=tmp_path,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
         for _ in range(2)
     ]
+    # A start line set once both are past their imports and connected: on a loaded machine one
+    # process may take seconds longer to get there, and must not find every period taken.
+    for runner in runners:
+        assert runner.stdout is not None and runner.stdout.readline() == "ready\n"
+    start = f"{time.time() + 0.5}\n"
+    for runner in runners:  # both told before either is waited for
+        assert runner.stdin is not None
+        runner.stdin.write(start)
+        runner.stdin.flush()
     outputs = [runner.communicate(timeout=120) for runner in runners]
     for runner, (_out, err) in zip(runners, outputs, strict=True):
         assert runner.returncode == 0, err
