@@ -29,10 +29,12 @@ async def test_wrong_method_is_a_json_405(client: Any) -> None:
     assert body["error"]["code"] == "method_not_allowed"
 
 
-async def test_unknown_page_redirects_to_root(client: Any) -> None:
+async def test_unknown_page_is_a_404_page_not_a_redirect(client: Any) -> None:
     response = await client.get("/no/such/page")
-    assert response.status_code == 302
-    assert response.headers["Location"] == "/"
+    assert response.status_code == 404
+    assert "Location" not in response.headers
+    assert response.headers["Content-Type"] == "text/html; charset=utf-8"
+    assert "Page not found" in (await response.get_data(as_text=True))
 
 
 async def test_security_headers_on_api_responses(client: Any) -> None:

@@ -29,12 +29,20 @@ ROUTE_CASES: dict[str, Any] = json.loads(
 )
 
 
+# The built 404 page (webui/src/pages/NotFound.tsx, dist/404.html), long enough to compress.
+NOT_FOUND_PAGE = (
+    '<html><head><title>Page not found | agency</title><meta name="robots" content="noindex"/>'
+    "</head><body><h1>Page not found</h1>" + '<a href="/">Home page</a>' * 40 + "</body></html>"
+)
+
+
 def write_build(root: Path) -> None:
     (root / "assets").mkdir(parents=True)
     (root / "landing").mkdir()
     (root / "index.html").write_text("<html><h1>Your Website. Live in Minutes.</h1></html>")
     (root / "landing" / "index.html").write_text("<html><h1>Landing</h1></html>")
     (root / "spa.html").write_text('<html><div id="root"></div></html>')
+    (root / "404.html").write_text(NOT_FOUND_PAGE)
     (root / "favicon.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
     asset = root / "assets" / "index-abc123.js"
     asset.write_bytes(ASSET)
@@ -136,11 +144,46 @@ async def test_client_routes_get_the_spa_shell(http: httpx.AsyncClient, path: st
     assert '<div id="root"></div>' in response.text
 
 
-@pytest.mark.parametrize("path", ["/nope", "/dashboard/websites/1/extra", "/assets/missing.js"])
-async def test_unknown_paths_redirect_to_root(http: httpx.AsyncClient, path: str) -> None:
-    response = await http.get(path)
-    assert response.status_code == 302
-    assert response.headers["location"] == "/"
+@pytest.mark.parametrize(
+    "path", ["/nope", "/dashboard/websites/1/extra", "/404", "/404.html", "/routes.json"]
+)
+async def test_unknown_paths_get_the_404_page_with_status_404(
+    http: httpx.AsyncClient, path: str
+) -> None:
+    response = await http.get(path, headers={"Accept-Encoding": "gzip"})
+    assert response.status_code == 404
+    assert "location" not in response.headers
+    assert response.headers["content-type"] == "text/html; charset=utf-8"
+    assert response.headers["content-encoding"] == "gzip"
+    assert response.headers["cache-control"] == "no-cache"
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    assert response.text == NOT_FOUND_PAGE  # httpx decodes gzip
+    assert "<title>Page not found | agency</title>" in response.text
+
+
+async def test_head_of_an_unknown_path_is_404_without_a_body(http: httpx.AsyncClient) -> None:
+    response = await http.head("/nope", headers={"Accept-Encoding": "identity"})
+    assert response.status_code == 404
+    assert response.headers["content-type"] == "text/html; charset=utf-8"
+    assert response.content == b""
+
+
+async def test_a_missing_asset_is_a_plain_404(http: httpx.AsyncClient) -> None:
+    response = await http.get("/assets/missing.js")
+    assert response.status_code == 404
+    assert response.headers["content-type"] == "text/plain; charset=utf-8"
+    assert "location" not in response.headers
+
+
+async def test_without_a_built_404_page_an_unknown_path_is_still_404(tmp_path: Path) -> None:
+    web = tmp_path / "web"
+    write_build(web)
+    (web / "404.html").unlink()
+    app = create_app(make_settings(tmp_path, "sqlite://:memory:", web_dir=web))
+    async with app.test_app(), web_client(app) as http:
+        response = await http.get("/nope")
+    assert response.status_code == 404
+    assert "<h1>Page not found</h1>" in response.text
 
 
 @pytest.mark.parametrize("path", ["/LANDING", "/landing//", "/Start/", "/dashboard/websites/42//"])
@@ -184,6 +227,8 @@ def test_a_zipped_build_is_served_as_its_directory(tmp_path: Path) -> None:
     assert from_zip.templates == from_directory.templates == {"/start": "<html>start</html>"}
     assert from_zip.spa is not None and from_directory.spa is not None
     assert from_zip.spa.variants == from_directory.spa.variants
+    assert from_zip.not_found_html == from_directory.not_found_html == NOT_FOUND_PAGE
+    assert "/404.html" not in from_directory.files
     assert from_zip.sitemap_paths == from_directory.sitemap_paths == ["/", "/landing"]
 
 
@@ -197,7 +242,7 @@ def test_the_server_answers_each_route_case_as_the_client(
     served = None if entry is None else entry.variants["identity"].decode()
     route = case["route"]
     if route is None:
-        expected = None  # Quart then redirects to /
+        expected = None  # Quart then answers 404 with the 404 page
     elif route in ROUTE_CASES["routes"]["prerendered"]:
         expected = f"page {route}"
     else:
@@ -213,9 +258,12 @@ def test_the_route_cases_are_written_for_the_built_route_table() -> None:
     assert {k: routes[k] for k in ("prerendered", "spa")} == ROUTE_CASES["routes"]
 
 
-async def test_unknown_api_path_is_json_not_the_shell(http: httpx.AsyncClient) -> None:
-    response = await http.get("/api/start")
-    assert response.status_code == 404
+@pytest.mark.parametrize("path", ["/api/start", "/api/nope"])
+async def test_unknown_api_path_is_json_not_the_shell(http: httpx.AsyncClient, path: str) -> None:
+    for response in (await http.get(path), await http.head(path)):
+        assert response.status_code == 404
+        assert response.headers["content-type"].startswith("application/json")
+    response = await http.get(path)
     assert response.json()["error"]["code"] == "not_found"
 
 
@@ -252,7 +300,7 @@ async def test_other_top_level_files_are_served(http: httpx.AsyncClient) -> None
 
 async def test_routes_manifest_is_not_served(http: httpx.AsyncClient) -> None:
     response = await http.get("/routes.json")
-    assert response.status_code == 302
+    assert response.status_code == 404
 
 
 async def test_hsts_on_pages_and_api_when_served_over_https(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """The site in real Chromium against the real server: prerendered pages that hydrate cleanly,
-navigation, the unknown-path fallback, the mobile menu, the API docs page."""
+navigation, the 404 page of unknown paths, the mobile menu, the API docs page."""
 
 from __future__ import annotations
 
@@ -87,17 +87,24 @@ def test_footer_links_reach_their_pages(page: Page, live_server: LiveServer) -> 
     [
         "/no/such/page",
         "/dashboard-typo",
-        "/assets/missing.js",
         # No route takes these either (webui/test/fixtures/route-cases.json says why).
         "/blog/a%2Fb",
         "/FAQ/x",
         "/blog/%2e%2e/x",
     ],
 )
-def test_unknown_paths_land_on_home(page: Page, live_server: LiveServer, path: str) -> None:
-    page.goto(live_server.url + path)
-    expect(page).to_have_url(live_server.url + "/")
-    expect(page.get_by_role("heading", level=1)).to_have_text(HEADLINE)
+def test_unknown_paths_get_the_404_page(page: Page, live_server: LiveServer, path: str) -> None:
+    response = page.goto(live_server.url + path)
+    assert response is not None and response.status == 404
+    if "%2e" not in path:  # Chromium resolves `%2e%2e` as `..` before it asks
+        expect(page).to_have_url(live_server.url + path)  # not sent home
+    expect(page.get_by_role("heading", level=1)).to_have_text("Page not found")
+
+
+def test_a_missing_asset_is_a_plain_404(page: Page, live_server: LiveServer) -> None:
+    response = page.goto(live_server.url + "/assets/missing.js")
+    assert response is not None and response.status == 404
+    assert response.headers["content-type"] == "text/plain; charset=utf-8"
 
 
 # The second is the same client route written another way (case, trailing slash).

@@ -16,7 +16,7 @@ const serverDir = path.join(root, 'dist-server')
 
 const template = await fs.readFile(path.join(dist, 'index.html'), 'utf8')
 const manifest = JSON.parse(await fs.readFile(path.join(dist, '.vite', 'manifest.json'), 'utf8'))
-const { render, routeManifest } = await import(pathToFileURL(path.join(serverDir, 'entry-server.js')).href)
+const { render, routeManifest, notFoundSource } = await import(pathToFileURL(path.join(serverDir, 'entry-server.js')).href)
 
 for (const marker of ['<!--app-head-->', '<!--app-html-->']) {
   if (!template.includes(marker)) throw new Error(`index.html template lacks ${marker}`)
@@ -175,6 +175,28 @@ for (const { route, url, file: variant } of renders) {
   await fs.mkdir(path.dirname(file), { recursive: true })
   await fs.writeFile(file, page)
   console.log(`prerendered ${url.padEnd(40)} ${(page.length / 1024).toFixed(1).padStart(6)} kB  ${(performance.now() - started).toFixed(0)} ms`)
+}
+
+/**
+ * The 404 page (src/pages/NotFound.tsx), rendered for a path no route matches into
+ * dist/404.html: the server sends it with status 404 for every unknown path outside /api/
+ * (never as a page of its own, so it is in no route list and not in the sitemap).
+ */
+const NOT_FOUND_FILE = '404.html'
+const NOT_FOUND_PROBE = '/404'
+{
+  const started = performance.now()
+  const rendered = await render(NOT_FOUND_PROBE)
+  const { head, body } = splitHoisted(rendered)
+  if (!/<h1>Page not found<\/h1>/.test(body)) throw new Error(`Prerender of ${NOT_FOUND_PROBE} did not render the 404 page`)
+  if (!head.includes('<meta name="robots" content="noindex"/>')) throw new Error('The 404 page lacks <meta name="robots" content="noindex">')
+  if (/<script\b/i.test(rendered) || /\sstyle="/i.test(rendered)) throw new Error('Prerender of the 404 page produced an inline <script> or style=""')
+  if (!chunkFiles(notFoundSource).length) throw new Error(`No chunk for ${notFoundSource} in the manifest`)
+  let page = template.replace(entryScript, loaderTag([...entryImports, ...chunkFiles(notFoundSource)]))
+  if (head.some((tag) => tag.startsWith('<title>'))) page = page.replace(templateTitle, '')
+  page = withHead(page, [...head, ...pageStyles(notFoundSource)]).replace('<!--app-html-->', body)
+  await fs.writeFile(path.join(dist, NOT_FOUND_FILE), page)
+  console.log(`prerendered ${('404 page -> ' + NOT_FOUND_FILE).padEnd(40)} ${(page.length / 1024).toFixed(1).padStart(6)} kB  ${(performance.now() - started).toFixed(0)} ms`)
 }
 
 await fs.writeFile(path.join(dist, 'spa.html'), spaShell)

@@ -7,7 +7,7 @@ import { StaticRouter } from 'react-router-dom'
 import { App } from './app/App'
 import { ROUTE_TEXT } from './app/route-text'
 import { provideRouteTextForServer } from './app/RouteMeta'
-import { findRoute, routes } from './app/routes'
+import { findRoute, notFoundPage, routes } from './app/routes'
 import { provideCatalogueForServer, type Catalogue } from './features/catalogue'
 
 provideRouteTextForServer(ROUTE_TEXT)
@@ -17,7 +17,8 @@ provideRouteTextForServer(ROUTE_TEXT)
  * server embeds the catalogue they hydrate with). */
 export async function render(url: string, catalogue: Catalogue | null = null): Promise<string> {
   // Load the page module first so React.lazy resolves synchronously (see routes.tsx).
-  await findRoute(new URL(url, 'http://prerender').pathname)?.load()
+  // A path no route matches renders the 404 page (dist/404.html).
+  await (findRoute(new URL(url, 'http://prerender').pathname) ?? notFoundPage).load()
   provideCatalogueForServer(catalogue)
   try {
     return await renderApp(url)
@@ -63,5 +64,8 @@ export const routeManifest: RouteManifestEntry[] = routes.map((r) => ({
   indexable: r.prerender && !NOT_INDEXED.has(r.path),
   template: r.template ?? false,
 }))
+
+/** Source module of the 404 page, as keyed in .vite/manifest.json. */
+export const notFoundSource: string = notFoundPage.source
 
 export { findRoute }

@@ -3,7 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router-dom'
 import { App } from './app/App'
 import { markHeadPrerendered } from './app/RouteMeta'
-import { findRoute } from './app/routes'
+import { findRoute, notFoundPage } from './app/routes'
 import './styles/index.css'
 
 async function start() {
@@ -19,13 +19,12 @@ async function start() {
 
   // Prerendered HTML present: load the page chunk first so hydration matches the markup.
   if (container.firstElementChild) {
-    const route = findRoute(window.location.pathname)
-    if (route) {
-      try {
-        await route.load()
-      } catch {
-        // Hydration still works: Suspense keeps the server HTML until the chunk arrives.
-      }
+    // No route: the prerendered 404 page (dist/404.html) the server sent.
+    const page = findRoute(window.location.pathname) ?? notFoundPage
+    try {
+      await page.load()
+    } catch {
+      // Hydration still works: Suspense keeps the server HTML until the chunk arrives.
     }
     markHeadPrerendered(window.location.pathname)
     // As a transition, hydration works in slices of a few milliseconds and yields to the

@@ -7,7 +7,7 @@ import table from './fixtures/route-cases.json'
 export interface RouteCase {
   /** As requested, query and fragment included. */
   path: string
-  /** The route pattern that shows it, or null: no page, redirect to `/`. */
+  /** The route pattern that shows it, or null: no page, the 404 page (status 404 from the server). */
   route: string | null
   /** The `:name` values the client hands the page (when `route` has any). */
   params?: Record<string, string>

@@ -2,20 +2,27 @@ import { lazy, Suspense } from 'react'
 import { useLocation } from 'react-router-dom'
 import { PageLoading } from '../components/layout/PageLoading'
 import { AuthProvider } from '../lib/auth'
-import { Redirect, RouteParamsProvider } from '../lib/router'
+import { RouteParamsProvider } from '../lib/router'
 import { PublicLayout } from './PublicLayout'
-import { RouteElement } from './RouteMeta'
+import { NotFoundElement, RouteElement } from './RouteMeta'
 import { matchRoute } from './routes'
 import { ScrollManager } from './ScrollManager'
 
 // The dashboard frame is client-only and never on a first public page: keep it out of the entry chunk.
 const DashboardLayout = lazy(() => import('./DashboardLayout'))
 
-/** The matched route's page inside its layout; unknown paths go to the home page. */
+/** The matched route's page inside its layout; an unknown path shows the 404 page (which the
+ * server sends with status 404 on a first load). */
 function CurrentPage() {
   const { pathname } = useLocation()
   const match = matchRoute(pathname)
-  if (!match) return <Redirect to="/" />
+  if (!match) {
+    return (
+      <PublicLayout>
+        <NotFoundElement />
+      </PublicLayout>
+    )
+  }
   const { route, params } = match
   // Keyed by pattern: moving between two routes of the same page module starts it afresh.
   const page = (

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router-dom'
 import { pageOwnsHead } from '../lib/page-head'
 import { siteConfig } from '../lib/site-config'
 import type { RouteText } from './route-text'
-import { fullTitle, SITE_NAME, type AppRoute } from './routes'
+import { fullTitle, NOT_FOUND_TITLE, notFoundPage, SITE_NAME, type AppRoute } from './routes'
 
 /** Default Open Graph image (1200×630, webui/public/og-image.jpg). */
 const OG_IMAGE = '/og-image.jpg'
@@ -129,6 +129,39 @@ export function RouteElement({ route }: { route: AppRoute }) {
   return (
     <>
       <RouteMeta route={route} />
+      <Page />
+    </>
+  )
+}
+
+/** The 404 page's head: its title and `noindex`, nothing else (no canonical URL, no Open
+ * Graph tags: it is nobody's page). Prerendered into dist/404.html; in the browser, set after
+ * a client-side navigation to an unknown path. */
+function NotFoundMeta() {
+  const { pathname } = useLocation()
+  useEffect(() => {
+    if (pathname === prerenderedPath) return
+    prerenderedPath = undefined
+    document.title = fullTitle(NOT_FOUND_TITLE)
+    for (const key of ['description', 'og:site_name', 'og:title', 'og:description', 'og:type', 'og:url', 'og:image']) setTag('meta', key, null)
+    setTag('link', 'canonical', null)
+    setTag('meta', 'robots', 'noindex')
+  }, [pathname])
+  if (!import.meta.env.SSR) return null
+  return (
+    <>
+      <title>{fullTitle(NOT_FOUND_TITLE)}</title>
+      <meta name="robots" content="noindex" />
+    </>
+  )
+}
+
+/** What an unknown path renders: the 404 page's head tags and the page. */
+export function NotFoundElement() {
+  const Page = notFoundPage.Component
+  return (
+    <>
+      <NotFoundMeta />
       <Page />
     </>
   )

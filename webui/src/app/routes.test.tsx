@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { caseRoutes, requestPath, routeCases } from '@test/route-cases'
 import { mockSignedIn, mockVisitor, renderApp } from '@test/utils'
@@ -88,10 +88,42 @@ describe('route table', () => {
     }
   })
 
-  it('redirects an unknown path to /', async () => {
+  it('shows the 404 page, in the public layout, for an unknown path', async () => {
     mockVisitor()
     renderApp('/this/does/not/exist')
-    expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument()
+    expect(screen.queryByRole('heading', { name: 'Your Website. Live in Minutes.' })).not.toBeInTheDocument()
+    expect(screen.getByRole('banner')).toBeInTheDocument()
+    expect(screen.getByRole('contentinfo')).toBeInTheDocument()
+    const main = within(screen.getByRole('main'))
+    for (const [name, href] of [['Home page', '/'], ['Website speed test', '/speed-test'], ['Blog', '/blog'], ['Contact us', '/contact']]) {
+      expect(main.getByRole('link', { name }), name).toHaveAttribute('href', href)
+    }
+    await waitFor(() => expect(document.title).toBe('Page not found | agency'))
+    expect(document.head.querySelector('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
+    expect(document.head.querySelector('link[rel="canonical"]')).toBeNull()
+  })
+
+  it('shows the 404 page for each route case without a route', async () => {
+    // The client's side of route-cases.json's `route: null`: the server sends dist/404.html.
+    const unknown = routeCases.filter((c) => c.route === null).slice(0, 3)
+    expect(unknown.length).toBeGreaterThan(0)
+    for (const { path, why } of unknown) {
+      mockVisitor()
+      const { unmount } = renderApp(requestPath(path))
+      expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' }), `${path}: ${why}`).toBeInTheDocument()
+      unmount()
+    }
+  })
+
+  it('leaves the 404 page for a real page by a link', async () => {
+    mockVisitor()
+    renderApp('/no-such-page')
+    await screen.findByRole('heading', { level: 1, name: 'Page not found' })
+    await waitFor(() => expect(document.head.querySelector('meta[name="robots"]')).not.toBeNull())
+    fireEvent.click(within(screen.getByRole('main')).getByRole('link', { name: 'Contact us' }))
+    await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: 'Page not found' })).not.toBeInTheDocument())
+    await waitFor(() => expect(document.head.querySelector('meta[name="robots"]')).toBeNull())
   })
 
   it('sets the page title from the route table', async () => {

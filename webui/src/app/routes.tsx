@@ -169,6 +169,14 @@ function pageFor(page: string): Pick<AppRoute, 'load' | 'Component' | 'source'> 
 
 export const routes: readonly AppRoute[] = routeDefs.map((def) => ({ ...def, ...pageFor(def.page) }))
 
+/** The "Page not found" page (src/pages/NotFound.tsx): shown where `matchRoute` finds no
+ * route, inside the public layout. Not a route: prerendered once into dist/404.html, which
+ * the server sends with status 404 for any unknown path outside /api/. */
+export const notFoundPage: Pick<AppRoute, 'load' | 'Component' | 'source'> = pageFor('NotFound')
+
+/** The page part of the 404 page's <title>. */
+export const NOT_FOUND_TITLE = 'Page not found'
+
 export interface RouteMatch {
   route: AppRoute
   /** Values of the pattern's `:name` segments. */
@@ -221,7 +229,8 @@ let lastMatch: { pathname: string; match: RouteMatch | undefined } | null = null
  * The route that shows `pathname`, if any: a prerendered page's `index.html`, else a pattern
  * equal to the path once decoded (`decodePath`), without trailing slashes and with ASCII
  * letters lower-cased (`pathKey`); a static pattern before a `:param` one. The server answers the
- * same (core/site.py: the page, spa.html, or a redirect to `/` where this finds nothing);
+ * same (core/web/site.py: the page, spa.html, or the 404 page with status 404 where this finds
+ * nothing, as App.tsx shows `notFoundPage`);
  * test/fixtures/route-cases.json holds the cases both test suites check.
  */
 export function matchRoute(pathname: string): RouteMatch | undefined {

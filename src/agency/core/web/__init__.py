@@ -11,7 +11,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 from pydantic import BaseModel
-from quart import Blueprint, Quart, Response, current_app, jsonify, redirect, request
+from quart import Blueprint, Quart, Response, current_app, jsonify, request
 from quart.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from quart.typing import ResponseReturnValue
 from quart.wrappers import BaseRequestWebsocket
@@ -92,6 +92,25 @@ def _validation_fields(exc: RequestSchemaValidationError) -> dict[str, str]:
     return fields
 
 
+NOT_FOUND_FALLBACK = (
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+    '<meta name="robots" content="noindex"><title>Page not found</title></head>'
+    '<body><h1>Page not found</h1><p><a href="/">Go to the home page</a></p></body></html>'
+)
+
+
+def not_found_page(path: str) -> Response:
+    """The answer to a GET or HEAD of an unknown path outside the API: status 404 with the
+    built "Page not found" page (webui/src/pages/NotFound.tsx, dist/404.html), not a redirect
+    to the home page, which would hide broken links. A missing asset gets a plain 404."""
+    if path.startswith("/assets/"):
+        return Response("Not found.", status=404, content_type="text/plain; charset=utf-8")
+    html = site_files().not_found_html or NOT_FOUND_FALLBACK
+    response = Response(html, status=404, content_type="text/html; charset=utf-8")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 def install_error_handlers(app: Quart) -> None:
     @app.errorhandler(AppError)
     async def handle_app_error(error: AppError) -> Response:
@@ -111,8 +130,7 @@ def install_error_handlers(app: Quart) -> None:
     async def handle_http(error: HTTPException) -> ResponseReturnValue:
         status = error.code or 500
         if status == 404 and request.method in ("GET", "HEAD") and not is_api(request.path):
-            # The spec: any unknown page redirects to the root.
-            return redirect("/", 302)
+            return not_found_page(request.path)
         code = re.sub(r"[^a-z]+", "_", (error.name or "error").lower()).strip("_")
         failure = AppError(error.description or error.name or GENERIC_MESSAGE, code=code)
         failure.status = status

@@ -196,6 +196,9 @@ INDEX_FILE = "/index.html"
 # Built pages of parameterised routes (`/blog/:slug`), listed in routes.json's "templates":
 # never served as files, only filled by a server page's route.
 TEMPLATES_DIR = "_templates/"
+# The "Page not found" page, prerendered once: the body of every 404 for a path no page,
+# route or file answers (core/web: the HTTP 404 handler). Never served as a file.
+NOT_FOUND_FILE = "404.html"
 
 
 def path_key(path: str) -> str:
@@ -260,6 +263,8 @@ class SiteFiles:
         self.files: dict[str, Entry] = {}
         self.routes = RouteTable((), ())
         self.spa: Entry | None = None
+        # The built "Page not found" page (filtered), or None when the build has none.
+        self.not_found_html: str | None = None
         # Route patterns a module's blueprint answers per request (Module.server_pages), and
         # the built HTML of each (filtered), which those routes fill in.
         self.server_pages = frozenset(server_pages)
@@ -277,6 +282,10 @@ class SiteFiles:
                 continue
             if relative.startswith(TEMPLATES_DIR):
                 continue  # loaded below, by pattern
+            if relative == NOT_FOUND_FILE:
+                text = tree.read(relative).decode("utf-8")
+                self.not_found_html = html_filter(relative, text) if html_filter else text
+                continue
             if relative.startswith("assets/"):
                 cache = IMMUTABLE
             elif path.suffix == ".html":
