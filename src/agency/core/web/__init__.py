@@ -272,7 +272,8 @@ async def get_health() -> Response:
 DOCS_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,
 initial-scale=1"><title>agency API</title><link rel="stylesheet" href="/docs/swagger-ui.css">
-<link rel="icon" type="image/svg+xml" href="/favicon.svg"></head><body><div id="swagger-ui"></div><script src="/docs/swagger-ui-bundle.js"></script>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg"></head>
+<body><div id="swagger-ui"></div><script src="/docs/swagger-ui-bundle.js"></script>
 <script src="/docs/init.js"></script></body></html>"""
 
 
