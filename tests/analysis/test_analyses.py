@@ -26,8 +26,10 @@ from agency.app import create_app
 from agency.core import mail
 from agency.core.errors import ValidationFailed
 from agency.core.settings import SettingsError
+from agency.core.web import job_runner, settings_of
 from agency.modules.analysis.models import Analysis
 from agency.modules.analysis.service import analyses
+from agency.modules.analysis.settings import AnalysisSettings
 from agency.modules.leads.models import Lead
 from agency.modules.leads.service import leads
 from agency.modules.leads.service.leads import MSG_EMAIL_INVALID
@@ -145,7 +147,7 @@ async def start(
 
 async def finish(app: Any, analysis_id: str) -> Any:
     """Run the queued jobs (the analysis, its speed test, the e-mails) and read it back."""
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     status, data, _ = await call(app, "get", f"/api/analyses/{analysis_id}")
     assert status == 200
     return data
@@ -436,7 +438,7 @@ async def test_two_runners_at_once_run_an_analysis_once(
     app: Any, customer_site: CustomerSite
 ) -> None:
     _, queued = await start(app, BARE)
-    settings = app.app.extensions["agency.settings"]
+    settings = settings_of(AnalysisSettings, app.app)
     await speedtests.run_speed_test(settings, queued["speed_test"]["id"])
     before = customer_site.paths().count("/bare")
     await asyncio.gather(
@@ -444,7 +446,7 @@ async def test_two_runners_at_once_run_an_analysis_once(
         analyses.run_analysis(settings, queued["id"]),
     )
     assert customer_site.paths().count("/bare") == before + 1
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     assert (await Analysis.get(public_id=queued["id"])).status == "done"
     assert await mail.OutboundMail.filter(to=EMAIL).count() == 1
     await analyses.run_analysis(settings, queued["id"])  # a late re-run: nothing happens
@@ -456,7 +458,7 @@ async def test_a_runner_that_stops_mid_run_puts_the_analysis_back(
     app: Any, customer_site: CustomerSite
 ) -> None:
     _, queued = await start(app, "slow-site.com")
-    settings = app.app.extensions["agency.settings"]
+    settings = settings_of(AnalysisSettings, app.app)
     before = customer_site.paths().count("/slow")
     run = asyncio.create_task(analyses.run_analysis(settings, queued["id"]))
     for _ in range(200):
@@ -545,7 +547,7 @@ async def test_an_account_exports_and_erases_its_analyses(app: Any) -> None:
 
 
 async def test_analyses_go_after_the_leads_time(app: Any) -> None:
-    settings = app.app.extensions["agency.settings"]
+    settings = settings_of(AnalysisSettings, app.app)
     _, old = await start(app, BARE)
     _, young = await start(app, DOMAIN, email="young@shop.example")
     now = datetime.now(UTC)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from agency.core import mail
+from agency.core.web import job_runner
 from tests.helpers.http import HEADERS, PASSWORD, call, error_message, sign_up
 
 
@@ -136,14 +137,14 @@ async def test_forgot_password_answers_the_same_and_mails_only_real_accounts(app
     unknown = await call(client, "post", "/api/auth/forgot-password", {"email": "eve@example.com"})
     assert known == unknown
     assert known[0] == 202
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     messages = await mail.OutboundMail.all()
     assert [m.to for m in messages] == ["ada@example.com"]
     assert "/reset-password?token=" in messages[0].text
 
 
 async def reset_token_from_outbox(app: Any) -> str:
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     message = await mail.OutboundMail.all().order_by("-id").first()
     assert message is not None
     return message.text.split("/reset-password?token=")[1].split()[0]

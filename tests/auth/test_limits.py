@@ -17,6 +17,7 @@ import pytest
 from agency.app import create_app
 from agency.core import mail
 from agency.core.errors import Conflict, TooManyRequests
+from agency.core.web import job_runner
 from agency.modules.auth.service import accounts
 from tests.conftest import make_settings
 from tests.helpers.http import HEADERS, PASSWORD, call, sign_up
@@ -133,7 +134,7 @@ async def test_when_many_networks_lock_the_account_a_reset_lets_the_owner_in(
     assert (
         await post_from(client, "198.51.100.7", "/api/auth/forgot-password", forgot)
     ).status_code == 202
-    await proxied.app.extensions["agency.jobs"].drain()
+    await job_runner(proxied.app).drain()
     [message_sent] = await mail.OutboundMail.all()
     token = message_sent.text.split("/reset-password?token=")[1].split()[0]
     reset = {"token": token, "password": "a new password", "confirm_password": "a new password"}
@@ -183,7 +184,7 @@ async def test_one_account_gets_at_most_three_reset_links_an_hour(proxied: Any) 
         assert (unknown.status_code, await unknown.get_json()) == answers[-1]
     assert answers == [answers[0]] * 48
     assert answers[0][0] == 202
-    await proxied.app.extensions["agency.jobs"].drain()
+    await job_runner(proxied.app).drain()
     sent = await mail.OutboundMail.all()
     assert [m.to for m in sent] == ["ada@example.com"] * 3
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from agency.core import mail
+from agency.core.web import job_runner
 from agency.settings import Settings
 from tests.core.mail_headers import INJECTIONS, assert_exactly, mailing_settings
 from tests.fakes.smtp import SmtpServer
@@ -29,7 +30,7 @@ async def test_a_name_goes_to_the_body_only(app: Any, smtp: SmtpServer, injectio
     status, data = await sign_up(client, first_name=injection, last_name=injection)
     assert status == 201, data
     await call(client, "post", "/api/auth/forgot-password", {"email": "ada@example.com"})
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     [reset] = await mail.OutboundMail.all()
     assert (reset.status, reset.last_error) == (mail.SENT, None)
     assert reset.text.startswith(f"Hi {injection},\n")

@@ -15,6 +15,7 @@ from typing import Any
 
 from agency.core import mail
 from agency.core.text import is_line
+from agency.core.web import job_runner
 from agency.settings import Settings
 from tests.conftest import make_settings
 from tests.fakes.smtp import SmtpServer
@@ -76,7 +77,7 @@ def mailing_settings(
 
 async def delivered(app: Any) -> list[mail.OutboundMail]:
     """Every message the app queued, once its jobs have run; each must have been sent."""
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     rows = list(await mail.OutboundMail.all().order_by("id"))
     assert [(row.status, row.last_error) for row in rows] == [(mail.SENT, None)] * len(rows)
     return rows

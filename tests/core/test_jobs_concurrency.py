@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from agency.core import db, jobs
 from agency.core.modules import JobOptions
+from agency.core.web import job_runner
 
 
 class Gate:
@@ -373,7 +374,7 @@ async def test_the_app_passes_the_modules_job_options_and_concurrency(
         job_options=lambda s: {"probe.cpu": JobOptions(limit=s.jobs_concurrency + 1, per_host=2)},
     )
     app = create_app(make_settings(tmp_path, database_url, jobs_concurrency=7), [*MODULES, extra])
-    runner: jobs.JobRunner = app.extensions["agency.jobs"]
+    runner: jobs.JobRunner = job_runner(app)
     assert runner.concurrency == 7
     assert runner.options["probe.cpu"] == JobOptions(limit=8, per_host=2)
 
@@ -421,7 +422,7 @@ def test_speed_tests_run_many_at_once_with_a_short_lease_and_lighthouse_one_per_
     from tests.conftest import make_settings
 
     settings = make_settings(tmp_path, "sqlite://:memory:", speedtest_provider=provider)
-    runner: jobs.JobRunner = create_app(settings).extensions["agency.jobs"]
+    runner: jobs.JobRunner = job_runner(create_app(settings))
     options = runner.options["insights.speed_test"]
     assert options.lease is not None and options.lease <= timedelta(minutes=2)
     if provider == "psi":

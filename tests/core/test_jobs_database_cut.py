@@ -29,6 +29,7 @@ from tortoise.exceptions import OperationalError
 
 from agency.core import db, jobs, mail
 from agency.core.modules import JobOptions
+from agency.core.web import job_runner
 from tests.conftest import MODEL_MODULES, POSTGRES_ADMIN_URL, make_settings
 from tests.fakes.cut_proxy import CutProxy
 
@@ -280,7 +281,7 @@ def test_mail_and_the_kinds_without_a_lease_of_their_own_have_a_short_one(
     from agency.app import create_app
 
     settings = make_settings(tmp_path, "sqlite://:memory:")
-    runner: jobs.JobRunner = create_app(settings).extensions["agency.jobs"]
+    runner: jobs.JobRunner = job_runner(create_app(settings))
     for kind in (mail.JOB_KIND, "auth.password_reset"):
         assert kind in runner.handlers
         assert runner.lease(kind) <= timedelta(seconds=60), kind

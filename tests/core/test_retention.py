@@ -12,6 +12,7 @@ import pytest
 
 from agency.app import create_app
 from agency.core import db, jobs, mail, ratelimit, retention
+from agency.core.web import job_runner
 from agency.modules.auth.models import PasswordReset, Session, User
 from agency.modules.billing.models import WebhookEvent
 from agency.modules.leads.models import Lead
@@ -182,7 +183,7 @@ async def test_the_server_schedules_retention_hourly_and_runs_it(
 ) -> None:
     app = create_app(make_settings(tmp_path, database_url))
     async with app.test_app():
-        runner: jobs.JobRunner = app.extensions["agency.jobs"]
+        runner: jobs.JobRunner = job_runner(app)
         assert runner.schedules[retention.JOB_KIND] == timedelta(hours=1)
         keep = await fill()
         # Other modules schedule work of their own (sites.monitor): only retention's is read here.

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from agency.core import jobs
+from agency.core.web import job_runner
 
 HOUR = timedelta(hours=1)
 
@@ -166,7 +167,7 @@ async def test_a_module_declares_periodic_work_and_the_server_runs_it(
     settings = make_settings(tmp_path, database_url)
     app = create_app(settings, modules=(*MODULES, Module(name="monitor", periodic=(weekly,))))
     async with app.test_app():
-        runner: jobs.JobRunner = app.extensions["agency.jobs"]
+        runner: jobs.JobRunner = job_runner(app)
         assert runner.schedules["test.monitor"] == timedelta(days=7)
         assert "test.monitor" in await jobs.schedule_due(runner.schedules)
         await runner.drain()

@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agency.core import jobs, mail
-from agency.core.web import unsubscribe
+from agency.core.web import job_runner, unsubscribe
 from agency.modules.speedtest.models import SpeedTest
 from agency.settings import Settings, load_settings
 from tests.analysis import test_analyses as analysis_tests
@@ -170,7 +170,7 @@ async def test_an_analysis_report_carries_the_headers_too(app: Any, smtp: SmtpSe
     )
     assert status == 202, data
     assert (await analysis_tests.finish(app, data["id"]))["status"] == "done"
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     [report] = [m for m in smtp.inbox.messages if analysis_tests.DOMAIN in str(m["Subject"])]
     assert report["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert token_of(one_click_url(report)) == token_of(page_link(report))
@@ -195,7 +195,7 @@ async def test_a_queued_report_is_not_sent_once_its_recipient_unsubscribed(
     try:
         job = await jobs.Job.get(kind=mail.JOB_KIND)
         await jobs.Job.filter(id=job.id).update(run_at=job.created_at)  # its back-off is over
-        await app.app.extensions["agency.jobs"].drain()
+        await job_runner(app.app).drain()
     finally:
         server.stop()
     assert server.inbox.messages == []

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from agency.core import mail
+from agency.core.web import job_runner
 from agency.modules.leads import api as leads_api
 
 
@@ -20,7 +21,7 @@ async def test_another_module_records_a_lead_and_reads_it_back(app: Any) -> None
     assert isinstance(recorded, leads_api.LeadOut)
     assert (recorded.email, recorded.name, recorded.message) == ("ann@homes.example", "Ann", None)
     assert recorded.source_label == "Real Estate Website Rebuild"
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     [notice] = await mail.OutboundMail.all()
     assert notice.to == "team@agency.test" and "ann@homes.example" in notice.subject
 

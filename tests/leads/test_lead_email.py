@@ -9,6 +9,7 @@ import pytest
 
 from agency.core import mail
 from agency.core.errors import ValidationFailed
+from agency.core.web import job_runner
 from agency.modules.leads import api as leads_api
 from agency.modules.leads.models import Lead
 from tests.helpers.http import call
@@ -37,7 +38,7 @@ async def test_a_lead_with_a_malformed_email_is_refused(app: Any, email: str) ->
         assert status == 400, (source, email, data)
         assert data["error"]["code"] == "validation_error"
         assert "email" in data["error"].get("fields", {}), data
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     assert await Lead.all().count() == 0
     assert await mail.OutboundMail.all().count() == 0
 

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agency.core import mail
+from agency.core.web import job_runner
 from agency.modules.auth.service import admin as auth_admin
 from agency.modules.leads.models import Lead
 from agency.modules.leads.schemas import LeadOut
@@ -54,7 +55,7 @@ async def test_email_forms_store_the_lead_and_tell_the_agency(
     assert (status, data) == (201, {"message": confirmation})
     lead = await Lead.get()
     assert (lead.source, lead.email) == (source, "owner@clinic.example")
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     [notice] = await mail.OutboundMail.all()
     assert notice.to == "team@agency.test" and "owner@clinic.example" in notice.subject
 

@@ -15,8 +15,10 @@ import pytest
 
 from agency.app import create_app
 from agency.core import jobs
+from agency.core.web import settings_of
 from agency.modules.seo.models import Generation
 from agency.modules.seo.service import generations
+from agency.modules.seo.settings import SeoSettings
 from tests.conftest import make_settings
 from tests.fakes.openai_server import FakeOpenAI, Outcome
 from tests.helpers.http import ADMIN_EMAIL, call, error_message, signed_up
@@ -49,7 +51,7 @@ IDEA = {
 
 async def run_jobs(app: Any) -> None:
     """Run every queued generation job, as a runner would."""
-    settings = app.app.extensions["agency.settings"]
+    settings = settings_of(SeoSettings, app.app)
     for job in await jobs.Job.filter(kind=generations.JOB_KIND, status=jobs.QUEUED):
         with contextlib.suppress(jobs.PermanentFailure):
             await generations.run_generation(settings, job.payload["generation_id"])
@@ -291,7 +293,7 @@ async def test_two_runners_at_once_write_one_draft(
     fake_ai.delay = 0.3
     try:
         _, queued = await call(admin, "post", "/api/admin/article-drafts", IDEA)
-        settings = app.app.extensions["agency.settings"]
+        settings = settings_of(SeoSettings, app.app)
         await asyncio.gather(
             generations.run_generation(settings, queued["id"]),
             generations.run_generation(settings, queued["id"]),
@@ -310,7 +312,7 @@ async def test_a_runner_that_stops_puts_the_generation_back(
     fake_ai.push(Outcome.slow(1.5))
     fake_ai.handler = lambda messages, model: IDEAS
     _, queued = await call(admin, "post", "/api/admin/article-ideas", {"topic": "t"})
-    settings = app.app.extensions["agency.settings"]
+    settings = settings_of(SeoSettings, app.app)
     run = asyncio.create_task(generations.run_generation(settings, queued["id"]))
     for _ in range(100):
         if fake_ai.requests:
@@ -355,7 +357,7 @@ async def test_finished_generations_go_after_their_time(
     fake_ai.handler = lambda messages, model: IDEAS
     done = await generate(app, admin, "/api/admin/article-ideas", {"topic": "old"})
     _, waiting = await call(admin, "post", "/api/admin/article-ideas", {"topic": "queued"})
-    settings = app.app.extensions["agency.settings"]
+    settings = settings_of(SeoSettings, app.app)
     now = datetime.now(UTC)
     assert await generations.prune(settings, now) == {"seo.generations": 0}
     later = now + timedelta(days=settings.retention_ai_generations_days, minutes=1)

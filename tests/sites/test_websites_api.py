@@ -19,9 +19,11 @@ from typer.testing import CliRunner
 
 from agency.cli import app as cli_app
 from agency.core import db, mail
+from agency.core.web import job_runner, settings_of
 from agency.modules.notifications.models import Notification
 from agency.modules.sites.models import SpeedCheck, Website
 from agency.modules.sites.service import checks, websites
+from agency.modules.sites.settings import SitesSettings
 from agency.settings import Settings
 from tests.conftest import MODEL_MODULES, make_settings
 from tests.fakes.pagespeed import FakePageSpeed, run_fake_pagespeed
@@ -63,11 +65,11 @@ def app_settings(tmp_path: Path, database_url: str, psi: FakePageSpeed) -> Setti
 
 
 async def drain(app: Any) -> None:
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
 
 
-def settings_of(app: Any) -> Any:
-    return app.app.extensions["agency.settings"]
+def sites_settings(app: Any) -> SitesSettings:
+    return settings_of(SitesSettings, app.app)
 
 
 async def mails_to(address: str) -> list[mail.OutboundMail]:
@@ -207,7 +209,7 @@ async def test_the_follow_job_finishes_a_check_nobody_reads(app: Any) -> None:
     await drain(app)
     check = await SpeedCheck.get(website_id=mine.id)
     assert check.status == "running"  # nobody looked yet
-    await checks.follow_handler(settings_of(app))({"check_id": check.id})
+    await checks.follow_handler(sites_settings(app))({"check_id": check.id})
     check = await SpeedCheck.get(id=check.id)
     assert check.status == "done" and check.score == 80
     assert (await Website.get(id=mine.id)).page_speed == 80
@@ -298,7 +300,7 @@ async def test_going_live_emails_and_notifies_the_owner_once(app: Any) -> None:
 
 
 async def test_the_schedule_tests_live_sites_and_tells_a_drop(app: Any, psi: FakePageSpeed) -> None:
-    settings = settings_of(app)
+    settings = sites_settings(app)
     owner = await signed_up(app, OWNER)
     live = await websites.create_website(owner.user_id, "monitored.example")
     building = await websites.create_website(owner.user_id, "building.example")

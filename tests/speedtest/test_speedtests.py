@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from agency.app import create_app
 from agency.core import jobs, mail
 from agency.core.errors import ValidationFailed
+from agency.core.web import job_runner, settings_of
 from agency.modules.analysis.service import analyses
 from agency.modules.leads import api as leads_api
 from agency.modules.leads.models import Lead
@@ -34,6 +35,7 @@ from agency.modules.speedtest.service.speed_providers import (
     MSG_RUN_FAILED,
     MSG_UNREACHABLE,
 )
+from agency.modules.speedtest.settings import SpeedtestSettings
 from agency.net import addresses
 from agency.settings import Settings
 from tests.conftest import make_settings, run_agency
@@ -102,7 +104,7 @@ async def start(app: Any, url: str, **extra: Any) -> tuple[int, Any]:
 
 async def finish(app: Any, test_id: str) -> Any:
     """Run the queued jobs (the test's and its e-mail's) and read the test back."""
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     status, data, _ = await call(app, "get", f"/api/speed-tests/{test_id}")
     assert status == 200
     return data
@@ -402,7 +404,7 @@ async def test_a_result_is_reused_for_the_same_domain_and_strategy(
     assert len(psi.requests) == 1
     _, desktop = await start(app, "mid.example", strategy="desktop")
     assert desktop["status"] == "queued"
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     assert [m.to for m in await mail.OutboundMail.filter(to__not="x").order_by("id")] == [
         EMAIL,
         "two@shop.example",
@@ -482,7 +484,7 @@ async def test_a_test_left_unfinished_reads_failed_and_a_crashed_run_runs_again(
     )
     _, data, _ = await call(app, "get", f"/api/speed-tests/{stuck['id']}")
     assert (data["status"], data["error"]) == ("failed", MSG_GENERIC)
-    await app.app.extensions["agency.jobs"].drain()  # its job, late, changes nothing
+    await job_runner(app.app).drain()  # its job, late, changes nothing
     _, data, _ = await call(app, "get", f"/api/speed-tests/{stuck['id']}")
     assert data["status"] == "failed"
 
@@ -531,7 +533,7 @@ async def test_a_runner_that_stops_mid_test_puts_it_back_for_the_next(
 ) -> None:
     psi.delay = 2.0
     _, queued = await start(app, "fast.example")
-    settings = app.app.extensions["agency.settings"]
+    settings = settings_of(SpeedtestSettings, app.app)
     run = asyncio.create_task(speedtests.run_speed_test(settings, queued["id"]))
     for _ in range(100):
         if psi.requests:
@@ -550,7 +552,7 @@ async def test_a_runner_that_stops_mid_test_puts_it_back_for_the_next(
 async def test_two_runners_at_once_run_a_test_once(app: Any, psi: FakePageSpeed) -> None:
     psi.delay = 0.3
     _, queued = await start(app, "fast.example")
-    settings = app.app.extensions["agency.settings"]
+    settings = settings_of(SpeedtestSettings, app.app)
     await asyncio.gather(
         speedtests.run_speed_test(settings, queued["id"]),
         speedtests.run_speed_test(settings, queued["id"]),
@@ -733,7 +735,7 @@ async def test_an_account_exports_and_erases_its_speed_tests(app: Any) -> None:
 
 
 async def test_the_e_mail_on_a_speed_test_goes_after_the_leads_time(app: Any) -> None:
-    settings = app.app.extensions["agency.settings"]
+    settings = settings_of(SpeedtestSettings, app.app)
     _, old = await start(app, "fast.example")
     _, young = await start(app, "mid.example", email="young@shop.example")
     now = datetime.now(UTC)
@@ -756,10 +758,10 @@ async def test_the_e_mail_on_a_speed_test_goes_after_the_leads_time(app: Any) ->
 
 
 async def test_another_module_starts_a_test_and_reads_the_history(app: Any) -> None:
-    settings = app.app.extensions["agency.settings"]
+    settings = settings_of(SpeedtestSettings, app.app)
     started = await speedtest_api.start_speed_test("Fast.Example", "mobile", settings)
     assert started.status == "queued" and started.domain == "fast.example"
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     latest = await speedtest_api.latest_speed_test("fast.example")
     assert latest is not None and latest.result is not None
     assert latest.result.score == score_for("fast.example", "mobile")

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agency.core import mail
+from agency.core.web import job_runner
 from agency.modules.auth.service import admin as auth_admin
 from agency.modules.sites import api as sites_api
 from agency.modules.support import service
@@ -38,7 +39,7 @@ def app_settings(tmp_path: Path, database_url: str) -> Settings:
 
 
 async def _mails(app: Any) -> list[mail.OutboundMail]:
-    await app.app.extensions["agency.jobs"].drain()
+    await job_runner(app.app).drain()
     return list(await mail.OutboundMail.all().order_by("id"))
 
 
