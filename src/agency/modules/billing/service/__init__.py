@@ -8,5 +8,6 @@
 - `reads`: what the dashboard shows: subscription, orders, a checkout's status, the portal.
 - `prices`: the catalogue's Products and Prices at Stripe (`agency stripe sync`).
 - `retention`: webhook events deleted after their time (180 days by default).
+- `order_numbers`: the order number a buyer sees and types back ("AG-000042").
 - `user_data`: the user's billing data in an export, and what is kept when they leave.
 """
