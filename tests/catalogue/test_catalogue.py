@@ -81,8 +81,9 @@ def test_data_file_has_the_spec_prices(
 ) -> None:
     plan = PLANS[key]
     assert (plan.price, plan.mode, plan.currency) == (euros * 100, mode, "EUR")
-    assert plan.original_price == (struck * 100 if struck else None)
-    assert plan.save_percent == save
+    assert plan.previous_price == (struck * 100 if struck else None)
+    previous = plan.previous_price
+    assert (service.save_percent(previous, plan.price) if previous else None) == save
 
 
 def test_every_plan_is_priced_in_the_spec_and_badges_match() -> None:

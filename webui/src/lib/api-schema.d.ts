@@ -740,7 +740,7 @@ export interface components {
       name: string;
       /**
        * Original Price
-       * @description Integer cents (a struck-through price).
+       * @description Integer cents: the previous price recorded in the plan's price history (shown struck through, labelled as the previous price); null when there is none.
        */
       original_price: number | null;
       /**
@@ -750,7 +750,10 @@ export interface components {
       price: number;
       /** Price Id */
       price_id: string | null;
-      /** Save Percent */
+      /**
+       * Save Percent
+       * @description Whole percent the price is below `original_price` (rounded down).
+       */
       save_percent: number | null;
     };
     /** ReplyOut */

@@ -44,6 +44,51 @@ def seed(
             console.print(f"  {label}: {', '.join(keys)}")
 
 
+@app.command("set-price")
+def set_price(
+    ctx: typer.Context,
+    plan: Annotated[str, typer.Argument(help="Plan key, e.g. professional.")],
+    price: Annotated[str, typer.Argument(help="New price in euros, e.g. 29 or 29.90.")],
+) -> None:
+    """Change a plan's price and record the old one in its price history (a lower price
+    then shows the old one struck through as the previous price). Run `agency stripe sync`
+    afterwards so checkout charges the new price."""
+    context: CliContext = ctx.obj
+    try:
+        cents = service.parse_price(price)
+        change = context.run(lambda: service.set_price(plan, cents))
+    except AppError as error:
+        errors.print(f"[red]{error.message}[/red]")
+        raise typer.Exit(1) from error
+    if change is None:
+        console.print(f"{plan}: the price is already €{cents / 100:,.2f}")
+        return
+    console.print(
+        f"{plan}: €{change.old_price / 100:,.2f} -> €{change.new_price / 100:,.2f} (recorded)"
+    )
+
+
+@app.command("history")
+def history(
+    ctx: typer.Context,
+    plan: Annotated[str, typer.Argument(help="Plan key, e.g. professional.")],
+) -> None:
+    """Show a plan's recorded price changes, oldest first."""
+    context: CliContext = ctx.obj
+    changes = context.run(lambda: service.price_history(plan))
+    table = Table(title=f"{plan}: {len(changes)} price change(s)")
+    for column in ("when (UTC)", "from", "to", "source"):
+        table.add_column(column)
+    for change in changes:
+        table.add_row(
+            change.changed_at.strftime("%Y-%m-%d %H:%M"),
+            f"€{change.old_price / 100:,.2f}",
+            f"€{change.new_price / 100:,.2f}",
+            change.source,
+        )
+    console.print(table)
+
+
 @app.command("list")
 def list_plans(
     ctx: typer.Context,

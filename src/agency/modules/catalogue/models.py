@@ -29,8 +29,6 @@ class Plan(Model):
     description = fields.TextField()
     price = fields.IntField()
     currency = fields.CharField(max_length=3, default="EUR")
-    original_price = fields.IntField(null=True)
-    save_percent = fields.IntField(null=True)
     mode = fields.CharField(max_length=16)
     interval = fields.CharField(max_length=16, null=True)
     badge = fields.CharField(max_length=16, null=True)
@@ -46,6 +44,22 @@ class Plan(Model):
 
     class Meta:
         table = "catalogue_plan"
+
+
+class PriceChange(Model):
+    """One change of a plan's price. A struck-through price is only ever the old price of the
+    change that set the plan's current price, lower than before (never an invented one)."""
+
+    id = fields.IntField(primary_key=True)
+    plan = fields.CharField(max_length=64, db_index=True)
+    old_price = fields.IntField()
+    new_price = fields.IntField()
+    currency = fields.CharField(max_length=3, default="EUR")
+    source = fields.CharField(max_length=16)
+    changed_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "catalogue_price_change"
 
 
 class CatalogueVersion(Model):

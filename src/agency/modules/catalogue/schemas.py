@@ -3,10 +3,12 @@ modules receive."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import AliasChoices, BaseModel, Field, model_validator
 
 from agency.core.text import Line, Lines, QueryArgs
 
@@ -29,8 +31,12 @@ class PlanIn(BaseModel):
     description: Lines = Field(max_length=TEXT_MAX)
     price: int = Field(gt=0)
     currency: Literal["EUR"] = "EUR"
-    original_price: int | None = Field(default=None, gt=0)
-    save_percent: int | None = Field(default=None, ge=1, le=99)
+    # The price the plan had before `price`: recorded once in the plan's price history (when
+    # it has none yet), so a fresh install shows the spec's struck prices. `original_price` is
+    # its older name; a `save_percent` in the file is ignored (it follows from the two prices).
+    previous_price: int | None = Field(
+        default=None, gt=0, validation_alias=AliasChoices("previous_price", "original_price")
+    )
     mode: Mode
     interval: Interval | None = None
     badge: Badge | None = None
@@ -43,9 +49,24 @@ class PlanIn(BaseModel):
     def _consistent(self) -> PlanIn:
         if (self.mode == "subscription") != (self.interval is not None):
             raise ValueError(f"{self.key}: subscriptions need an interval, one-time plans none")
-        if self.original_price is not None and self.original_price <= self.price:
-            raise ValueError(f"{self.key}: original_price must be above price")
+        if self.previous_price is not None and self.previous_price <= self.price:
+            raise ValueError(f"{self.key}: previous_price must be above price")
         return self
+
+
+# A family bullet that promises a delivery time or a guarantee would hold for some of its
+# plans only: those promises are each plan's `delivery` and `guarantee`.
+PROMISE_WORDS = re.compile(
+    r"guarantee|money[- ]?back|refund|deliver|\blive (?:in|within)\b|\b(?:set up|built|ready) in \d"
+    r"|\bwithin \d|\b\d+\s*-?\s*(?:h|hours?|days?)\s+(?:delivery|setup|turnaround)\b",
+    re.IGNORECASE,
+)
+
+
+def promise_in(text: str) -> str | None:
+    """The delivery or guarantee promise a bullet makes, None when it makes none."""
+    match = PROMISE_WORDS.search(text)
+    return match.group(0) if match else None
 
 
 class FamilyIn(BaseModel):
@@ -58,6 +79,17 @@ class FamilyIn(BaseModel):
     show_domain: bool = False
     bullets: list[Item] = []
     default_plan: Line = Field(max_length=64)
+
+    @model_validator(mode="after")
+    def _no_promises(self) -> FamilyIn:
+        for bullet in self.bullets:
+            promise = promise_in(bullet)
+            if promise is not None:
+                raise ValueError(
+                    f"{self.key}: the bullet {bullet!r} promises {promise!r}; delivery times "
+                    "and guarantees belong in each plan's `delivery` and `guarantee`"
+                )
+        return self
 
 
 class CatalogueIn(BaseModel):
@@ -97,6 +129,7 @@ class PlanInfo:
     description: str
     takes_domain: bool
     delivery: str | None = None
+    guarantee: str | None = None
 
 
 class PlanOut(BaseModel):
@@ -106,8 +139,13 @@ class PlanOut(BaseModel):
     description: str
     price: int = Field(description="Integer cents.")
     currency: str
-    original_price: int | None = Field(description="Integer cents (a struck-through price).")
-    save_percent: int | None
+    original_price: int | None = Field(
+        description="Integer cents: the previous price recorded in the plan's price history "
+        "(shown struck through, labelled as the previous price); null when there is none."
+    )
+    save_percent: int | None = Field(
+        description="Whole percent the price is below `original_price` (rounded down)."
+    )
     mode: Mode
     interval: Interval | None
     badge: Badge | None
@@ -132,6 +170,16 @@ class FamilyOut(BaseModel):
 class CatalogueOut(BaseModel):
     families: list[FamilyOut]
     plans: list[PlanOut]
+
+
+@dataclass(frozen=True)
+class PriceChangeInfo:
+    plan: str
+    old_price: int
+    new_price: int
+    currency: str
+    source: str
+    changed_at: datetime
 
 
 @dataclass(frozen=True)

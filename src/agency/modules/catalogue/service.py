@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +15,10 @@ from pydantic import ValidationError
 from tortoise import connections
 from tortoise.expressions import F
 
-from agency.core.errors import ValidationFailed
+from agency.core.errors import NotFound, ValidationFailed
 from agency.core.paths import config_dir
 from agency.core.web.coalesce import Coalesced
-from agency.modules.catalogue.models import CatalogueVersion, Family, Plan
+from agency.modules.catalogue.models import CatalogueVersion, Family, Plan, PriceChange
 from agency.modules.catalogue.schemas import (
     CatalogueIn,
     CatalogueOut,
@@ -24,12 +26,17 @@ from agency.modules.catalogue.schemas import (
     PlanIn,
     PlanInfo,
     PlanOut,
+    PriceChangeInfo,
     SeedReport,
 )
 
 DEFAULT_FAMILY = "website"
-# Plan fields copied from the data file; Stripe ids and `active` are the program's own.
-_DATA_FIELDS = tuple(name for name in PlanIn.model_fields if name != "key")
+# Plan fields copied from the data file; Stripe ids and `active` are the program's own, the
+# previous price goes to the price history.
+_DATA_FIELDS = tuple(name for name in PlanIn.model_fields if name not in ("key", "previous_price"))
+# A reduction is compared with the lowest price of the 30 days before it (the reference price
+# of a price reduction in the EU, Art. 6a Directive 98/6/EC, §11 PAngV).
+REFERENCE_DAYS = 30
 
 
 def default_file() -> Path:
@@ -60,8 +67,13 @@ async def seed(data: CatalogueIn) -> SeedReport:
         existing = await Plan.get_or_none(key=plan.key)
         if existing is None:
             await Plan.create(key=plan.key, sort_order=order, **values)
+            await _record_file_previous_price(plan)
             created.append(plan.key)
             continue
+        if existing.price != plan.price:
+            await _record(plan.key, existing.price, plan.price, plan.currency, "seed")
+        else:
+            await _record_file_previous_price(plan)
         if any(getattr(existing, name) != value for name, value in values.items()):
             updated.append(plan.key)
         else:
@@ -73,6 +85,104 @@ async def seed(data: CatalogueIn) -> SeedReport:
     await Plan.filter(key__in=list(gone)).update(active=False)
     await changed()
     return SeedReport(created, updated, sorted(str(k) for k in gone), unchanged)
+
+
+async def _record(key: str, old: int, new: int, currency: str, source: str) -> None:
+    await PriceChange.create(
+        plan=key, old_price=old, new_price=new, currency=currency, source=source
+    )
+
+
+async def _record_file_previous_price(plan: PlanIn) -> None:
+    """The data file's `previous_price`, recorded once: only while the plan has no history."""
+    if plan.previous_price is None or await PriceChange.exists(plan=plan.key):
+        return
+    await _record(plan.key, plan.previous_price, plan.price, plan.currency, "file")
+
+
+_PRICE = re.compile(r"^(\d{1,7})(?:[.,](\d{1,2}))?$")
+
+
+def parse_price(text: str) -> int:
+    """A price in euros as typed ("29", "29.90", "29,9", "€ 1999") -> integer cents."""
+    cleaned = text.strip().removeprefix("€").removesuffix("€").strip()
+    match = _PRICE.match(cleaned)
+    if match is None:
+        raise ValidationFailed(f"{text!r} is not a price: give euros such as 29 or 29.90")
+    cents = int(match.group(1)) * 100 + int((match.group(2) or "0").ljust(2, "0"))
+    if cents <= 0:
+        raise ValidationFailed("A price must be above zero.")
+    return cents
+
+
+async def set_price(key: str, price: int, *, source: str = "cli") -> PriceChangeInfo | None:
+    """Change a plan's price, recording the change in its price history (None: unchanged).
+
+    A lower price makes the old one the plan's struck-through previous price; a higher one
+    ends any struck price."""
+    if price <= 0:
+        raise ValidationFailed("A price must be above zero.")
+    plan = await Plan.get_or_none(key=key)
+    if plan is None:
+        raise NotFound(f"There is no plan {key!r}.", code="plan_not_found")
+    if plan.price == price:
+        return None
+    change = await PriceChange.create(
+        plan=key, old_price=plan.price, new_price=price, currency=plan.currency, source=source
+    )
+    # The Stripe price follows with the next `agency stripe sync`.
+    await Plan.filter(key=key).update(price=price)
+    await changed()
+    return _change_info(change)
+
+
+def _change_info(change: PriceChange) -> PriceChangeInfo:
+    return PriceChangeInfo(
+        plan=change.plan,
+        old_price=change.old_price,
+        new_price=change.new_price,
+        currency=change.currency,
+        source=change.source,
+        changed_at=change.changed_at,
+    )
+
+
+async def price_history(key: str) -> list[PriceChangeInfo]:
+    """A plan's price changes, oldest first."""
+    changes = await PriceChange.filter(plan=key).order_by("changed_at", "id")
+    return [_change_info(change) for change in changes]
+
+
+def save_percent(previous: int, price: int) -> int | None:
+    """Whole percent `price` is below `previous`, rounded down (never claims more)."""
+    if previous <= price or previous <= 0:
+        return None
+    return ((previous - price) * 100) // previous or None
+
+
+def previous_price(price: int, history: list[PriceChangeInfo]) -> int | None:
+    """The struck-through price of a plan now at `price`: the lowest price it had in the 30
+    days before its last change, if that change lowered it to `price`; else None."""
+    if not history:
+        return None
+    last = history[-1]
+    if last.new_price != price or last.old_price <= price:
+        return None
+    since = last.changed_at - timedelta(days=REFERENCE_DAYS)
+    reference = last.old_price
+    for change in history[:-1]:
+        # A price that held during the 30 days before the last change.
+        if change.changed_at >= since:
+            reference = min(reference, change.new_price, change.old_price)
+    return reference if reference > price else None
+
+
+async def _previous_prices(prices: dict[str, int]) -> dict[str, int]:
+    histories: dict[str, list[PriceChangeInfo]] = {}
+    for change in await PriceChange.filter(plan__in=list(prices)).order_by("changed_at", "id"):
+        histories.setdefault(change.plan, []).append(_change_info(change))
+    found = {key: previous_price(prices[key], history) for key, history in histories.items()}
+    return {key: value for key, value in found.items() if value is not None}
 
 
 async def seed_if_empty() -> SeedReport | None:
@@ -103,6 +213,7 @@ def _info(plan: Plan, domain_families: set[str]) -> PlanInfo:
         description=plan.description,
         takes_domain=plan.family in domain_families,
         delivery=plan.delivery,
+        guarantee=plan.guarantee,
     )
 
 
@@ -193,6 +304,7 @@ async def catalogue() -> CatalogueOut:
     """Every active family and plan, in the data file's order."""
     plans = await Plan.filter(active=True).order_by("sort_order")
     families = await Family.all().order_by("sort_order")
+    struck = await _previous_prices({p.key: p.price for p in plans})
     by_family: dict[str, list[str]] = {}
     for plan in plans:
         by_family.setdefault(plan.family, []).append(plan.key)
@@ -219,8 +331,8 @@ async def catalogue() -> CatalogueOut:
                 description=p.description,
                 price=p.price,
                 currency=p.currency,
-                original_price=p.original_price,
-                save_percent=p.save_percent,
+                original_price=struck.get(p.key),
+                save_percent=save_percent(struck[p.key], p.price) if p.key in struck else None,
                 mode=p.mode,
                 interval=p.interval,
                 badge=p.badge,
