@@ -124,7 +124,6 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
     ("LeadIn", "email"): [(Lead, "email")],
     ("LeadIn", "name"): [(Lead, "name")],
     ("LeadIn", "domain"): [(Lead, "domain")],
-    ("NewsletterIn", "email"): [(Lead, "email")],
     ("SpeedTestIn", "email"): [(SpeedTest, "email"), (Lead, "email")],
     ("AnalysisIn", "email"): [(Analysis, "email"), (Lead, "email")],
     ("PlanIn", "key"): [(Plan, "key")],

@@ -319,7 +319,9 @@ async def test_an_analysis_runs_to_done_with_the_rules_and_the_report_e_mail(
     for text in (report_mail.text, report_mail.html or ""):
         assert f"{speed_score}/100" in text
         assert f"{scores['strategy']}/100" in text
-        assert "http://agency.example/start" in text
+        # A service e-mail: the report asked for, no advertising of the packages.
+        assert "/start" not in text and "Implement These Improvements" not in text
+        assert "it signs you up for nothing" in text
         assert analyses.NOTE_NO_AI in text
     assert report["sales_funnel"]["stages"][0]["name"] in report_mail.text
     assert (await Analysis.get(public_id=queued["id"])).report_sent

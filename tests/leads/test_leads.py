@@ -52,7 +52,7 @@ async def test_email_forms_store_the_lead_and_tell_the_agency(
     status, data = await call(
         client, "post", "/api/leads", {"source": source, "email": "Owner@Clinic.example"}
     )
-    assert (status, data) == (201, {"message": confirmation})
+    assert (status, data) == (201, {"message": confirmation, "newsletter": None})
     lead = await Lead.get()
     assert (lead.source, lead.email) == (source, "owner@clinic.example")
     await job_runner(app.app).drain()

@@ -336,8 +336,9 @@ async def test_a_test_runs_to_done_with_the_figures_and_the_report(
         assert "Largest contentful paint" in text and "Chrome users" in text
         for opportunity in result["opportunities"]:
             assert opportunity["title"] in text
-        assert "http://agency.example/start" in text
-    assert "Fix My Website Now" in (report.html or "")
+        # A service e-mail: the report asked for, no advertising of the packages.
+        assert "/start" not in text and "Fix My Website Now" not in text
+        assert "Your site is too slow" in text and "it signs you up for nothing" in text
 
 
 async def test_a_fast_site_without_field_data_reports_what_there_is(app: Any) -> None:
@@ -456,18 +457,13 @@ async def test_tests_are_limited_per_address_and_per_domain(app: Any) -> None:
 
 
 async def test_the_e_mail_is_one_lead_of_its_page_with_the_domain(app: Any) -> None:
-    status, data, _ = await call(
-        app,
-        "post",
-        "/api/newsletter",
-        {"email": " Owner@Shop.example ", "source": "coach-speed-test"},
+    status, data = await start(app, "coach.example", source="coach-speed-test")
+    assert status == 202
+    assert data["notice"] == (
+        "Your speed report will arrive at owner@shop.example in about 60 seconds."
     )
-    assert status == 200
-    assert data["message"] == (
-        "You're subscribed! Your speed report will arrive at owner@shop.example in about 60 "
-        "seconds."
-    )
-    await start(app, "coach.example", source="coach-speed-test")
+    assert data["newsletter"] is None
+    await start(app, "coach.example", source="coach-speed-test", ip="1.2.3.5")
     [lead] = await Lead.all()
     assert (lead.email, lead.source, lead.domain) == (EMAIL, "coach-speed-test", "coach.example")
     assert leads_api.label_of(lead.source) == "Speed test (coaches)"
@@ -646,28 +642,11 @@ async def test_local_lighthouse_looks_the_name_up_again_before_it_runs(
 
 
 # ---------------------------------------------------------------------------------------------
-# The newsletter
-
-
-async def test_the_newsletter_without_kit_keeps_the_lead(app: Any) -> None:
-    for body, message in [
-        ({"email": "", "source": "speed-test"}, "Please enter your email address"),
-        ({"email": "nope", "source": "speed-test"}, "Please enter a valid email address"),
-    ]:
-        status, data, _ = await call(app, "post", "/api/newsletter", body)
-        assert status == 400 and data["error"]["fields"] == {"email": message}
-    status, data, _ = await call(app, "post", "/api/newsletter", {"email": EMAIL, "source": "x"})
-    assert status == 400
-    status, data, _ = await call(
-        app, "post", "/api/newsletter", {"email": EMAIL, "source": "clinic-speed-test"}
-    )
-    assert status == 200 and EMAIL in data["message"]
-    [lead] = await Lead.all()
-    assert (lead.email, lead.source, lead.domain) == (EMAIL, "clinic-speed-test", None)
+# The newsletter: only with the opt-in box (tests/leads/test_newsletter_consent.py has the rest)
 
 
 @pytest.mark.parametrize("version", ["v3", "v4"])
-async def test_the_newsletter_subscribes_with_kit(
+async def test_the_box_subscribes_with_kit_and_no_box_does_not(
     tmp_path: Path, database_url: str, psi: FakePageSpeed, version: str
 ) -> None:
     with run_fake_kit() as kit:
@@ -681,15 +660,20 @@ async def test_the_newsletter_subscribes_with_kit(
             kit_api_version=version,
         )
         async with create_app(settings).test_app() as app:
-            status, data, _ = await call(
-                app, "post", "/api/newsletter", {"email": EMAIL, "source": "speed-test"}
-            )
-            assert status == 200, data
+            status, data = await start(app, "unticked.example")
+            assert status == 202 and data["newsletter"] is None
+            assert kit.requests == []
+            status, data = await start(app, "ticked.example", newsletter=True)
+            assert status == 202, data
+            assert data["newsletter"] == {
+                "subscribed": True,
+                "message": "You're subscribed to the newsletter.",
+            }
             assert kit.on_form(EMAIL)
             assert await Lead.filter(email=EMAIL).count() == 1
 
 
-async def test_a_kit_failure_is_502_with_the_spec_wrapping_and_the_lead_kept(
+async def test_a_kit_failure_is_said_and_the_test_runs(
     tmp_path: Path, database_url: str, psi: FakePageSpeed
 ) -> None:
     with run_fake_kit() as kit:
@@ -702,13 +686,14 @@ async def test_a_kit_failure_is_502_with_the_spec_wrapping_and_the_lead_kept(
             kit_form_id=kit.form_id,
         )
         async with create_app(settings).test_app() as app:
-            status, data, _ = await call(
-                app, "post", "/api/newsletter", {"email": EMAIL, "source": "speed-test"}
-            )
+            status, data = await start(app, "kit-down.example", newsletter=True)
+            assert status == 202 and data["status"] == "queued"
+            assert data["newsletter"]["subscribed"] is False
+            assert data["newsletter"]["message"].startswith("Error subscribing to ConvertKit: ")
+            assert len(data["newsletter"]["message"]) > len("Error subscribing to ConvertKit: ")
+            done = await finish(app, data["id"])
+            assert done["status"] == "done"
             assert await Lead.filter(email=EMAIL).count() == 1
-    assert status == 502
-    assert data["error"]["message"].startswith("Error subscribing to ConvertKit: ")
-    assert len(data["error"]["message"]) > len("Error subscribing to ConvertKit: ")
 
 
 # ---------------------------------------------------------------------------------------------

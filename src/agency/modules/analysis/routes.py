@@ -6,7 +6,7 @@ from quart import Blueprint
 from quart_schema import validate_request, validate_response
 
 from agency.core.web import settings_of
-from agency.modules.analysis.schemas import AnalysisIn, AnalysisOut
+from agency.modules.analysis.schemas import AnalysisIn, AnalysisOut, AnalysisStarted
 from agency.modules.analysis.service import analyses
 from agency.modules.analysis.settings import AnalysisSettings
 from agency.modules.auth import web as auth_web
@@ -16,17 +16,20 @@ blueprint = Blueprint("analysis", __name__)
 
 @blueprint.post("/api/analyses")
 @validate_request(AnalysisIn)
-@validate_response(AnalysisOut, 202)
-async def post_analysis(data: AnalysisIn) -> tuple[AnalysisOut, int]:
+@validate_response(AnalysisStarted, 202)
+async def post_analysis(data: AnalysisIn) -> tuple[AnalysisStarted, int]:
     """Start an AI website analysis from one of the four pages (`source`: ai-analysis,
     business-analysis, technical-analysis, agency-analysis; each page's checks and messages).
     The e-mail is stored as a lead first; a speed test of the domain starts beside it. Answers
     at once with the queued analysis; poll `GET /api/analyses/{id}` until it is done or failed.
-    The report goes to the e-mail."""
+    The report goes to the e-mail. With `newsletter: true` (the opt-in box ticked) the e-mail
+    is also subscribed to the newsletter; `newsletter` in the answer says whether that
+    worked."""
     analysis = await analyses.start_analysis(
         url=data.url,
         email=data.email,
         source=data.source,
+        newsletter=data.newsletter,
         client_ip=auth_web.client_ip(),
         settings=settings_of(AnalysisSettings),
     )

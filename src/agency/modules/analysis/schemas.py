@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from agency.core.text import EMAIL_MAX, Line
+from agency.modules.leads.api import NEWSLETTER_FIELD, NewsletterOutcome
 from agency.modules.speedtest.api import URL_MAX, SpeedTestOut
 
 # The AI website analysis. The four pages, in the spec's order (DECISIONS.md route
@@ -25,6 +26,7 @@ class AnalysisIn(BaseModel):
     url: Line = Field(default="", max_length=URL_MAX)
     email: Line = Field(default="", max_length=EMAIL_MAX)
     source: AnalysisSource
+    newsletter: StrictBool = Field(default=False, description=NEWSLETTER_FIELD)
 
 
 class FunnelStageOut(BaseModel):
@@ -132,3 +134,11 @@ class AnalysisOut(BaseModel):
     generated_note: str | None = Field(description="Says which, in a sentence, for the page.")
     speed_test: SpeedTestOut | None = Field(description="The speed test run beside the audit.")
     error: str | None = Field(description="The message shown in the red box when it failed.")
+
+
+class AnalysisStarted(AnalysisOut):
+    """An analysis just asked for, with the newsletter opt-in box's outcome."""
+
+    newsletter: NewsletterOutcome | None = Field(
+        description="The newsletter opt-in box's outcome; null when it was not ticked."
+    )

@@ -1,4 +1,4 @@
-"""Public lead forms, the speed-test pages' newsletter sign-up, and the leads list for admins."""
+"""Public lead forms (with their newsletter opt-in box) and the leads list for admins."""
 
 from __future__ import annotations
 
@@ -12,11 +12,8 @@ from agency.modules.leads.schemas import (
     LeadList,
     LeadReceipt,
     LeadsQuery,
-    NewsletterIn,
-    NewsletterOut,
 )
 from agency.modules.leads.service import leads as lead_service
-from agency.modules.leads.service import newsletter
 from agency.modules.leads.settings import LeadsSettings
 
 blueprint = Blueprint("leads", __name__)
@@ -26,9 +23,11 @@ blueprint = Blueprint("leads", __name__)
 @validate_request(LeadIn)
 @validate_response(LeadReceipt, 201)
 async def post_lead(data: LeadIn) -> tuple[LeadReceipt, int]:
-    """A visitor's form: stored as a lead, and the agency is told by e-mail."""
+    """A visitor's form: stored as a lead, and the agency is told by e-mail. With
+    `newsletter: true` (the form's opt-in box ticked) the e-mail is also subscribed to the
+    newsletter; `newsletter` in the answer says whether that worked."""
     settings = settings_of(LeadsSettings)
-    message = await lead_service.submit_lead(
+    return await lead_service.submit_lead(
         source=data.source,
         email=data.email,
         name=data.name,
@@ -36,25 +35,9 @@ async def post_lead(data: LeadIn) -> tuple[LeadReceipt, int]:
         message=data.message,
         honeypot=data.company_website,
         client_ip=auth_web.client_ip(),
-        notify=settings.agency_email,
-    )
-    return LeadReceipt(message=message), 201
-
-
-@blueprint.post("/api/newsletter")
-@validate_request(NewsletterIn)
-@validate_response(NewsletterOut, 200)
-async def post_newsletter(data: NewsletterIn) -> NewsletterOut:
-    """A speed-test page's newsletter sign-up: the e-mail is kept as a lead of the page, then
-    subscribed with Kit when Kit is configured (a Kit failure answers 502, 'Error subscribing
-    to ConvertKit: ...')."""
-    message = await newsletter.subscribe_newsletter(
-        email=data.email,
-        source=data.source,
-        client_ip=auth_web.client_ip(),
-        settings=settings_of(LeadsSettings),
-    )
-    return NewsletterOut(message=message)
+        newsletter=data.newsletter,
+        settings=settings,
+    ), 201
 
 
 @blueprint.get("/api/admin/leads")

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, StrictBool, field_validator
 
 from agency.core.text import DOMAIN_MAX, EMAIL_MAX, Line, Lines, QueryArgs
 
 MESSAGE_MAX = 5000
+# The forms' opt-in box, one wording for the three requests that carry it.
+NEWSLETTER_FIELD = (
+    "Also subscribe the e-mail to the newsletter: true only when the visitor ticked the form's "
+    "unticked opt-in box (JSON true, nothing else); false or absent never subscribes."
+)
 
 
 # Bounded by the insights_lead columns (the message is free text up to 5,000 characters).
@@ -21,6 +25,7 @@ class LeadIn(BaseModel):
     message: Lines = Field(default="", max_length=MESSAGE_MAX)
     # A honeypot: hidden from people, filled by bots; never stored.
     company_website: Line = Field(default="", max_length=300)
+    newsletter: StrictBool = Field(default=False, description=NEWSLETTER_FIELD)
 
 
 MSG_SINCE = "'since' must be a date such as 2026-11-01."
@@ -59,18 +64,15 @@ class LeadList(BaseModel):
     leads: list[LeadOut]
 
 
+class NewsletterOutcome(BaseModel):
+    """What became of a ticked opt-in box (absent when the box was not ticked)."""
+
+    subscribed: bool = Field(description="Kit accepted the subscription.")
+    message: str = Field(description="What the page shows about the newsletter.")
+
+
 class LeadReceipt(BaseModel):
     message: str
-
-
-# The pages that offer the newsletter sign-up: the speed test's three.
-NewsletterSource = Literal["speed-test", "clinic-speed-test", "coach-speed-test"]
-
-
-class NewsletterIn(BaseModel):
-    email: Line = Field(default="", max_length=EMAIL_MAX)
-    source: NewsletterSource
-
-
-class NewsletterOut(BaseModel):
-    message: str = Field(description="The confirmation the page shows.")
+    newsletter: NewsletterOutcome | None = Field(
+        default=None, description="The opt-in box's outcome; null when it was not ticked."
+    )

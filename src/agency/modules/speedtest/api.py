@@ -3,9 +3,9 @@ speed test of a domain and read a domain's latest result and its history (the cu
 dashboard's chart), and one test by its id (`get_speed_test`: a customer's test in progress);
 for the analysis, the page rule (`target_for`), a test started without an e-mail of its own
 (`begin`), one run in this process (`run_now`), the report allowance of a mailbox, what the
-tests hold about an e-mail, and the settings class (`SpeedtestSettings`, which sites and the
-analysis extend). Tests cross the module line as schemas (`SpeedTestOut`,
-`SpeedResultOut`), never as ORM rows.
+tests hold about an e-mail, the websites tested this month, and the settings class
+(`SpeedtestSettings`, which sites and the analysis extend). Tests cross the module line as
+schemas (`SpeedTestOut`, `SpeedResultOut`), never as ORM rows.
 
 `start_speed_test` queues the test's job, which wakes this process's job runner once it is
 committed (`jobs.enqueue`); a command line tool may run the queued test in its own process at
@@ -31,6 +31,9 @@ from agency.modules.speedtest.service.speedtests import latest_result as latest_
 from agency.modules.speedtest.service.speedtests import rating as speed_rating
 from agency.modules.speedtest.service.speedtests import run_speed_test as run_queued_speed_test
 from agency.modules.speedtest.service.speedtests import start_for_domain as start_speed_test
+from agency.modules.speedtest.service.speedtests import (
+    tested_this_month as websites_tested_this_month,
+)
 from agency.modules.speedtest.settings import SpeedtestSettings
 
 __all__ = [
@@ -56,4 +59,5 @@ __all__ = [
     "speed_rating",
     "start_speed_test",
     "target_for",
+    "websites_tested_this_month",
 ]

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from agency.core.text import EMAIL_MAX, Line
+from agency.modules.leads.api import NEWSLETTER_FIELD, NewsletterOutcome
 
 # The speed test. The three pages that run it, each also a lead's source.
 SpeedSource = Literal["speed-test", "clinic-speed-test", "coach-speed-test"]
@@ -22,6 +23,7 @@ class SpeedTestIn(BaseModel):
     email: Line = Field(default="", max_length=EMAIL_MAX)
     source: SpeedSource
     strategy: Strategy = "mobile"
+    newsletter: StrictBool = Field(default=False, description=NEWSLETTER_FIELD)
 
 
 class FieldMetricOut(BaseModel):
@@ -56,3 +58,21 @@ class SpeedTestOut(BaseModel):
     created_at: datetime
     result: SpeedResultOut | None
     error: str | None = Field(description="The message shown in the red box when it failed.")
+
+
+class SpeedTestStarted(SpeedTestOut):
+    """A test just asked for: the test, what the page confirms, and the opt-in box's outcome."""
+
+    notice: str = Field(description="Where and when the report goes, as the page says it.")
+    newsletter: NewsletterOutcome | None = Field(
+        description="The newsletter opt-in box's outcome; null when it was not ticked."
+    )
+
+
+class TestedThisMonthOut(BaseModel):
+    """The speed-test pages' 'websites tested this month' figure."""
+
+    month: str = Field(description="The calendar month counted (UTC), e.g. 2026-11.")
+    websites: int = Field(
+        ge=0, description="Distinct websites whose speed test completed in that month."
+    )

@@ -47,6 +47,7 @@ from agency.modules.analysis.schemas import (
     AnalysisOut,
     AnalysisReportOut,
     AnalysisScoresOut,
+    AnalysisStarted,
     AnalysisVariant,
     PageFactsOut,
 )
@@ -184,9 +185,12 @@ async def start_analysis(
     source: str,
     client_ip: str,
     settings: AnalysisSettings,
+    newsletter: bool = False,
     resolver: Resolver | None = None,
-) -> AnalysisOut:
-    """A visitor's analysis from one of the four pages (queuing its job wakes the runner)."""
+) -> AnalysisStarted:
+    """A visitor's analysis from one of the four pages (queuing its job wakes the runner). The
+    e-mail gets the report; it joins the newsletter only with `newsletter` (the page's opt-in
+    box ticked), once the analysis has been queued."""
     asked = check_request(source, url, email)
     await ratelimit.enforce(ANALYSES_PER_ADDRESS, client_ip)
     await check_address(asked.domain, settings, resolver)
@@ -206,7 +210,8 @@ async def start_analysis(
             speed_test_public_id=speed.id if speed else None,
         )
         await jobs.enqueue(JOB_KIND, {"analysis_id": row.public_id}, max_attempts=JOB_ATTEMPTS)
-    return await out(row)
+    outcome = await leads_api.newsletter_opt_in(settings, asked.email, newsletter)
+    return AnalysisStarted(**(await out(row)).model_dump(), newsletter=outcome)
 
 
 async def _start_speed_test(
@@ -448,7 +453,7 @@ async def _send_report_once(settings: AnalysisSettings, row: Analysis) -> None:
         return
     test = await wait_for_speed_test(row, settings)
     analysis = await out(row)
-    context = report_context(analysis, test.result if test else None, settings)
+    context = report_context(analysis, test.result if test else None)
     async with in_transaction():
         won = await Analysis.filter(id=row.id, report_sent=False).update(report_sent=True)
         # The mailbox's daily allowance of reports is shared with the speed tests'.
@@ -505,9 +510,7 @@ def score_rows(
     ]
 
 
-def report_context(
-    analysis: AnalysisOut, speed: SpeedResultOut | None, settings: AnalysisSettings
-) -> dict[str, Any]:
+def report_context(analysis: AnalysisOut, speed: SpeedResultOut | None) -> dict[str, Any]:
     """What the report e-mail says about a done analysis."""
     report = analysis.report
     if report is None:
@@ -541,7 +544,6 @@ def report_context(
         "touchpoints": [t.model_dump() for t in report.customer_journey.touchpoints],
         "columns": [{"name": name, "entries": items} for name, items in columns if items],
         "generated_note": analysis.generated_note or "",
-        "start_url": f"{settings.public_url}/start",
     }
 
 

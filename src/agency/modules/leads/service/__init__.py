@@ -4,5 +4,5 @@ no Quart. Messages are the spec's, word for word.
 
 - `leads`: the lead forms (validation, storage, the agency's notification), the admin's list and
   CSV export, "export my data" and "delete my account", and deleting old leads.
-- `newsletter`: the speed-test pages' newsletter sign-up (a lead, then Kit when configured).
+- `newsletter`: the Kit client and the forms' opt-in box (`opt_in`: Kit only when ticked).
 """

@@ -15,7 +15,8 @@ from agency.core.ratelimit import Limit
 from agency.core.text import is_line, valid_email
 from agency.modules.auth import api as auth_api
 from agency.modules.leads.models import Lead
-from agency.modules.leads.schemas import LeadOut
+from agency.modules.leads.schemas import LeadOut, LeadReceipt
+from agency.modules.leads.service import newsletter as newsletter_service
 from agency.modules.leads.settings import LeadsSettings
 
 log = logging.getLogger(__name__)
@@ -30,7 +31,7 @@ THANKS_CONSULTATION = (
     "Thank you! We'll contact you within 24 hours to schedule your free consultation."
 )
 LEADS_PER_ADDRESS = Limit("lead-ip", limit=10, window=60 * 60, per_address=True)
-# One visit posts the newsletter and then the test with the same e-mail: one lead, not two.
+# A visit that tests a site and then analyses it with the same e-mail: one lead, not two.
 LEAD_SAME_VISIT = timedelta(hours=1)
 
 
@@ -87,9 +88,12 @@ async def submit_lead(
     message: str,
     honeypot: str,
     client_ip: str,
-    notify: str,
-) -> str:
-    """Store a lead and e-mail the agency; returns the confirmation the visitor sees."""
+    newsletter: bool,
+    settings: LeadsSettings,
+) -> LeadReceipt:
+    """Store a lead and e-mail the agency (`settings.agency_email`); with the opt-in box
+    ticked (`newsletter`), subscribe the e-mail too. Returns the confirmation the visitor sees
+    and the newsletter's outcome."""
     form = FORMS.get(source)
     if form is None:
         raise ValidationFailed(MSG_UNKNOWN_FORM, fields={"source": MSG_UNKNOWN_FORM})
@@ -100,12 +104,19 @@ async def submit_lead(
     lead_email(email)
     if honeypot.strip():
         log.info("lead form honeypot filled; dropped", extra={"source": source})
-        return form.confirmation  # a bot is told it worked, and nothing is kept
+        # A bot is told it worked, and nothing is kept (nor subscribed).
+        return LeadReceipt(message=form.confirmation)
     await ratelimit.enforce(LEADS_PER_ADDRESS, client_ip)
-    await record_lead(
-        source=source, email=email, name=name, domain=domain, message=message, notify=notify
+    lead = await record_lead(
+        source=source,
+        email=email,
+        name=name,
+        domain=domain,
+        message=message,
+        notify=settings.agency_email,
     )
-    return form.confirmation
+    outcome = await newsletter_service.opt_in(settings, lead.email, newsletter)
+    return LeadReceipt(message=form.confirmation, newsletter=outcome)
 
 
 async def record_lead(
@@ -144,8 +155,8 @@ async def record_lead(
 
 
 async def remember_lead(email: str, source: str, domain: str, settings: LeadsSettings) -> None:
-    """Keep the e-mail as a lead of its page: one lead per visit (the newsletter call and the
-    test share it), the domain added when the test brings it."""
+    """Keep the e-mail as a lead of its page: one lead per visit (repeated tests share it), the
+    domain added when a later request brings another one."""
     recent = (
         await Lead.filter(
             email=email, source=source, created_at__gte=datetime.now(UTC) - LEAD_SAME_VISIT

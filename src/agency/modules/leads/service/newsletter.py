@@ -1,5 +1,6 @@
-"""The newsletter on the speed-test pages: subscribing an e-mail to the agency's Kit (formerly
-ConvertKit) form, from our server only (the key never reaches a browser).
+"""The newsletter: subscribing an e-mail to the agency's Kit (formerly ConvertKit) form, from our
+server only (the key never reaches a browser), and only when the visitor ticked a form's
+unticked opt-in box (`opt_in`; the speed-test, analysis and lead forms send `newsletter: true`).
 
 - v3: `POST {base}/v3/forms/{form_id}/subscribe` with `{"api_key", "email"}`
   (base https://api.convertkit.com);
@@ -9,7 +10,8 @@ ConvertKit) form, from our server only (the key never reaches a browser).
 
 A failure raises `NewsletterFailed`, whose message is what the visitor sees: 'Error subscribing
 to ConvertKit: ' + Kit's own message (spec §8). Without a key and a form id, `subscribe` does
-nothing: the caller keeps the e-mail as a lead either way, so a fresh install works.
+nothing and `opt_in` says the newsletter is not available: the form's e-mail is kept as a lead
+either way, so a fresh install works.
 """
 
 from __future__ import annotations
@@ -18,10 +20,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from agency.core import ratelimit
-from agency.core.errors import AppError, ValidationFailed
-from agency.core.ratelimit import Limit
-from agency.modules.leads.service import leads
+from agency.modules.leads.schemas import NewsletterOutcome
 from agency.modules.leads.settings import LeadsSettings
 from agency.net import bounded_body
 from agency.net.tls import tls_context
@@ -137,43 +136,26 @@ async def subscribe(settings: LeadsSettings, email: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The pages' newsletter call
+# The forms' opt-in box
 
-# The pages with the sign-up: the speed test's three.
-SOURCES = ("speed-test", "clinic-speed-test", "coach-speed-test")
-MSG_UNKNOWN_SOURCE = "This page is not known."
-SUBSCRIBES_PER_ADDRESS = Limit("newsletter-ip", limit=10, window=60 * 60, per_address=True)
-
-
-def subscribed_message(email: str) -> str:
-    return f"You're subscribed! Your speed report will arrive at {email} in about 60 seconds."
+# What a form answers about the newsletter when its box was ticked: only a subscription Kit
+# accepted is called one.
+MSG_SUBSCRIBED = "You're subscribed to the newsletter."
+MSG_NOT_OFFERED = "The newsletter is not available at the moment: you were not subscribed."
 
 
-async def subscribe_newsletter(
-    *, email: str, source: str, client_ip: str, settings: LeadsSettings
-) -> str:
-    """The pages' newsletter call: the e-mail kept as a lead of its page, then subscribed with
-    Kit when Kit is configured; returns the confirmation the page shows."""
-    if source not in SOURCES:
-        raise ValidationFailed(MSG_UNKNOWN_SOURCE, fields={"source": MSG_UNKNOWN_SOURCE})
-    if not email.strip():
-        raise ValidationFailed(leads.MSG_EMAIL, fields={"email": leads.MSG_EMAIL})
-    address = leads.lead_email(email)
-    await ratelimit.enforce(SUBSCRIBES_PER_ADDRESS, client_ip)
-    await leads.remember_lead(address, source, "", settings)
-    await _subscribe(settings, address)
-    return subscribed_message(address)
-
-
-async def _subscribe(settings: LeadsSettings, email: str) -> None:
+async def opt_in(settings: LeadsSettings, email: str, wanted: bool) -> NewsletterOutcome | None:
+    """A form's opt-in box: subscribe `email` with Kit only when the visitor ticked the box
+    (`wanted`, the request's explicit `newsletter: true`); None when it was not ticked. Never
+    raises: the form's own request (a test, an analysis, a lead) has been carried out, and the
+    outcome says whether the subscription happened."""
+    if wanted is not True:
+        return None
     if not kit_configured(settings):
-        return  # a fresh install: the lead is kept, nothing is sent
+        return NewsletterOutcome(subscribed=False, message=MSG_NOT_OFFERED)
     try:
         await subscribe(settings, email)
     except NewsletterFailed as exc:
-        raise KitError(exc.message) from exc  # 'Error subscribing to ConvertKit: ' + Kit's
-
-
-class KitError(AppError):
-    status = 502
-    code = "newsletter_failed"
+        return NewsletterOutcome(subscribed=False, message=exc.message)
+    log.info("newsletter: subscribed an e-mail through a form's opt-in box")
+    return NewsletterOutcome(subscribed=True, message=MSG_SUBSCRIBED)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tortoise.functions import Count
 from tortoise.transactions import in_transaction
 
 from agency.core import jobs, mail, ratelimit
@@ -41,6 +42,8 @@ from agency.modules.speedtest.schemas import (
     Rating,
     SpeedResultOut,
     SpeedTestOut,
+    SpeedTestStarted,
+    TestedThisMonthOut,
 )
 from agency.modules.speedtest.service import speed_providers
 from agency.modules.speedtest.service.speed_providers import (
@@ -225,16 +228,26 @@ async def start_speed_test(
     strategy: str,
     client_ip: str,
     settings: SpeedtestSettings,
+    newsletter: bool = False,
     resolver: Resolver | None = None,
-) -> SpeedTestOut:
-    """A visitor's test from one of the three pages (queuing its job wakes the runner)."""
+) -> SpeedTestStarted:
+    """A visitor's test from one of the three pages (queuing its job wakes the runner). The
+    e-mail gets the report; it joins the newsletter only with `newsletter` (the page's opt-in
+    box ticked), and only once the test has been started."""
     target, address = check_request(source, url, email)
     if strategy not in STRATEGIES:
         raise ValidationFailed(MSG_STRATEGY, fields={"strategy": MSG_STRATEGY})
     await ratelimit.enforce(TESTS_PER_ADDRESS, client_ip)
     await check_address(target, settings, resolver)
     await leads_api.remember_lead(address, source, target.domain, settings)
-    return await begin(target, strategy, settings, source=source, email=address)
+    test = await begin(target, strategy, settings, source=source, email=address)
+    outcome = await leads_api.newsletter_opt_in(settings, address, newsletter)
+    return SpeedTestStarted(**test.model_dump(), notice=report_notice(address), newsletter=outcome)
+
+
+def report_notice(email: str) -> str:
+    """What the page confirms once a test has started (spec §2: the report in about 60 s)."""
+    return f"Your speed report will arrive at {email} in about 60 seconds."
 
 
 async def start_for_domain(
@@ -320,7 +333,7 @@ async def reuse(
             started_at=now,
             finished_at=now,
         )
-        await send_report(test, settings)
+        await send_report(test)
     return out(test)
 
 
@@ -360,6 +373,49 @@ async def history(domain: str, strategy: str = "mobile", limit: int = 100) -> li
         .limit(limit)
     )
     return [out(test) for test in reversed(tests)]
+
+
+def month_start(now: datetime) -> datetime:
+    """The first instant of `now`'s calendar month (UTC)."""
+    at = now.astimezone(UTC)
+    return at.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+
+
+def next_month(start: datetime) -> datetime:
+    return (
+        start.replace(year=start.year + 1, month=1)
+        if start.month == 12
+        else start.replace(month=start.month + 1)
+    )
+
+
+# How long before it finished a test can have been asked for, at most (it reads failed after
+# `STALE_AFTER`): the month's tests were created after its start less this.
+CREATED_BEFORE_FINISHED = 2 * STALE_AFTER
+
+
+async def tested_this_month(now: datetime | None = None) -> TestedThisMonthOut:
+    """The speed-test pages' figure: the distinct websites (domains) whose test completed
+    (done, finished) in the current calendar month, UTC. Failed and unfinished tests do not
+    count, nor do answers reused from an earlier test (they measured nothing new). The
+    indexed `created_at` bounds the rows read to the month's (a test finishes within minutes
+    of being asked for: `STALE_AFTER`)."""
+    start = month_start(now or _now())
+    end = next_month(start)
+    rows = (
+        await SpeedTest.filter(
+            created_at__gte=start - CREATED_BEFORE_FINISHED,
+            created_at__lt=end,
+            status=DONE,
+            reused_from=None,
+            finished_at__gte=start,
+            finished_at__lt=end,
+        )
+        .annotate(websites=Count("domain", distinct=True))
+        .values("websites")
+    )
+    websites = int(rows[0]["websites"] or 0) if rows else 0
+    return TestedThisMonthOut(month=start.strftime("%Y-%m"), websites=websites)
 
 
 def result_of(test: SpeedTest) -> SpeedResultOut | None:
@@ -502,12 +558,10 @@ async def run_speed_test(settings: SpeedtestSettings, public_id: str) -> None:
         log.exception("speed test %s: the provider failed unexpectedly", public_id)
         await run.fail(MSG_GENERIC)
         raise jobs.PermanentFailure(MSG_GENERIC) from exc
-    await _finish_done(test, report, run, settings)
+    await _finish_done(test, report, run)
 
 
-async def _finish_done(
-    test: SpeedTest, report: SpeedReport, run: jobs.TrackedRun, settings: SpeedtestSettings
-) -> None:
+async def _finish_done(test: SpeedTest, report: SpeedReport, run: jobs.TrackedRun) -> None:
     result = report_result(report)
     async with in_transaction():
         won = await run.finish(
@@ -522,7 +576,7 @@ async def _finish_done(
             opportunities=[o.model_dump() for o in result.opportunities],
         )
         if won:
-            await send_report(await SpeedTest.get(id=test.id), settings)
+            await send_report(await SpeedTest.get(id=test.id))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -541,7 +595,7 @@ _FIELD_NAMES = {
 _CATEGORIES = {"FAST": "good", "AVERAGE": "needs improvement", "SLOW": "poor"}
 
 
-def report_context(test: SpeedTest, settings: SpeedtestSettings) -> dict[str, Any]:
+def report_context(test: SpeedTest) -> dict[str, Any]:
     """What the report e-mail says about a done test."""
     result = result_of(test)
     if result is None:
@@ -572,15 +626,14 @@ def report_context(test: SpeedTest, settings: SpeedtestSettings) -> dict[str, An
             {"title": o.title, "saving": _seconds(o.savings_ms)}
             for o in result.opportunities[:REPORT_OPPORTUNITIES]
         ],
-        "start_url": f"{settings.public_url}/start",
     }
 
 
-async def send_report(test: SpeedTest, settings: SpeedtestSettings) -> None:
+async def send_report(test: SpeedTest) -> None:
     """Queue the visitor's report (nothing when the test has no e-mail, or its mailbox had its
     reports for the day)."""
     if test.email and await report_allowed(test.email, "speed test", test.public_id):
-        context = report_context(test, settings)
+        context = report_context(test)
         await mail.send_mail(test.email, REPORT_TEMPLATE, context, unsubscribable=True)
 
 
