@@ -21,6 +21,7 @@ GROUPS: tuple[LazyCommand, ...] = (
     LazyCommand("sites", "agency.modules.sites.cli:app", "Customer websites: status and speed."),
     LazyCommand("stripe", "agency.modules.billing.cli:app", "Payments with Stripe."),
     LazyCommand("support", "agency.modules.support.cli:app", "Support requests."),
+    LazyCommand("contracts", "agency.modules.contracts.cli:app", "Withdrawals and cancellations."),
     LazyCommand("leads", "agency.modules.leads.cli:app", "Leads from the site's forms."),
     LazyCommand(
         "articles", "agency.modules.seo.cli:app", "The blog's articles and the AI article manager."

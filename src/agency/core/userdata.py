@@ -18,11 +18,13 @@ Eraser = Callable[[int], Awaitable[None]]
 @dataclass(frozen=True)
 class UserData:
     """export, erase: the module's own; key: the name its data has in the export (default: the
-    module's name)."""
+    module's name); leave: what must be settled elsewhere before anything is erased (a paid
+    subscription ended at the payment provider), raising to keep the account as it is."""
 
     export: Exporter
     erase: Eraser
     key: str | None = None
+    leave: Eraser | None = None
 
 
 _registered: dict[str, UserData] = {}
@@ -38,5 +40,10 @@ async def export_all(user_id: int) -> dict[str, Any]:
 
 
 async def erase_all(user_id: int) -> None:
+    """Every module's `leave` first (any may refuse, and then nothing is erased), then every
+    module's `erase`."""
+    for handler in _registered.values():
+        if handler.leave is not None:
+            await handler.leave(user_id)
     for handler in _registered.values():
         await handler.erase(user_id)

@@ -45,6 +45,20 @@ def _dict(value: Any) -> dict[str, Any]:
     return result
 
 
+_installed: list[StripeGateway] = []
+
+
+def install(gateway: StripeGateway) -> None:
+    """Make `gateway` the one the program's own hooks use (the account deletion hook, the
+    cancellations other modules ask for): set when the app starts."""
+    _installed[:] = [gateway]
+
+
+def installed() -> StripeGateway:
+    """The gateway set by `install`; without one, a gateway without a key (not configured)."""
+    return _installed[0] if _installed else StripeGateway("")
+
+
 class StripeGateway:
     def __init__(self, secret_key: str, api_base: str = "", webhook_secret: str = "") -> None:
         self.webhook_secret = webhook_secret
@@ -126,6 +140,20 @@ class StripeGateway:
                 payment_intent_id, params={"expand": ["payment_method"]}
             )
         return _dict(intent)
+
+    async def cancel_at_period_end(self, subscription_id: str) -> dict[str, Any]:
+        """Let the subscription run to the end of its paid period, then end (no more charges)."""
+        with _missing_is_lookup_error():
+            subscription = await self.client.v1.subscriptions.update_async(
+                subscription_id, params={"cancel_at_period_end": True}
+            )
+        return _dict(subscription)
+
+    async def cancel_now(self, subscription_id: str) -> dict[str, Any]:
+        """End the subscription at once (no more charges; nothing is refunded)."""
+        with _missing_is_lookup_error():
+            subscription = await self.client.v1.subscriptions.cancel_async(subscription_id)
+        return _dict(subscription)
 
     async def create_portal_session(self, *, customer: str, return_url: str) -> str:
         session = await self.client.v1.billing_portal.sessions.create_async(

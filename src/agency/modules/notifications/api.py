@@ -5,6 +5,7 @@ from agency.modules.notifications.schemas import (
     PAYMENT_FAILED,
     SCORE_DROPPED,
     SITE_LIVE,
+    SUBSCRIPTION_CANCELLED,
     SUPPORT_ANSWERED,
 )
 from agency.modules.notifications.service import notify, unread_count
@@ -14,6 +15,7 @@ __all__ = [
     "PAYMENT_FAILED",
     "SCORE_DROPPED",
     "SITE_LIVE",
+    "SUBSCRIPTION_CANCELLED",
     "SUPPORT_ANSWERED",
     "notify",
     "unread_count",

@@ -14,7 +14,8 @@ SITE_LIVE = "site_live"
 PAYMENT_FAILED = "payment_failed"
 SUPPORT_ANSWERED = "support_answered"
 SCORE_DROPPED = "score_dropped"
-KINDS = (SITE_LIVE, PAYMENT_FAILED, SUPPORT_ANSWERED, SCORE_DROPPED)
+SUBSCRIPTION_CANCELLED = "subscription_cancelled"
+KINDS = (SITE_LIVE, PAYMENT_FAILED, SUPPORT_ANSWERED, SCORE_DROPPED, SUBSCRIPTION_CANCELLED)
 
 # A row id: positive and within a 32-bit integer column (a larger number is no row of ours).
 NotificationId = Annotated[int, Field(ge=1, le=INT_ID_MAX)]

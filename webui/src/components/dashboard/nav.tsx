@@ -65,6 +65,13 @@ export const adminLinks: readonly AdminLink[] = [
     Icon: MailIcon,
     refusal: 'Only admins can see the support requests.',
   },
+  {
+    to: '/dashboard/admin/contracts',
+    label: 'Withdrawals & Cancellations',
+    end: false,
+    Icon: FileTextIcon,
+    refusal: 'Only admins can see the withdrawals and cancellations.',
+  },
 ]
 
 export function linksFor(role: string | undefined): readonly DashboardLink[] {

@@ -143,7 +143,7 @@ function CurrentPlanCard({ subscription, catalogue }: { subscription: Subscripti
         </p>
         <dl className="plan-card__facts">
           <div>
-            <dt>Next billing date</dt>
+            <dt>{subscription.cancel_at_period_end ? 'Ends on' : 'Next billing date'}</dt>
             <dd>{formatPeriodEnd(subscription.current_period_end)}</dd>
           </div>
           <div>

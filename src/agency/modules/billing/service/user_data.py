@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agency.modules.billing.models import CheckoutSession, Customer, Order, Subscription
-from agency.modules.billing.service import reads
+from agency.modules.billing.service import contracts, reads
 
 
 async def export_user(user_id: int) -> Any:
@@ -23,3 +23,8 @@ async def erase_user(user_id: int) -> None:
     await Order.filter(user_id=user_id).update(user_id=0)
     await Subscription.filter(user_id=user_id).update(user_id=0)
     await CheckoutSession.filter(user_id=user_id).update(user_id=0)
+
+
+async def leave_user(user_id: int) -> None:
+    """Before the account goes: its subscriptions end at Stripe, or it stays (503)."""
+    await contracts.end_subscriptions_of(user_id)

@@ -193,7 +193,10 @@ function YourData() {
         <div className="settings-row settings-row--danger">
           <div>
             <p className="settings-row__title">Delete account</p>
-            <p className="settings-row__text">This removes your account and signs you out everywhere. It cannot be undone.</p>
+            <p className="settings-row__text">
+              This removes your account and signs you out everywhere. It cannot be undone. A running subscription is
+              cancelled first, at once, with our payment provider: nothing more is charged.
+            </p>
           </div>
           {!confirming && (
             <Button ref={startRef} variant="danger" onClick={startDelete}>
@@ -204,6 +207,11 @@ function YourData() {
         {confirming && (
           <form className="danger-zone form-stack" noValidate onSubmit={handleDelete}>
             <p className="danger-zone__title">Are you sure? Confirm with your password to delete your account for good.</p>
+            <ul>
+              <li>Your subscriptions are cancelled at our payment provider first, at once: nothing more is charged. If that fails, your account is kept and nothing changes.</li>
+              <li>Work on your websites stops and they leave your account; payments already made are not refunded automatically (within the withdrawal period, use <a href="/withdraw">Withdraw from contract</a> first).</li>
+              <li>Orders and invoices are kept for the accounts, without your name.</li>
+            </ul>
             {state.formProblem && <ErrorBox id={state.errorId}>{state.formProblem.message}</ErrorBox>}
             <Field
               ref={passwordRef}

@@ -99,12 +99,20 @@ function PlanSummary({ subscription, catalogue }: { subscription: Subscription |
           You have no subscription yet. <Link to="/start">Browse our packages</Link> to get started.
         </p>
       )}
+      {subscription?.cancel_at_period_end && (
+        <p className="plan-card__note">
+          Cancelled: your subscription ends on {formatPeriodEnd(subscription.current_period_end)} and will not renew.
+        </p>
+      )}
       {problem && <ErrorBox className="billing-plan__error">{problem}</ErrorBox>}
       <div className="billing-plan__actions">
         <Button variant="outline" busy={busy} onClick={() => void openPortal()}>
           Manage subscription
         </Button>
-        <p className="billing-plan__hint">Change your card, download invoices or cancel in the secure Stripe portal.</p>
+        <p className="billing-plan__hint">
+          Change your card, download invoices or cancel in the secure Stripe portal, or cancel with{' '}
+          <Link to="/cancel">Cancel contracts here</Link>.
+        </p>
       </div>
     </Card>
   )

@@ -1,0 +1,72 @@
+/**
+ * "Withdraw from contract" (/withdraw) and "Cancel contracts here" (/cancel) without an account,
+ * and the admins' list: the calls, the form's own first check (the server's words; the server
+ * decides) and the dates as the pages write them.
+ */
+import { api } from '../../lib/api-client'
+import type { components } from '../../lib/api-schema'
+import { looksLikeEmail } from '../../lib/emails'
+import { problem, type FormProblem } from '../../lib/forms'
+
+export type ContractKind = 'withdrawal' | 'cancellation'
+export type WithdrawalPreview = components['schemas']['WithdrawalPreview']
+export type WithdrawalReceipt = components['schemas']['WithdrawalReceipt']
+export type CancellationPreview = components['schemas']['CancellationPreview']
+export type CancellationReceipt = components['schemas']['CancellationReceipt']
+export type AdminContracts = components['schemas']['AdminContracts']
+export type Identification = { email: string; reference: string }
+
+// The server's messages (agency/modules/contracts/service.py).
+export const MSG_EMAIL = 'Please enter the e-mail address you ordered with'
+export const MSG_EMAIL_INVALID = 'Please enter a valid email address'
+export const MSG_REFERENCE = "Please enter your order number (for example AG-000042) or your website's domain"
+export const EMAIL_MAX = 254
+export const REFERENCE_MAX = 300
+
+/** The form's first look: both fields given, the address plausible (the server checks the rest). */
+export function checkIdentification(values: Identification): FormProblem | null {
+  const fields: Record<string, string> = {}
+  const email = values.email.trim()
+  if (!email) fields.email = MSG_EMAIL
+  else if (!looksLikeEmail(email)) fields.email = MSG_EMAIL_INVALID
+  if (!values.reference.trim()) fields.reference = MSG_REFERENCE
+  const names = Object.keys(fields)
+  if (names.length === 0) return null
+  return { ...problem(fields[names[0]]), fields }
+}
+
+const clean = (values: Identification): Identification => ({ email: values.email.trim(), reference: values.reference.trim() })
+
+export const checkWithdrawal = (values: Identification): Promise<WithdrawalPreview> =>
+  api.post('/api/contracts/withdrawal/check', clean(values))
+export const withdraw = (values: Identification): Promise<WithdrawalReceipt> =>
+  api.post('/api/contracts/withdrawal', clean(values))
+export const checkCancellation = (values: Identification): Promise<CancellationPreview> =>
+  api.post('/api/contracts/cancellation/check', clean(values))
+export const cancel = (values: Identification): Promise<CancellationReceipt> =>
+  api.post('/api/contracts/cancellation', clean(values))
+export const fetchAdminContracts = (): Promise<AdminContracts> => api.get('/api/admin/contracts')
+
+const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+const DAY_TIME = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: 'UTC',
+})
+
+/** "2026-12-10" or an ISO date-time -> "10 December 2026" (UTC, as the e-mails write it). */
+export function formatDay(value: string | null | undefined): string {
+  if (!value) return '-'
+  const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value)
+  return Number.isNaN(date.getTime()) ? value : DAY.format(date)
+}
+
+/** An ISO date-time -> "26 November 2026, 14:05 UTC". */
+export function formatDayTime(value: string | null | undefined): string {
+  if (!value) return '-'
+  const date = new Date(value)
+  return Number.isNaN(date.getTime()) ? value : `${DAY_TIME.format(date).replace(' at ', ', ')} UTC`
+}

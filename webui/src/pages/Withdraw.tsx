@@ -1,0 +1,1 @@
+export { WithdrawPage as default } from '../features/contracts'

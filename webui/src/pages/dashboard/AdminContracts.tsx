@@ -1,0 +1,1 @@
+export { AdminContractsPage as default } from '../../features/contracts'
