@@ -36,6 +36,7 @@ TARGET = ROOT / "docs" / "configuration.md"
 # The kernel's keys in groups: the first field of each, in the class's order; a field not named
 # here stays in the group of the field before it.
 SECTIONS = {
+    "env": "Kernel: mode",
     "host": "Kernel: server",
     "mail_from": "Kernel: e-mail",
     "retention_jobs_done_days": "Kernel: retention (days; an hourly job deletes what is older)",

@@ -30,7 +30,7 @@ from agency.core.web.security import security_headers
 from agency.core.web.site import SiteFiles, StaticSite
 from agency.registry import MODULES
 from agency.settings import Settings as ProgramSettings
-from agency.settings import load_settings
+from agency.settings import load_settings, mail_footer
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,8 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module[Any]] 
             app.register_blueprint(module.blueprint)
 
     model_modules = [m.models for m in modules if m.models is not None]
-    mail.configure(settings)  # unsubscribe links: the secret key and the site's address
+    # Unsubscribe links (the secret key and the site's address) and the footer of every e-mail.
+    mail.configure(settings, mail_footer(settings, modules))
     mailer = mail.Mailer(settings)
     handlers: dict[str, JobHandler] = {mail.JOB_KIND: mailer.deliver}
     handlers.update({k: h for m in modules for k, h in m.job_handlers.items()})

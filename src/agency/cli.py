@@ -60,7 +60,7 @@ def root(ctx: typer.Context) -> None:
         return
     from agency.core.cli.support import CliContext
 
-    ctx.obj = CliContext(model_modules, settings_class=settings_class)
+    ctx.obj = CliContext(model_modules, settings_class=settings_class, configure=configure_mail)
 
 
 @contextmanager
@@ -100,6 +100,14 @@ def settings_class() -> type[Settings]:
     from agency.settings import Settings
 
     return Settings
+
+
+def configure_mail(settings: Settings) -> None:
+    """Mail a command sends ends with the modules' footer, as the server's does."""
+    from agency.core import mail
+    from agency.settings import mail_footer
+
+    mail.set_footer(mail_footer(settings))
 
 
 def model_modules() -> list[ModuleType]:
@@ -427,6 +435,53 @@ def mail_outbox(
     if show_body:
         for message in messages:
             out.print(f"\n[bold]#{message.id} {message.subject}[/bold]\n{message.text}")
+
+
+@app.command()
+def doctor() -> None:
+    """List what an operator must still configure (seller details, e-mail, payments, AI,
+    speed tests, newsletter), each with its next step; exits 1 while something production
+    needs is missing."""
+    from rich.table import Table
+
+    from agency.core.cli.support import console as out
+    from agency.core.settings import SettingsError
+    from agency.ops import doctor as checkup
+    from agency.registry import MODULES
+    from agency.settings import load_settings
+
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        _stderr().print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    items = checkup.report(settings, MODULES)
+    table = Table(title=f"What agency needs (AGENCY_ENV={settings.env})", show_lines=True)
+    for column in ("", "what", "state", "next step"):
+        table.add_column(column)
+    for item in items:
+        if item.ready:
+            mark, style = "OK", "green"
+        elif item.required:
+            mark, style = "MISSING", "red"
+        else:
+            mark, style = "OPTIONAL", "yellow"
+        need = "production needs it" if item.required else "optional"
+        table.add_row(
+            f"[{style}]{mark}[/{style}]",
+            f"{item.topic}\n({need})",
+            item.detail,
+            item.next_step,
+        )
+    out.print(table)
+    missing = checkup.missing_for_production(items)
+    if missing:
+        out.print(
+            f"[red]{len(missing)} thing(s) production needs are missing: "
+            f"{', '.join(item.topic for item in missing)}[/red]"
+        )
+        raise typer.Exit(1)
+    out.print("[green]ready for production[/green]")
 
 
 @app.command(cls=QuickCommand)

@@ -10,8 +10,11 @@ commands that load settings need the modules anyway, and `agency --help` does no
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from agency.core.mail import MailFooter
+from agency.core.modules import Module
 from agency.core.settings import Settings as KernelSettings
 from agency.core.settings import check_settings, compose_settings, load_settings_as
 from agency.registry import MODULES
@@ -30,3 +33,13 @@ def load_settings(**overrides: Any) -> KernelSettings:
 def check_modules(settings: KernelSettings) -> None:
     """Run every module's own check (`Module.check_settings`): raise one `SettingsError`."""
     check_settings(settings, [m.check_settings for m in MODULES if m.check_settings is not None])
+
+
+def mail_footer(
+    settings: KernelSettings, modules: Sequence[Module[Any]] = MODULES
+) -> MailFooter | None:
+    """The footer the modules give every e-mail (`Module.mail_footer`; at most one has one)."""
+    footers = [m.mail_footer(settings) for m in modules if m.mail_footer is not None]
+    if len(footers) > 1:
+        raise RuntimeError("more than one module gives the e-mail footer")
+    return footers[0] if footers else None

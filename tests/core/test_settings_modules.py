@@ -12,7 +12,8 @@ import pytest
 import agency
 
 KERNEL_KEYS = {
-    # server, database, secret, proxies, logs, web build, jobs
+    # mode, server, database, secret, proxies, logs, web build, jobs
+    "env",
     "host",
     "port",
     "workers",
@@ -46,6 +47,23 @@ KERNEL_KEYS = {
 
 # The keys each module declares in its own settings.py (and `agency.net`'s, the AI provider).
 OWN_KEYS = {
+    "legal": {
+        "brand_name",
+        "seller_name",
+        "seller_legal_form",
+        "seller_street",
+        "seller_postcode",
+        "seller_city",
+        "seller_country",
+        "seller_managing_directors",
+        "seller_email",
+        "seller_phone",
+        "seller_register_court",
+        "seller_register_number",
+        "seller_vat_id",
+        "seller_editorial_name",
+        "seller_editorial_address",
+    },
     "auth": {"retention_sessions_days", "retention_password_resets_days"},
     "notifications": {"retention_notifications_days"},
     "leads": {"kit_api_key", "kit_api_version", "kit_form_id", "kit_api_base"}

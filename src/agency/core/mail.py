@@ -45,7 +45,8 @@ import hashlib
 import hmac
 import logging
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -168,12 +169,38 @@ class MailOptOut(Model):
         table = "mail_opt_out"
 
 
+@dataclass(frozen=True)
+class MailFooter:
+    """What closes every e-mail (the seller's details, which a module fills in): `text` for
+    the plain part, `html` a fragment (already escaped) for the HTML part; `context`, values
+    every template may use besides its own (`seller`), which a template's own context overrides."""
+
+    text: str
+    html: str
+    context: Mapping[str, Any] = field(default_factory=dict)
+
+
 def render(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
-    """(subject, text, html) from `<template>.subject.txt`, `.txt` and `.html`."""
+    """(subject, text, html) from `<template>.subject.txt`, `.txt` and `.html`, each body
+    closed by the footer `configure` was given."""
+    footer = _footer.get("footer")
+    if footer is not None:
+        context = {**footer.context, **context}
     subject = _templates.get_template(f"{template}.subject.txt").render(context).strip()
     text = _templates.get_template(f"{template}.txt").render(context)
     html = _templates.get_template(f"{template}.html").render(context)
+    if footer is not None:
+        text = f"{text.rstrip()}\n\n-- \n{footer.text.strip()}\n"
+        html = _with_footer(html, footer.html)
     return subject, text, html
+
+
+def _with_footer(html: str, fragment: str) -> str:
+    """The fragment before the document's last `</body>` (at its end without one)."""
+    at = html.lower().rfind("</body>")
+    if at < 0:
+        return f"{html.rstrip()}\n{fragment}\n"
+    return f"{html[:at].rstrip()}\n{fragment}\n{html[at:]}"
 
 
 @overload
@@ -494,12 +521,23 @@ class _Links:
 
 
 _configured: dict[str, _Links] = {}
+_footer: dict[str, MailFooter] = {}
 
 
-def configure(settings: Settings) -> None:
-    """Give `send_mail` and `unsubscribe` the secret key and the site's address (the app
-    factory does, once per process)."""
+def configure(settings: Settings, footer: MailFooter | None = None) -> None:
+    """Give `send_mail` and `unsubscribe` the secret key and the site's address, and `render`
+    the footer every message ends with (the app factory and the command line do, once per
+    process, with the modules' `Module.mail_footer`)."""
     _configured["links"] = _Links(settings.effective_secret_key(), settings.public_url)
+    set_footer(footer)
+
+
+def set_footer(footer: MailFooter | None) -> None:
+    """The footer (and shared template values) every message `render`s from now on."""
+    if footer is None:
+        _footer.pop("footer", None)
+    else:
+        _footer["footer"] = footer
 
 
 def _unsubscribe_links() -> _Links:

@@ -7,10 +7,13 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from types import ModuleType
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 from agency.core.settings import S, SettingsCheck
 from agency.core.userdata import UserData
+
+if TYPE_CHECKING:
+    from agency.core.mail import MailFooter  # mail imports jobs, which imports this file
 
 JobHandler = Callable[[dict[str, Any]], Awaitable[None]]
 # (path of a built HTML file relative to the build, its text) -> the text to serve.
@@ -65,6 +68,25 @@ class JobOptions:
 
 
 @dataclass(frozen=True)
+class Readiness:
+    """One thing an operator configures, as `agency doctor` reports it.
+
+    topic: what it is ("Seller details", "Payments (Stripe)").
+    ready: configured well enough to use.
+    required: production needs it (`agency doctor` fails while it is not ready); otherwise an
+        optional feature, whose `detail` says what does not work without it.
+    detail: what is configured, or what is missing and what stops working.
+    next_step: what to set next (the `AGENCY_*` keys); empty when ready.
+    """
+
+    topic: str
+    ready: bool
+    required: bool
+    detail: str
+    next_step: str = ""
+
+
+@dataclass(frozen=True)
 class Module(Generic[S]):
     """A module's contributions, typed by its settings class `S` (the kernel's `Settings`, or
     the module's own subclass of it): every hook below gets the program's settings as an `S`.
@@ -100,6 +122,11 @@ class Module(Generic[S]):
     retention: deletes what the module keeps only for a while (expired sessions, old webhook
         events); core runs every module's hook on a schedule and in `agency db prune`.
     periodic: work the module runs on a schedule (see `Periodic`).
+    mail_footer: given the settings, what closes every e-mail the program sends (the seller's
+        details); `create_app` and the command line hand it to `agency.core.mail.configure`.
+        At most one module has one.
+    readiness: given the settings, what an operator still has to configure for the module's
+        features (`Readiness`), as `agency doctor` lists it.
     """
 
     name: str
@@ -118,3 +145,5 @@ class Module(Generic[S]):
     server_pages: tuple[str, ...] = ()
     retention: RetentionHook[S] | None = None
     periodic: tuple[Periodic[S], ...] = ()
+    mail_footer: Callable[[S], MailFooter] | None = None
+    readiness: Callable[[S], tuple[Readiness, ...]] | None = None

@@ -50,6 +50,12 @@ class Settings(BaseSettings):
     # Every field's description is its documentation: scripts/gen-config-doc writes
     # docs/configuration.md from them, and the test command fails when that file is stale.
 
+    env: Literal["development", "production"] = Field(
+        default="development",
+        description="`production`: the modules refuse to start with what is only fit for a "
+        "demo (the seller's demo details); `development` allows it and says so.",
+    )
+
     # Server
     host: str = Field(default="127.0.0.1", description="Address `agency serve` listens on.")
     port: int = Field(default=8000, ge=1, le=65535, description="Port `agency serve` listens on.")

@@ -31,6 +31,7 @@ class CliContext:
         self,
         model_modules: Sequence[ModuleType] | Callable[[], Sequence[ModuleType]],
         settings_class: type[Settings] | Callable[[], type[Settings]] = Settings,
+        configure: Callable[[Settings], None] | None = None,
         **overrides: Any,
     ) -> None:
         # A function is called when a command first opens the database (`agency` passes one,
@@ -38,6 +39,9 @@ class CliContext:
         # settings class: the program's one (`agency.settings`) is composed from the modules'.
         self._model_modules = model_modules
         self._settings_class = settings_class
+        # Given the settings once loaded: what the program sets up for every command (the
+        # e-mail footer, so that a command's mail reads like the server's).
+        self._configure = configure
         self.overrides = overrides
 
     @cached_property
@@ -56,6 +60,8 @@ class CliContext:
             errors.print(f"[red]{exc}[/red]")
             raise SystemExit(2) from exc
         configure_logging(settings.log_level, settings.log_format)
+        if self._configure is not None:
+            self._configure(settings)
         return settings
 
     def settings_of(self, cls: type[S]) -> S:

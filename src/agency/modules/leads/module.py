@@ -2,7 +2,7 @@
 
 from agency.core.modules import Module
 from agency.modules.leads import models, routes
-from agency.modules.leads.service import leads
+from agency.modules.leads.service import leads, readiness
 from agency.modules.leads.settings import LeadsSettings
 
 MODULE = Module(
@@ -11,4 +11,5 @@ MODULE = Module(
     models=models,
     blueprint=routes.blueprint,
     retention=leads.prune_leads,
+    readiness=readiness.readiness,
 )

@@ -2,7 +2,7 @@
 
 from agency.core.modules import Module
 from agency.modules.speedtest import models, routes
-from agency.modules.speedtest.service import speedtests
+from agency.modules.speedtest.service import readiness, speedtests
 from agency.modules.speedtest.settings import SpeedtestSettings
 
 MODULE = Module(
@@ -15,4 +15,5 @@ MODULE = Module(
     },
     retention=speedtests.prune,
     job_options=speedtests.job_options,
+    readiness=readiness.readiness,
 )

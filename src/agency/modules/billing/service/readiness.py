@@ -1,0 +1,59 @@
+"""Whether payments are configured (`agency doctor`), and the production guard's second trigger:
+a live Stripe key counts as production, so the seller's demo details refuse it too."""
+
+from __future__ import annotations
+
+from agency.core.modules import Readiness
+from agency.modules.billing.settings import BillingSettings
+from agency.modules.legal import api as legal_api
+
+LIVE_PREFIXES = ("sk_live_", "rk_live_")
+
+
+def is_live(key: str) -> bool:
+    return key.startswith(LIVE_PREFIXES)
+
+
+def check_settings(settings: BillingSettings) -> list[tuple[str, str]]:
+    """A live Stripe key takes real money: refuse it while a seller detail is a demo one."""
+    if not is_live(settings.stripe_secret_key):
+        return []
+    return legal_api.demo_problems(settings, "AGENCY_STRIPE_SECRET_KEY is a live key")
+
+
+def readiness(settings: BillingSettings) -> tuple[Readiness, ...]:
+    key, secret = settings.stripe_secret_key, settings.stripe_webhook_secret
+    topic = "Payments (Stripe)"
+    if not key:
+        return (
+            Readiness(
+                topic,
+                False,
+                True,
+                "no secret key: checkout answers 'Payments are not set up yet.'",
+                "set AGENCY_STRIPE_SECRET_KEY (sk_live_... or rk_live_...) and "
+                "AGENCY_STRIPE_WEBHOOK_SECRET (whsec_... of the endpoint /api/billing/webhook)",
+            ),
+        )
+    if not secret:
+        return (
+            Readiness(
+                topic,
+                False,
+                True,
+                "no webhook secret: payments are never confirmed, orders stay open",
+                "set AGENCY_STRIPE_WEBHOOK_SECRET (whsec_... of the endpoint /api/billing/webhook)",
+            ),
+        )
+    if not is_live(key) and settings.env == "production":
+        return (
+            Readiness(
+                topic,
+                False,
+                True,
+                "a test key in production: no real money is taken",
+                "set AGENCY_STRIPE_SECRET_KEY to the live key (sk_live_... or rk_live_...)",
+            ),
+        )
+    mode = "live" if is_live(key) else "test"
+    return (Readiness(topic, True, True, f"{mode} key and webhook secret set"),)
