@@ -47,6 +47,7 @@ def test_the_twelve_modules_exist() -> None:
     assert set(module_folders()) == {
         "auth",
         "catalogue",
+        "legal",
         "notifications",
         "billing",
         "support",
@@ -55,6 +56,7 @@ def test_the_twelve_modules_exist() -> None:
         "speedtest",
         "analysis",
         "blog",
+        "contracts",
         "seo",
         "content",
     }

@@ -13,7 +13,9 @@ from agency.modules.billing.module import MODULE as BILLING
 from agency.modules.blog.module import MODULE as BLOG
 from agency.modules.catalogue.module import MODULE as CATALOGUE
 from agency.modules.content.module import MODULE as CONTENT
+from agency.modules.contracts.module import MODULE as CONTRACTS
 from agency.modules.leads.module import MODULE as LEADS
+from agency.modules.legal.module import MODULE as LEGAL
 from agency.modules.notifications.module import MODULE as NOTIFICATIONS
 from agency.modules.seo.module import MODULE as SEO
 from agency.modules.sites.module import MODULE as SITES
@@ -23,6 +25,7 @@ from agency.modules.support.module import MODULE as SUPPORT
 MODULES: tuple[Module[Any], ...] = (
     AUTH,
     CATALOGUE,
+    LEGAL,
     NOTIFICATIONS,
     LEADS,
     SPEEDTEST,
@@ -31,6 +34,7 @@ MODULES: tuple[Module[Any], ...] = (
     SUPPORT,
     ANALYSIS,
     BLOG,
+    CONTRACTS,
     SEO,
     CONTENT,
 )
