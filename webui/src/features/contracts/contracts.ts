@@ -3,17 +3,16 @@
  * and the admins' list: the calls, the form's own first check (the server's words; the server
  * decides) and the dates as the pages write them.
  */
-import { api } from '../../lib/api-client'
-import type { components } from '../../lib/api-schema'
+import { api, type ResponseBody } from '../../lib/api-client'
 import { looksLikeEmail } from '../../lib/emails'
 import { problem, type FormProblem } from '../../lib/forms'
 
 export type ContractKind = 'withdrawal' | 'cancellation'
-export type WithdrawalPreview = components['schemas']['WithdrawalPreview']
-export type WithdrawalReceipt = components['schemas']['WithdrawalReceipt']
-export type CancellationPreview = components['schemas']['CancellationPreview']
-export type CancellationReceipt = components['schemas']['CancellationReceipt']
-export type AdminContracts = components['schemas']['AdminContracts']
+export type WithdrawalPreview = ResponseBody<'/api/contracts/withdrawal/check', 'post'>
+export type WithdrawalReceipt = ResponseBody<'/api/contracts/withdrawal', 'post'>
+export type CancellationPreview = ResponseBody<'/api/contracts/cancellation/check', 'post'>
+export type CancellationReceipt = ResponseBody<'/api/contracts/cancellation', 'post'>
+export type AdminContracts = ResponseBody<'/api/admin/contracts', 'get'>
 export type Identification = { email: string; reference: string }
 
 // The server's messages (agency/modules/contracts/service.py).
