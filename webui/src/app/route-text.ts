@@ -15,7 +15,7 @@ const CONTENT_ENGINE_DESCRIPTION =
   'An AI content engine for founders: 30 videos and posts in 24 hours from one idea, with approval control and scheduling.'
 
 export const ROUTE_TEXT: Readonly<Record<string, RouteText>> = {
-  '/': ['Your Website. Live in Minutes.', HOME_DESCRIPTION],
+  '/': ['Your Website. Live in 24 Hours.', HOME_DESCRIPTION],
   '/landing': ['Fast Website Rebuild in 24 Hours', 'A slow website costs you clients. We rebuild it with a 99/100 PageSpeed score, live within 24 hours, hosting included.'],
   '/ugc-force': ['UGC Videos That Sell', 'User-generated-content videos for ads and social media, made by real creators and delivered fast.'],
   '/ai-automation': ['AI Automation for Your Business', 'Done-for-you AI systems for customer support, lead handling and workflows. Book a free strategy call.'],
@@ -53,8 +53,12 @@ export const ROUTE_TEXT: Readonly<Record<string, RouteText>> = {
   '/privacy': ['Privacy Policy', 'How agency collects, uses and protects your personal data.'],
   '/terms': ['Terms of Service', 'The terms that apply when you use this site and buy services from agency.'],
   '/cookies': ['Cookie Policy', 'Which cookies this site uses and why.'],
+  '/imprint': ['Legal notice', 'Who runs this site: the company, its address, register, VAT ID and contact (Impressum).'],
+  '/withdrawal': ['Withdrawal information', 'Your right of withdrawal as a consumer, how to withdraw, what follows, and the model withdrawal form.'],
+  '/withdraw': ['Withdraw from contract', 'Withdraw from an order within the 14-day withdrawal period, without an account or log-in.'],
+  '/cancel': ['Cancel contracts here', 'Cancel a subscription at the end of its billing period, without an account or log-in.'],
   '/start': ['Get started', 'Choose your package and continue to secure checkout.'],
-  '/ai-start': ['Start Your 24h Website Rebuild', 'Choose your website package and continue to secure checkout.'],
+  '/ai-start': ['Start Your Website, Live in 24 Hours', 'Choose your website package and continue to secure checkout.'],
   '/success': ['Payment successful', 'Your payment went through. Next steps are on their way to your inbox.'],
   '/reset-password': ['Choose a new password', 'Set a new password for your agency account.'],
   '/unsubscribe': ['Unsubscribe', 'Stop the reports and other e-mails we send to your address without being asked.'],
@@ -71,4 +75,5 @@ export const ROUTE_TEXT: Readonly<Record<string, RouteText>> = {
   '/dashboard/leads': ['Leads', 'The leads sent through the website forms, with a CSV download.'],
   '/dashboard/admin/websites': ['All websites', 'Every customer website, its status and speed score, for the agency.'],
   '/dashboard/admin/support': ['Support requests', 'Every support request, with replies by e-mail, for the agency.'],
+  '/dashboard/admin/contracts': ['Withdrawals and cancellations', 'Every withdrawal with its deadline and every cancelled subscription, for the agency.'],
 }

@@ -12,14 +12,15 @@ const EXPECTED_PRERENDERED = [
   '/rebuild-sales-funnel', '/real-estate-website-rebuild', '/free-preview', '/speed-test', '/clinic-speed-test',
   '/coach-speed-test', '/ai-analysis', '/business-analysis', '/technical-analysis', '/agency-analysis', '/blog',
   '/sales-funnel', '/login', '/signup', '/forgot-password', '/support', '/how-it-works', '/features', '/pricing',
-  '/faq', '/about', '/contact', '/careers', '/privacy', '/terms', '/cookies',
+  '/faq', '/about', '/contact', '/careers', '/privacy', '/terms', '/cookies', '/imprint', '/withdrawal', '/withdraw',
+  '/cancel',
 ]
 
 const EXPECTED_SPA = [
   '/start', '/ai-start', '/success', '/reset-password', '/unsubscribe', '/blog/:slug', '/dashboard', '/dashboard/websites',
   '/dashboard/websites/:id', '/dashboard/analytics', '/dashboard/billing', '/dashboard/support', '/dashboard/profile',
   '/dashboard/settings', '/dashboard/seo', '/dashboard/leads', '/dashboard/admin/websites',
-  '/dashboard/admin/support',
+  '/dashboard/admin/support', '/dashboard/admin/contracts',
 ]
 
 describe('route table', () => {
@@ -92,7 +93,7 @@ describe('route table', () => {
     mockVisitor()
     renderApp('/this/does/not/exist')
     expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument()
-    expect(screen.queryByRole('heading', { name: 'Your Website. Live in Minutes.' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('heading', { name: 'Your Website. Live in 24 Hours.' })).not.toBeInTheDocument()
     expect(screen.getByRole('banner')).toBeInTheDocument()
     expect(screen.getByRole('contentinfo')).toBeInTheDocument()
     const main = within(screen.getByRole('main'))
@@ -138,7 +139,7 @@ describe('route table', () => {
   it('renders the home sections with their anchors', async () => {
     mockVisitor()
     renderApp('/pricing')
-    await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })
+    await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in 24 Hours.' })
     for (const id of ['how-it-works', 'features', 'pricing']) expect(document.getElementById(id)).toBeInTheDocument()
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1)
     expect(screen.getByRole('link', { name: 'Get Your Website Now' })).toHaveAttribute('href', '/start')

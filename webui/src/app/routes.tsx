@@ -101,6 +101,10 @@ export const routeDefs: readonly RouteDef[] = [
   pub('/privacy', 'info/Privacy'),
   pub('/terms', 'info/Terms'),
   pub('/cookies', 'info/Cookies'),
+  pub('/imprint', 'info/Imprint'),
+  pub('/withdrawal', 'info/Withdrawal'),
+  pub('/withdraw', 'Withdraw'),
+  pub('/cancel', 'Cancel'),
 
   // --- Client-only pages (served from spa.html) ---------------------------------------
   // Server pages (modules/catalogue): prerendered once per family and plan, the server picks
@@ -125,6 +129,7 @@ export const routeDefs: readonly RouteDef[] = [
   dash('/dashboard/leads', 'dashboard/Leads'),
   dash('/dashboard/admin/websites', 'dashboard/AdminWebsites'),
   dash('/dashboard/admin/support', 'dashboard/AdminSupport'),
+  dash('/dashboard/admin/contracts', 'dashboard/AdminContracts'),
 ]
 
 // Vite turns this into one lazy chunk per page module (tests excluded).

@@ -45,6 +45,10 @@ export const footerColumns: readonly FooterColumn[] = [
       { label: 'Privacy', to: '/privacy' },
       { label: 'Terms', to: '/terms' },
       { label: 'Cookies', to: '/cookies' },
+      { label: 'Legal notice', to: '/imprint' },
+      { label: 'Withdrawal information', to: '/withdrawal' },
+      { label: 'Withdraw from contract', to: '/withdraw' },
+      { label: 'Cancel contracts here', to: '/cancel' },
     ],
   },
 ]
