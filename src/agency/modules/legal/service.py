@@ -25,10 +25,8 @@ DISPUTE_STATEMENT = (
     "We are neither willing nor obliged to take part in dispute resolution proceedings before "
     "a consumer arbitration board."
 )
-DEMO_NOTICE = (
-    "Demo seller details: the company, address and register shown on this site are examples. "
-    "The operator has not configured the real seller yet."
-)
+# One line even at 390 px, so that nothing a visitor needs moves below the fold.
+DEMO_NOTICE = "Demo seller details: this is not a real company."
 # The class the web UI's stylesheet gives the notice (webui/src/styles/base.css).
 DEMO_NOTICE_HTML = (
     '<aside class="demo-notice" aria-label="Demo notice"><p>' + DEMO_NOTICE + "</p></aside>"
