@@ -28,6 +28,7 @@ from agency.modules.billing.models import (
 )
 from agency.modules.blog.models import Article, SlugRedirect
 from agency.modules.catalogue.models import Family, Plan
+from agency.modules.contracts.models import Cancellation, Withdrawal
 from agency.modules.leads.models import Lead
 from agency.modules.notifications.models import Notification
 from agency.modules.seo.models import Generation
@@ -145,9 +146,19 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
     ("SupportIn", "name"): [(SupportRequest, "name")],
     ("SupportIn", "email"): [(SupportRequest, "email")],
     ("SupportIn", "subject"): [(SupportRequest, "subject")],
+    # Withdraw and cancel: the address identified (the reference is only looked up).
+    ("IdentifyIn", "email"): [(Withdrawal, "email"), (Cancellation, "email")],
 }
 # Strings no request writes as sent: hashes, ids, Stripe's values, our own words.
 NOT_FROM_REQUESTS = {
+    # Withdrawals and cancellations: copied from the order and subscription found.
+    (Withdrawal, "order_number"),
+    (Withdrawal, "plan_name"),
+    (Withdrawal, "domain"),
+    (Withdrawal, "status"),
+    (Cancellation, "subscription_id"),
+    (Cancellation, "plan_name"),
+    (Cancellation, "status"),
     (User, "password_hash"),
     (User, "role"),
     (Session, "id"),
