@@ -78,6 +78,10 @@ export interface paths {
     /** Publish a draft or an archived article (published_at becomes now); 409 otherwise. */
     post: operations["post_publish_article"];
   };
+  "/api/admin/contracts": {
+    /** Withdrawals and cancellations, newest first (admins only). */
+    get: operations["get_get_admin_contracts"];
+  };
   "/api/admin/generations/{generation_id}": {
     /** A generation's state: queued, running, done (ideas or article_id) or failed (error). */
     get: operations["get_get_generation"];
@@ -128,7 +132,9 @@ export interface paths {
      * @description business-analysis, technical-analysis, agency-analysis; each page's checks and messages).
      * The e-mail is stored as a lead first; a speed test of the domain starts beside it. Answers
      * at once with the queued analysis; poll `GET /api/analyses/{id}` until it is done or failed.
-     * The report goes to the e-mail.
+     * The report goes to the e-mail. With `newsletter: true` (the opt-in box ticked) the e-mail
+     * is also subscribed to the newsletter; `newsletter` in the answer says whether that
+     * worked.
      */
     post: operations["post_post_analysis"];
   };
@@ -163,6 +169,10 @@ export interface paths {
   "/api/auth/signup": {
     /** Create an account (user and profile) and sign in. */
     post: operations["post_post_signup"];
+  };
+  "/api/billing/buyer": {
+    /** Whether the signed-in user last bought as a consumer or a business (null: not yet). */
+    get: operations["get_get_buyer"];
   };
   "/api/billing/checkout": {
     /**
@@ -210,12 +220,35 @@ export interface paths {
     /** Every active service family and plan with prices in cents (ETag-cached). */
     get: operations["get_get_catalogue"];
   };
+  "/api/contracts/cancellation": {
+    /** Cancel the subscription at the end of its period (at Stripe); confirmed by e-mail. */
+    post: operations["post_post_cancellation"];
+  };
+  "/api/contracts/cancellation/check": {
+    /** What cancelling the subscription these details name would do (when it ends). */
+    post: operations["post_post_cancellation_check"];
+  };
+  "/api/contracts/withdrawal": {
+    /** Withdraw from the order: recorded, the receipt e-mailed at once, the agency told. */
+    post: operations["post_post_withdrawal"];
+  };
+  "/api/contracts/withdrawal/check": {
+    /**
+     * What withdrawing from the order these details name would do; 404 with one neutral
+     * @description message when they name none (rate-limited per client address).
+     */
+    post: operations["post_post_withdrawal_check"];
+  };
   "/api/health": {
     /** Whether the server and its database answer, and which version runs. */
     get: operations["get_get_health"];
   };
   "/api/leads": {
-    /** A visitor's form: stored as a lead, and the agency is told by e-mail. */
+    /**
+     * A visitor's form: stored as a lead, and the agency is told by e-mail. With
+     * @description `newsletter: true` (the form's opt-in box ticked) the e-mail is also subscribed to the
+     * newsletter; `newsletter` in the answer says whether that worked.
+     */
     post: operations["post_post_lead"];
   };
   "/api/mail/unsubscribe": {
@@ -227,14 +260,6 @@ export interface paths {
      * that is not ours answers 400.
      */
     post: operations["post_post_unsubscribe"];
-  };
-  "/api/newsletter": {
-    /**
-     * A speed-test page's newsletter sign-up: the e-mail is kept as a lead of the page, then
-     * @description subscribed with Kit when Kit is configured (a Kit failure answers 502, 'Error subscribing
-     * to ConvertKit: ...').
-     */
-    post: operations["post_post_newsletter"];
   };
   "/api/notifications": {
     /**
@@ -253,7 +278,8 @@ export interface paths {
   "/api/pages/{name}": {
     /**
      * A footer page (faq, about, contact, careers, privacy, terms, cookies) as sanitised HTML,
-     * @description rendered from its Markdown file. Prerendered pages already carry it; the web UI asks for it
+     * @description rendered from its Markdown file, or the legal notice (imprint), built from the seller's
+     * details. Prerendered pages already carry it; the web UI asks for it
      * when it navigates to such a page.
      */
     get: operations["get_get_content_page"];
@@ -298,9 +324,18 @@ export interface paths {
      * Start a speed test of a domain (validated by the page's rule; never an address on our
      * @description own machine or network). Answers at once: `queued`, or `done` when a recent result of the
      * same domain and strategy is reused. Poll `GET /api/speed-tests/{id}` until it is done or
-     * failed; the report goes to the e-mail.
+     * failed; the report goes to the e-mail. With `newsletter: true` (the opt-in box ticked) the
+     * e-mail is also subscribed to the newsletter once the test has started; `newsletter` in the
+     * answer says whether that worked.
      */
     post: operations["post_post_speed_test"];
+  };
+  "/api/speed-tests/this-month": {
+    /**
+     * How many websites had a completed speed test this calendar month (UTC): the speed-test
+     * @description pages' 'websites tested this month'. Public; may be cached for five minutes.
+     */
+    get: operations["get_get_tested_this_month"];
   };
   "/api/speed-tests/{test_id}": {
     /**
@@ -324,6 +359,29 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /** AdminCancellationOut */
+    AdminCancellationOut: {
+      /** Email */
+      email: string | null;
+      /** Ends At */
+      ends_at: string | null;
+      /** Plan Name */
+      plan_name: string;
+      /** Requested At */
+      requested_at: string | null;
+      /**
+       * Status
+       * @description The subscription's status at Stripe (active until it ends).
+       */
+      status: string;
+      /** Subscription Id */
+      subscription_id: string;
+      /**
+       * Via
+       * @description cancel_page, or dashboard (the customer portal, a webhook).
+       */
+      via: string;
+    };
     /** AdminSupportRequestOut */
     AdminSupportRequestOut: {
       /**
@@ -383,6 +441,36 @@ export interface components {
       status_changed_at: string | null;
       /** User Id */
       user_id: number;
+    };
+    /** AdminWithdrawalOut */
+    AdminWithdrawalOut: {
+      /**
+       * Deadline
+       * Format: date
+       */
+      deadline: string;
+      /** Domain */
+      domain: string | null;
+      /** Email */
+      email: string;
+      /** Id */
+      id: number;
+      /** Order Number */
+      order_number: string;
+      /**
+       * Ordered At
+       * Format: date-time
+       */
+      ordered_at: string;
+      /** Plan Name */
+      plan_name: string;
+      /**
+       * Received At
+       * Format: date-time
+       */
+      received_at: string;
+      /** Status */
+      status: string;
     };
     /** AiOpportunitiesOut */
     AiOpportunitiesOut: {
@@ -596,6 +684,22 @@ export interface components {
       source: string;
       /** Source Label */
       source_label: string;
+    };
+    /**
+     * NewsletterOutcome
+     * @description What became of a ticked opt-in box (absent when the box was not ticked).
+     */
+    NewsletterOutcome: {
+      /**
+       * Message
+       * @description What the page shows about the newsletter.
+       */
+      message: string;
+      /**
+       * Subscribed
+       * @description Kit accepted the subscription.
+       */
+      subscribed: boolean;
     };
     /** NotificationOut */
     NotificationOut: {
@@ -1648,6 +1752,21 @@ export interface operations {
       };
     };
   };
+  /** Withdrawals and cancellations, newest first (admins only). */
+  get_get_admin_contracts: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Cancellations */
+            cancellations: components["schemas"]["AdminCancellationOut"][];
+            /** Withdrawals */
+            withdrawals: components["schemas"]["AdminWithdrawalOut"][];
+          };
+        };
+      };
+    };
+  };
   /** A generation's state: queued, running, done (ideas or article_id) or failed (error). */
   get_get_generation: {
     parameters: {
@@ -1941,7 +2060,9 @@ export interface operations {
    * @description business-analysis, technical-analysis, agency-analysis; each page's checks and messages).
    * The e-mail is stored as a lead first; a speed test of the domain starts beside it. Answers
    * at once with the queued analysis; poll `GET /api/analyses/{id}` until it is done or failed.
-   * The report goes to the e-mail.
+   * The report goes to the e-mail. With `newsletter: true` (the opt-in box ticked) the e-mail
+   * is also subscribed to the newsletter; `newsletter` in the answer says whether that
+   * worked.
    */
   post_post_analysis: {
     requestBody?: {
@@ -1952,6 +2073,12 @@ export interface operations {
            * @default
            */
           email?: string;
+          /**
+           * Newsletter
+           * @description Also subscribe the e-mail to the newsletter: true only when the visitor ticked the form's unticked opt-in box (JSON true, nothing else); false or absent never subscribes.
+           * @default false
+           */
+          newsletter?: boolean;
           /**
            * Source
            * @enum {string}
@@ -1966,6 +2093,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description An analysis just asked for, with the newsletter opt-in box's outcome. */
       202: {
         content: {
           "application/json": {
@@ -2004,6 +2132,8 @@ export interface operations {
             generated_note: string | null;
             /** Id */
             id: string;
+            /** @description The newsletter opt-in box's outcome; null when it was not ticked. */
+            newsletter: components["schemas"]["NewsletterOutcome"] | null;
             /**
              * Notice
              * @description 'You'll receive your detailed analysis report at {email}'
@@ -2257,6 +2387,19 @@ export interface operations {
       };
     };
   };
+  /** Whether the signed-in user last bought as a consumer or a business (null: not yet). */
+  get_get_buyer: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Buyer Type */
+            buyer_type: ("consumer" | "business") | null;
+          };
+        };
+      };
+    };
+  };
   /**
    * Start a card checkout for a plan. Signed-out buyers send full name, e-mail and password:
    * @description their account is created (or, with the right password, they are signed in) first.
@@ -2266,10 +2409,26 @@ export interface operations {
       content: {
         "application/json": {
           /**
+           * Buyer Type
+           * @default consumer
+           * @enum {string}
+           */
+          buyer_type?: "consumer" | "business";
+          /**
+           * Consent Version
+           * @default
+           */
+          consent_version?: string;
+          /**
            * Domain
            * @default
            */
           domain?: string;
+          /**
+           * Early Start Consent
+           * @default false
+           */
+          early_start_consent?: boolean;
           /**
            * Email
            * @default
@@ -2321,8 +2480,25 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /**
+             * Buyer Type
+             * @default consumer
+             * @enum {string}
+             */
+            buyer_type?: "consumer" | "business";
+            /**
+             * Early Start Consent
+             * @default false
+             */
+            early_start_consent?: boolean;
             /** Mode */
             mode: string;
+            /**
+             * Order Number
+             * @description "AG-000042" once the payment is recorded.
+             * @default null
+             */
+            order_number?: string | null;
             /** Plan Key */
             plan_key: string;
             /** Plan Name */
@@ -2332,6 +2508,12 @@ export interface operations {
              * @enum {string}
              */
             status: "pending" | "paid" | "expired";
+            /**
+             * Work Starts On
+             * @description When work starts: null for at once (a business, or a consumer who consented to an early start), else the end of the withdrawal period.
+             * @default null
+             */
+            work_starts_on?: string | null;
           };
         };
       };
@@ -2479,6 +2661,193 @@ export interface operations {
       };
     };
   };
+  /** Cancel the subscription at the end of its period (at Stripe); confirmed by e-mail. */
+  post_post_cancellation: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Email
+           * @default
+           */
+          email?: string;
+          /**
+           * Reference
+           * @description The order number (AG-000042) or the website's domain (example.com).
+           * @default
+           */
+          reference?: string;
+        };
+      };
+    };
+    responses: {
+      201: {
+        content: {
+          "application/json": {
+            /** Domain */
+            domain: string | null;
+            /**
+             * Ends On
+             * @description The end of the current paid period.
+             */
+            ends_on: string | null;
+            /** Message */
+            message: string;
+            /** Order Number */
+            order_number: string | null;
+            /** Plan Name */
+            plan_name: string;
+            /**
+             * Requested At
+             * Format: date-time
+             */
+            requested_at: string;
+          };
+        };
+      };
+    };
+  };
+  /** What cancelling the subscription these details name would do (when it ends). */
+  post_post_cancellation_check: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Email
+           * @default
+           */
+          email?: string;
+          /**
+           * Reference
+           * @description The order number (AG-000042) or the website's domain (example.com).
+           * @default
+           */
+          reference?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description What a cancellation will do, before it is confirmed. */
+      200: {
+        content: {
+          "application/json": {
+            /** Domain */
+            domain: string | null;
+            /**
+             * Ends On
+             * @description The end of the current paid period.
+             */
+            ends_on: string | null;
+            /** Order Number */
+            order_number: string | null;
+            /** Plan Name */
+            plan_name: string;
+          };
+        };
+      };
+    };
+  };
+  /** Withdraw from the order: recorded, the receipt e-mailed at once, the agency told. */
+  post_post_withdrawal: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Email
+           * @default
+           */
+          email?: string;
+          /**
+           * Reference
+           * @description The order number (AG-000042) or the website's domain (example.com).
+           * @default
+           */
+          reference?: string;
+        };
+      };
+    };
+    responses: {
+      201: {
+        content: {
+          "application/json": {
+            /**
+             * Deadline
+             * Format: date
+             * @description The last day of the withdrawal period.
+             */
+            deadline: string;
+            /** Domain */
+            domain: string | null;
+            /** Message */
+            message: string;
+            /** Order Number */
+            order_number: string;
+            /**
+             * Ordered On
+             * Format: date
+             */
+            ordered_on: string;
+            /** Plan Name */
+            plan_name: string;
+            /**
+             * Received At
+             * Format: date-time
+             */
+            received_at: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * What withdrawing from the order these details name would do; 404 with one neutral
+   * @description message when they name none (rate-limited per client address).
+   */
+  post_post_withdrawal_check: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Email
+           * @default
+           */
+          email?: string;
+          /**
+           * Reference
+           * @description The order number (AG-000042) or the website's domain (example.com).
+           * @default
+           */
+          reference?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description What a withdrawal will do, before it is confirmed. */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Deadline
+             * Format: date
+             * @description The last day of the withdrawal period.
+             */
+            deadline: string;
+            /** Domain */
+            domain: string | null;
+            /** Order Number */
+            order_number: string;
+            /**
+             * Ordered On
+             * Format: date
+             */
+            ordered_on: string;
+            /** Plan Name */
+            plan_name: string;
+          };
+        };
+      };
+    };
+  };
   /** Whether the server and its database answer, and which version runs. */
   get_get_health: {
     responses: {
@@ -2508,7 +2877,11 @@ export interface operations {
       };
     };
   };
-  /** A visitor's form: stored as a lead, and the agency is told by e-mail. */
+  /**
+   * A visitor's form: stored as a lead, and the agency is told by e-mail. With
+   * @description `newsletter: true` (the form's opt-in box ticked) the e-mail is also subscribed to the
+   * newsletter; `newsletter` in the answer says whether that worked.
+   */
   post_post_lead: {
     requestBody?: {
       content: {
@@ -2539,6 +2912,12 @@ export interface operations {
            */
           name?: string;
           /**
+           * Newsletter
+           * @description Also subscribe the e-mail to the newsletter: true only when the visitor ticked the form's unticked opt-in box (JSON true, nothing else); false or absent never subscribes.
+           * @default false
+           */
+          newsletter?: boolean;
+          /**
            * Source
            * @default
            */
@@ -2552,6 +2931,11 @@ export interface operations {
           "application/json": {
             /** Message */
             message: string;
+            /**
+             * @description The opt-in box's outcome; null when it was not ticked.
+             * @default null
+             */
+            newsletter?: components["schemas"]["NewsletterOutcome"] | null;
           };
         };
       };
@@ -2586,42 +2970,6 @@ export interface operations {
             address: string;
             /** Unsubscribed */
             unsubscribed: boolean;
-          };
-        };
-      };
-    };
-  };
-  /**
-   * A speed-test page's newsletter sign-up: the e-mail is kept as a lead of the page, then
-   * @description subscribed with Kit when Kit is configured (a Kit failure answers 502, 'Error subscribing
-   * to ConvertKit: ...').
-   */
-  post_post_newsletter: {
-    requestBody?: {
-      content: {
-        "application/json": {
-          /**
-           * Email
-           * @default
-           */
-          email?: string;
-          /**
-           * Source
-           * @enum {string}
-           */
-          source: "speed-test" | "clinic-speed-test" | "coach-speed-test";
-        };
-      };
-    };
-    responses: {
-      200: {
-        content: {
-          "application/json": {
-            /**
-             * Message
-             * @description The confirmation the page shows.
-             */
-            message: string;
           };
         };
       };
@@ -2674,7 +3022,8 @@ export interface operations {
   };
   /**
    * A footer page (faq, about, contact, careers, privacy, terms, cookies) as sanitised HTML,
-   * @description rendered from its Markdown file. Prerendered pages already carry it; the web UI asks for it
+   * @description rendered from its Markdown file, or the legal notice (imprint), built from the seller's
+   * details. Prerendered pages already carry it; the web UI asks for it
    * when it navigates to such a page.
    */
   get_get_content_page: {
@@ -2885,7 +3234,9 @@ export interface operations {
    * Start a speed test of a domain (validated by the page's rule; never an address on our
    * @description own machine or network). Answers at once: `queued`, or `done` when a recent result of the
    * same domain and strategy is reused. Poll `GET /api/speed-tests/{id}` until it is done or
-   * failed; the report goes to the e-mail.
+   * failed; the report goes to the e-mail. With `newsletter: true` (the opt-in box ticked) the
+   * e-mail is also subscribed to the newsletter once the test has started; `newsletter` in the
+   * answer says whether that worked.
    */
   post_post_speed_test: {
     requestBody?: {
@@ -2896,6 +3247,12 @@ export interface operations {
            * @default
            */
           email?: string;
+          /**
+           * Newsletter
+           * @description Also subscribe the e-mail to the newsletter: true only when the visitor ticked the form's unticked opt-in box (JSON true, nothing else); false or absent never subscribes.
+           * @default false
+           */
+          newsletter?: boolean;
           /**
            * Source
            * @enum {string}
@@ -2916,6 +3273,7 @@ export interface operations {
       };
     };
     responses: {
+      /** @description A test just asked for: the test, what the page confirms, and the opt-in box's outcome. */
       202: {
         content: {
           "application/json": {
@@ -2933,6 +3291,13 @@ export interface operations {
             error: string | null;
             /** Id */
             id: string;
+            /** @description The newsletter opt-in box's outcome; null when it was not ticked. */
+            newsletter: components["schemas"]["NewsletterOutcome"] | null;
+            /**
+             * Notice
+             * @description Where and when the report goes, as the page says it.
+             */
+            notice: string;
             result: components["schemas"]["SpeedResultOut"] | null;
             /**
              * Status
@@ -2944,6 +3309,31 @@ export interface operations {
              * @enum {string}
              */
             strategy: "mobile" | "desktop";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * How many websites had a completed speed test this calendar month (UTC): the speed-test
+   * @description pages' 'websites tested this month'. Public; may be cached for five minutes.
+   */
+  get_get_tested_this_month: {
+    responses: {
+      /** @description The speed-test pages' 'websites tested this month' figure. */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Month
+             * @description The calendar month counted (UTC), e.g. 2026-11.
+             */
+            month: string;
+            /**
+             * Websites
+             * @description Distinct websites whose speed test completed in that month.
+             */
+            websites: number;
           };
         };
       };

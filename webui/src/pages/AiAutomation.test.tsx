@@ -48,6 +48,6 @@ describe('/ai-automation', () => {
     await userEvent.click(form.getByRole('button', { name: 'Book My Free Strategy Call' }))
     expect(await form.findByText(THANKS)).toBeInTheDocument()
     const call = fetch.mock.calls.find(([url]) => url === '/api/leads') as [string, RequestInit]
-    expect(JSON.parse(String(call[1].body))).toEqual({ source: 'ai-automation-strategy-call', email: 'ada@example.eu', company_website: '' })
+    expect(JSON.parse(String(call[1].body))).toEqual({ source: 'ai-automation-strategy-call', email: 'ada@example.eu', company_website: '', newsletter: false })
   })
 })

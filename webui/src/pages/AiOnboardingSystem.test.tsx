@@ -69,6 +69,6 @@ describe('/ai-onboarding-system', () => {
     await userEvent.click(audit.getByRole('button', { name: 'Get My Free Audit' }))
     expect(await audit.findByText(THANKS)).toBeInTheDocument()
     const call = fetch.mock.calls.find(([url]) => url === '/api/leads') as [string, RequestInit]
-    expect(JSON.parse(String(call[1].body))).toEqual({ source: 'ai-onboarding-audit', email: 'team@agency.eu', company_website: '' })
+    expect(JSON.parse(String(call[1].body))).toEqual({ source: 'ai-onboarding-audit', email: 'team@agency.eu', company_website: '', newsletter: false })
   })
 })

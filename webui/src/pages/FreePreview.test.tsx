@@ -34,7 +34,7 @@ describe('/free-preview', () => {
     expect(screen.getByText(/ann@example.com/)).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/')
     expect(sentBody(fetchMock, '/api/leads')).toEqual({
-      source: 'free-preview', name: 'Ann Realty', email: 'ann@example.com', domain: 'annhomes.com', company_website: '',
+      source: 'free-preview', name: 'Ann Realty', email: 'ann@example.com', domain: 'annhomes.com', company_website: '', newsletter: false,
     })
   })
 

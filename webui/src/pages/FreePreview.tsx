@@ -1,7 +1,7 @@
 import { useId, useState } from 'react'
 import { CheckIcon } from '../components/icons/CheckIcon'
 import { PageIntro } from '../components/layout/PageIntro'
-import { DOMAIN_FIELD, EMAIL_FIELD, LeadForm, NAME_FIELD, type LeadField, type LeadSent } from '../features/leads'
+import { DOMAIN_FIELD, EMAIL_FIELD, LeadForm, NAME_FIELD, NewsletterLine, type LeadField, type LeadSent } from '../features/leads'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
 
@@ -32,6 +32,7 @@ export default function FreePreviewPage() {
             <li>We send your free demo to {sent.values.email}.</li>
             <li>You see exactly how your new site will be improved, before you pay anything.</li>
           </ol>
+          <NewsletterLine outcome={sent.newsletter} />
           <ButtonLink to="/" size="lg">
             Back to Home
           </ButtonLink>

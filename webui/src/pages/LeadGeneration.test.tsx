@@ -50,6 +50,6 @@ describe('/lead-generation', () => {
     await userEvent.click(form.getByRole('button', { name: 'Book My Free Consultation' }))
     expect(await form.findByText(THANKS)).toBeInTheDocument()
     const call = fetch.mock.calls.find(([url]) => url === '/api/leads') as [string, RequestInit]
-    expect(JSON.parse(String(call[1].body))).toEqual({ source: 'clinic-consultation', email: 'clinic@example.eu', company_website: '' })
+    expect(JSON.parse(String(call[1].body))).toEqual({ source: 'clinic-consultation', email: 'clinic@example.eu', company_website: '', newsletter: false })
   })
 })

@@ -164,6 +164,7 @@ describe('/sales-funnel', () => {
       email: 'mara@lind.example',
       name: 'Mara Lind',
       company_website: '',
+      newsletter: false,
     })
   })
 })

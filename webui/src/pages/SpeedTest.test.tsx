@@ -10,7 +10,9 @@ const PAGES = [
 ] as const
 
 const ID = 'a'.repeat(32)
-const SUBSCRIBED = (email: string) => `You're subscribed! Your speed report will arrive at ${email} in about 60 seconds.`
+const NOTICE = (email: string) => `Your speed report will arrive at ${email} in about 60 seconds.`
+const SUBSCRIBED = "You're subscribed to the newsletter."
+const BOX = /Also send me the newsletter/
 const UNREACHABLE = 'Unable to access the website. Please check if the domain is correct and the website is accessible.'
 
 function result(score: number, extra: object = {}) {
@@ -34,8 +36,11 @@ function speedTest(status: string, domain: string, res: object | null = null, er
 }
 
 interface Server {
-  newsletter?: (body: { email: string; source: string }) => FakeResponse
+  /** The newsletter's outcome for a start that asked for it (default: subscribed). */
+  newsletter?: { subscribed: boolean; message: string }
   start?: (body: { url: string }) => FakeResponse
+  /** The websites tested this month (default 1,423). */
+  tested?: number
   /** Answers to the polls, in order (the last one repeats). */
   polls?: FakeResponse[]
 }
@@ -45,13 +50,18 @@ const ERR = (status: number, message: string, fields?: object): FakeResponse => 
   body: { error: { code: status === 400 ? 'validation_error' : status === 429 ? 'rate_limited' : 'upstream_error', message, fields } },
 })
 
-function server({ newsletter, start, polls = [] }: Server = {}) {
+function server({ newsletter = { subscribed: true, message: SUBSCRIBED }, start, polls = [], tested = 1423 }: Server = {}) {
   let polled = 0
   return mockFetch((method, url, init) => {
     const body = init.body ? JSON.parse(String(init.body)) : undefined
     if (url === '/api/auth/me') return { status: 401, body: { error: { code: 'unauthorized', message: 'Not signed in.' } } }
-    if (url === '/api/newsletter' && method === 'POST') return newsletter ? newsletter(body) : { status: 200, body: { message: SUBSCRIBED(body.email) } }
-    if (url === '/api/speed-tests' && method === 'POST') return start ? start(body) : { status: 202, body: speedTest('queued', 'example.com') }
+    if (url === '/api/speed-tests/this-month' && method === 'GET') return { status: 200, body: { month: '2026-11', websites: tested } }
+    if (url === '/api/speed-tests' && method === 'POST') {
+      const answer = start ? start(body) : { status: 202, body: speedTest('queued', 'example.com') }
+      if (answer.status !== 202) return answer
+      const extra = { notice: NOTICE(body.email), newsletter: body.newsletter === true ? newsletter : null }
+      return { ...answer, body: { ...(answer.body as object), ...extra } }
+    }
     if (url === `/api/speed-tests/${ID}` && method === 'GET') {
       const answer = polls[Math.min(polled, polls.length - 1)]
       polled += 1
@@ -68,25 +78,27 @@ async function open(path: string) {
   await waitFor(() => expect(screen.getByRole('button', { name: 'Test My Website Speed' })).toBeEnabled())
 }
 
-async function run(url: string, email: string) {
+async function run(url: string, email: string, { newsletter = false } = {}) {
   const urlField = screen.getByLabelText(/^Website URL/)
   const emailField = screen.getByLabelText(/^Your Email/)
   await userEvent.clear(urlField)
   await userEvent.clear(emailField)
   if (url) await userEvent.type(urlField, url)
   if (email) await userEvent.type(emailField, email)
+  const box = screen.getByRole('checkbox', { name: BOX })
+  if ((box as HTMLInputElement).checked !== newsletter) await userEvent.click(box)
   await userEvent.click(screen.getByRole('button', { name: /Test My Website Speed|Testing…/ }))
 }
 
 const calls = (fetchMock: ReturnType<typeof mockFetch>, url: string) => fetchMock.mock.calls.filter(([u]) => u === url).length
 
 describe.each(PAGES)('$path', ({ path, source, badge }) => {
-  it('explains itself, links to /start and claims 1,423 websites tested this month', async () => {
-    server()
+  it('explains itself, links to /start and says how many websites were tested this month', async () => {
+    server({ tested: 1423 })
     await open(path)
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1)
     expect(screen.getByText(badge)).toBeInTheDocument()
-    expect(screen.getByText(/1,423 websites tested this month/)).toBeInTheDocument()
+    expect(await screen.findByText('1,423 websites tested this month.')).toBeInTheDocument()
     expect(screen.getByText('We e-mail you the full report in about 60 seconds.')).toBeInTheDocument()
     const starts = screen.getAllByRole('link').filter((a) => a.getAttribute('href') === '/start')
     expect(starts.length).toBeGreaterThanOrEqual(2)
@@ -100,9 +112,10 @@ describe.each(PAGES)('$path', ({ path, source, badge }) => {
     ;(screen.getByLabelText(/^Website URL/) as HTMLInputElement).value = 'early.example.com'
     ;(screen.getByLabelText(/^Your Email/) as HTMLInputElement).value = 'early@example.com'
     await userEvent.click(screen.getByRole('button', { name: 'Test My Website Speed' }))
-    await waitFor(() => expect(sentBody(fetchMock, '/api/newsletter')).toEqual({ email: 'early@example.com', source }))
     expect(screen.queryByText('Please enter a website URL')).not.toBeInTheDocument()
-    await waitFor(() => expect(sentBody(fetchMock, '/api/speed-tests')).toMatchObject({ url: 'early.example.com' }))
+    await waitFor(() =>
+      expect(sentBody(fetchMock, '/api/speed-tests')).toEqual({ url: 'early.example.com', email: 'early@example.com', source, strategy: 'mobile', newsletter: false }),
+    )
   })
 
   it('requires the URL first, then the e-mail, without any call', async () => {
@@ -117,10 +130,10 @@ describe.each(PAGES)('$path', ({ path, source, badge }) => {
     await run('example.com', '')
     expect(await screen.findByRole('alert')).toHaveTextContent('Please enter your email address')
     expect(screen.getByLabelText(/^Your Email/)).toHaveAttribute('aria-invalid', 'true')
-    expect(calls(fetchMock, '/api/newsletter') + calls(fetchMock, '/api/speed-tests')).toBe(0)
+    expect(calls(fetchMock, '/api/speed-tests')).toBe(0)
   })
 
-  it('subscribes first, shows the confirmation, then tests, polls and shows a Poor result with Too Slow', async () => {
+  it('with the box ticked: starts the test, confirms the report and the subscription, polls and shows a Poor result with Too Slow', async () => {
     let releaseStart: () => void = () => {}
     const started = new Promise<void>((resolve) => (releaseStart = resolve))
     const fetchMock = server({
@@ -141,16 +154,15 @@ describe.each(PAGES)('$path', ({ path, source, badge }) => {
       return original(input, init)
     })
     await open(path)
-    await run('https://shop.example.com/', 'ann@example.com')
-
-    expect(await screen.findByText(SUBSCRIBED('ann@example.com'))).toBeInTheDocument()
-    expect(screen.getByRole('progressbar')).toBeInTheDocument()
+    await run('https://shop.example.com/', 'ann@example.com', { newsletter: true })
     expect(screen.getByRole('button', { name: 'Testing…' })).toBeDisabled()
-    expect(sentBody(fetchMock, '/api/newsletter')).toEqual({ email: 'ann@example.com', source })
+    expect(screen.queryByText(SUBSCRIBED)).not.toBeInTheDocument() // not before the server said so
     releaseStart()
 
+    expect(await screen.findByText(NOTICE('ann@example.com'))).toBeInTheDocument()
+    expect(screen.getByText(SUBSCRIBED)).toBeInTheDocument()
     const panel = await screen.findByRole('region', { name: 'Speed results for shop.example.com' }, { timeout: 5000 })
-    expect(sentBody(fetchMock, '/api/speed-tests')).toEqual({ url: 'https://shop.example.com/', email: 'ann@example.com', source, strategy: 'mobile' })
+    expect(sentBody(fetchMock, '/api/speed-tests')).toEqual({ url: 'https://shop.example.com/', email: 'ann@example.com', source, strategy: 'mobile', newsletter: true })
     expect(calls(fetchMock, `/api/speed-tests/${ID}`)).toBe(2)
     expect(panel).toHaveFocus()
     expect(within(panel).getByText('PageSpeed score 42 out of 100, rated')).toBeInTheDocument()
@@ -180,16 +192,18 @@ describe.each(PAGES)('$path', ({ path, source, badge }) => {
     expect(within(panel).queryByRole('link', { name: 'Fix My Website Now' }) !== null).toBe(tooSlow)
   })
 
-  it('shows a failed test\'s message in the red box, and the next submit clears it', async () => {
+  it('shows a failed test\'s message alone in the red box, and the next submit clears it', async () => {
     server({ polls: [{ status: 200, body: speedTest('failed', 'down.example', null, UNREACHABLE) }] })
     await open(path)
-    await run('down.example', 'ann@example.com')
+    await run('down.example', 'ann@example.com', { newsletter: true })
     expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent(UNREACHABLE)
     expect(screen.queryByRole('progressbar')).not.toBeInTheDocument()
+    // Nothing 'subscribed' or promised beside the error.
+    expect(screen.queryByText(/subscribed/i)).not.toBeInTheDocument()
+    expect(screen.queryByText(NOTICE('ann@example.com'))).not.toBeInTheDocument()
     await run('', 'ann@example.com')
     expect(screen.getByRole('alert')).toHaveTextContent('Please enter a website URL')
     expect(screen.queryByText(UNREACHABLE)).not.toBeInTheDocument()
-    expect(screen.queryByText(SUBSCRIBED('ann@example.com'))).not.toBeInTheDocument()
   })
 
   it('a new submit clears the previous result and confirmation', async () => {
@@ -200,20 +214,58 @@ describe.each(PAGES)('$path', ({ path, source, badge }) => {
     await run('example.com', '')
     expect(await screen.findByRole('alert')).toHaveTextContent('Please enter your email address')
     expect(screen.queryByRole('region', { name: /Speed results/ })).not.toBeInTheDocument()
-    expect(screen.queryByText(SUBSCRIBED('ann@example.com'))).not.toBeInTheDocument()
+    expect(screen.queryByText(NOTICE('ann@example.com'))).not.toBeInTheDocument()
   })
 
   it.each([
-    ['a Kit failure', ERR(502, 'Error subscribing to ConvertKit: Invalid API key'), 'Error subscribing to ConvertKit: Invalid API key', null],
     ['a bad e-mail', ERR(400, 'Please enter a valid email address', { email: 'Please enter a valid email address' }), 'Please enter a valid email address', 'Your Email'],
     ['the rate limit', ERR(429, 'Too many requests. Please try again later.'), 'Too many requests. Please try again later.', null],
-  ])('shows %s from the newsletter in the red box and starts no test', async (_, answer, message, field) => {
-    const fetchMock = server({ newsletter: () => answer })
+  ])('shows %s in the red box, alone', async (_, answer, message, field) => {
+    server({ start: () => answer })
     await open(path)
-    await run('example.com', 'ann@example.com')
+    await run('example.com', 'ann@example.com', { newsletter: true })
     expect(await screen.findByRole('alert')).toHaveTextContent(message)
     if (field) expect(screen.getByLabelText(new RegExp(`^${field}`))).toHaveAttribute('aria-invalid', 'true')
-    expect(calls(fetchMock, '/api/speed-tests')).toBe(0)
+    expect(screen.queryByText(/subscribed/i)).not.toBeInTheDocument()
+  })
+
+  it('without the box: the test runs and nothing is said about a newsletter', async () => {
+    const fetchMock = server({ start: () => ({ status: 202, body: speedTest('done', 'example.com', result(95)) }) })
+    await open(path)
+    const box = screen.getByRole('checkbox', { name: BOX })
+    expect(box).not.toBeChecked() // never ticked for the visitor
+    expect(screen.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', '/privacy')
+    await run('example.com', 'ann@example.com')
+    await screen.findByRole('region', { name: 'Speed results for example.com' })
+    expect(sentBody(fetchMock, '/api/speed-tests')).toMatchObject({ newsletter: false })
+    expect(screen.getByText(NOTICE('ann@example.com'))).toBeInTheDocument()
+    expect(screen.queryByText(/subscribed/i)).not.toBeInTheDocument()
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('newsletter'))).toBe(false)
+  })
+
+  it("a Kit failure is said as such, without 'subscribed', and the test goes on", async () => {
+    const failed = { subscribed: false, message: 'Error subscribing to ConvertKit: Invalid API key' }
+    server({ newsletter: failed, start: () => ({ status: 202, body: speedTest('done', 'example.com', result(95)) }) })
+    await open(path)
+    await run('example.com', 'ann@example.com', { newsletter: true })
+    await screen.findByRole('region', { name: 'Speed results for example.com' })
+    expect(screen.getByText(failed.message)).toBeInTheDocument()
+    expect(screen.queryByText(SUBSCRIBED)).not.toBeInTheDocument()
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+  })
+
+  it.each([
+    [0, null],
+    [9, null],
+    [10, '10 websites tested this month.'],
+  ])('with %i websites tested the line says %s, in a line that is there from the start', async (tested, text) => {
+    server({ tested })
+    await open(path)
+    const line = document.querySelector('.speedtest-form__tested')
+    expect(line).not.toBeNull()
+    if (text) expect(await screen.findByText(text)).toBe(line)
+    else await waitFor(() => expect(line).toBeEmptyDOMElement())
+    expect(screen.queryByText(/1,423/)).not.toBeInTheDocument()
   })
 
   it('shows the server\'s refusal of the URL in the red box', async () => {
@@ -223,7 +275,7 @@ describe.each(PAGES)('$path', ({ path, source, badge }) => {
     await run('intranet.example.com', 'ann@example.com')
     expect(await screen.findByRole('alert')).toHaveTextContent(refusal)
     expect(screen.getByLabelText(/^Website URL/)).toHaveAttribute('aria-invalid', 'true')
-    expect(screen.getByText(SUBSCRIBED('ann@example.com'))).toBeInTheDocument()
+    expect(screen.queryByText(/subscribed/i)).not.toBeInTheDocument()
   })
 
   it('says "Failed to test website speed." when the server answers something unreadable', async () => {
@@ -240,7 +292,7 @@ describe('the page\'s own domain rule', () => {
     await open('/speed-test')
     await run('not a domain', 'ann@example.com')
     expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a valid domain (e.g., example.com)')
-    expect(calls(fetchMock, '/api/newsletter')).toBe(0)
+    expect(calls(fetchMock, '/api/speed-tests')).toBe(0)
   })
 
   it.each(['/clinic-speed-test', '/coach-speed-test'])('%s only requires both fields', async (path) => {

@@ -1,8 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type ReactNode } from 'react'
-import { ANALYSIS_FIELDS, VARIANT_OF, type AnalysisSource } from './analysis'
+import { ANALYSIS_FIELDS, tooSlow, VARIANT_OF, type AnalysisSource } from './analysis'
 import { concerns, formValues, useHydrated } from '../../lib/forms'
 import { scrollToId } from '../../lib/scroll'
-import { isTooSlow } from '../speedtest'
 import { useAnalysis, type AnalysisState } from './use-analysis'
 import { CheckIcon } from '../../components/icons/CheckIcon'
 import { Badge } from '../../components/ui/Badge'
@@ -10,6 +9,7 @@ import { Button, ButtonLink } from '../../components/ui/Button'
 import { Card } from '../../components/ui/Card'
 import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Field } from '../../components/ui/Field'
+import { NEWSLETTER_NAME, NewsletterOptIn, ticked } from '../../components/ui/NewsletterOptIn'
 import { Container } from '../../components/ui/Section'
 import { cx } from '../../lib/cx'
 
@@ -19,8 +19,9 @@ const AnalysisResults = lazy(() => import('./AnalysisResults'))
 export interface MobileBarText {
   /** Beside the submit button before the results ('Free analysis. No credit card needed.'). */
   note: string
-  /** Beside 'Fix My Website Now' after results below 90 ('2 rebuild spots left today – ...'). */
-  spots: string
+  /** Beside 'Fix My Website Now' after results below 90 ('2 rebuild spots left today – ...'):
+   * the operator's urgency claim, null when it is off. */
+  spots: string | null
 }
 
 export interface AnalysisToolProps {
@@ -97,12 +98,13 @@ export function AnalysisTool(props: AnalysisToolProps) {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
-    void submit(formValues(event.currentTarget, ANALYSIS_FIELDS))
+    const values = formValues(event.currentTarget, [...ANALYSIS_FIELDS, NEWSLETTER_NAME])
+    void submit({ url: values.url, email: values.email, newsletter: ticked(values.newsletter) })
   }
 
   const analysis = state.phase === 'done' ? state.analysis : null
   const speed = analysis?.speed_test?.result?.score ?? null
-  const slow = speed !== null && isTooSlow(speed)
+  const slow = speed !== null && tooSlow(speed)
 
   return (
     <>
@@ -149,6 +151,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
                 defaultValue=""
                 {...invalid('email')}
               />
+              <NewsletterOptIn />
               <Button
                 type="submit"
                 size="lg"
@@ -169,6 +172,15 @@ export function AnalysisTool(props: AnalysisToolProps) {
                   <span>{state.notice}</span>
                 </p>
               )}
+              {state.newsletter &&
+                (state.newsletter.subscribed ? (
+                  <p className="analysis-card__notice">
+                    <CheckIcon size={20} />
+                    <span>{state.newsletter.message}</span>
+                  </p>
+                ) : (
+                  <p className="analysis-card__newsletter">{state.newsletter.message}</p>
+                ))}
               <span className="visually-hidden">{statusText(state)}</span>
             </div>
             {(busy || state.phase === 'done') && (
@@ -205,7 +217,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
       {mobileBar &&
         (slow ? (
           <div className="sticky-cta analysis-bar" role="region" aria-label="Quick action">
-            <p className="sticky-cta__note">{mobileBar.spots}</p>
+            {mobileBar.spots !== null && <p className="sticky-cta__note">{mobileBar.spots}</p>}
             <ButtonLink to="/start" className="sticky-cta__button" size="md">
               Fix My Website Now
             </ButtonLink>

@@ -8,9 +8,11 @@ import {
   checkAnalysis,
   scoreLabel,
   stripAnalysis,
+  tooSlow,
   validAnalysisDomain,
   type AnalysisVariant,
 } from './analysis'
+import { isTooSlow } from '../speedtest'
 
 const VARIANTS: AnalysisVariant[] = ['general', 'lead', 'technical', 'agency']
 const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
@@ -133,5 +135,11 @@ describe('the progress bar (spec §4: 45 s, 50 ms ticks)', () => {
         expect(b).toBeLessThan(99)
       }),
     )
+  })
+})
+
+describe("the analysis pages' 'too slow' line", () => {
+  it('is the speed test\'s own, for every score', () => {
+    fc.assert(fc.property(fc.integer({ min: -5, max: 105 }), (score) => tooSlow(score) === isTooSlow(score)))
   })
 })

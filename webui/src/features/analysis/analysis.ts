@@ -95,3 +95,12 @@ export function analysisProgress(elapsedMs: number): number {
 export const INDUSTRY_STANDARD_SECONDS = 2
 export const RECOMMENDED_RESPONSE_SECONDS = 0.2
 export const BLOCKING_CRITICAL_MS = 300
+
+/**
+ * Whether a speed score is 'too slow' (below 90), the speed test's own line (`isTooSlow` of
+ * features/speedtest, which a test keeps equal): here so the analysis pages' first load does
+ * not carry the speed test's rules, which only the results need.
+ */
+export function tooSlow(score: number): boolean {
+  return score < 90
+}

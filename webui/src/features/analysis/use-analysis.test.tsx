@@ -32,7 +32,7 @@ describe('useAnalysis', () => {
     const server = { analysis: 'running', speed: 'running', polls: 0 }
     serve(server)
     const { result } = renderHook(() => useAnalysis('ai-analysis'))
-    await submitJob(result, { url: 'example.com', email: 'ann@example.com' })
+    await submitJob(result, { url: 'example.com', email: 'ann@example.com', newsletter: false })
     expect(result.current.state.phase).toBe('loading')
     expect(result.current.state.notice).toBe("You'll receive your detailed analysis report at ann@example.com")
 
@@ -63,7 +63,7 @@ describe('useAnalysis', () => {
     const server = { analysis: 'running', speed: 'running', polls: 0 }
     serve(server)
     const hook = renderHook(() => useAnalysis('agency-analysis'))
-    expect(await asksAfterLeaving(hook, { url: 'example.com', email: 'ann@example.com' }, () => server.polls)).toBe(0)
+    expect(await asksAfterLeaving(hook, { url: 'example.com', email: 'ann@example.com', newsletter: false }, () => server.polls)).toBe(0)
   })
 
   it('settled: a failed analysis, or a done one whose speed test ended or never ran', () => {
@@ -83,7 +83,7 @@ describe('useAnalysis: what is wrong, in the one form-problem shape', () => {
   async function submitted(answer: { status: number; body?: unknown } | null, url = 'example.com') {
     mockFetch(() => answer ?? { status: 404 })
     const { result } = renderHook(() => useAnalysis('ai-analysis'))
-    await submitJob(result, { url, email: 'ann@example.com' })
+    await submitJob(result, { url, email: 'ann@example.com', newsletter: false })
     return result.current.state
   }
 

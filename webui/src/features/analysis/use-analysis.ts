@@ -1,7 +1,8 @@
 /**
  * The analysis pages' flow (marketing spec §2, §4, §8): every submit clears the previous
  * error, note and results; the page's own checks; `POST /api/analyses` (the server registers
- * the e-mail first, then runs the audit and the speed test as a job) and its note; then
+ * the e-mail first, then runs the audit and the speed test as a job; `newsletter: true` only
+ * when the unticked opt-in box was ticked) and its note; then
  * `GET /api/analyses/{id}` about once a second until the analysis has ended and so has the
  * speed test inside it. The progress bar follows the spec's pace (`analysisProgress`) and
  * jumps to 100 % when the analysis job ends.
@@ -25,12 +26,17 @@ export type AnalysisOut = ResponseBody<'/api/analyses/{analysis_id}', 'get'>
 
 export type AnalysisPhase = 'idle' | 'loading' | 'done' | 'failed'
 
+/** What became of a ticked newsletter box (null when it was not ticked). */
+export type NewsletterOutcome = NonNullable<ResponseBody<'/api/analyses', 'post'>['newsletter']>
+
 export interface AnalysisState {
   phase: AnalysisPhase
   /** What is wrong: the red box's message and the field it concerns (when one does). */
   problem: FormProblem | null
   /** 'You'll receive your detailed analysis report at {email}', once the e-mail is registered. */
   notice: string | null
+  /** The newsletter box's outcome, when it was ticked and the analysis started. */
+  newsletter: NewsletterOutcome | null
   /** What is being analysed, as the visitor will recognise it. */
   domain: string
   /** 0-100; 100 once the analysis job has ended. */
@@ -44,11 +50,15 @@ const IDLE: AnalysisState = {
   phase: 'idle',
   problem: null,
   notice: null,
+  newsletter: null,
   domain: '',
   progress: 0,
   analysis: null,
   attempt: 0,
 }
+
+/** A failure shows its message alone: the note and the newsletter's outcome go with the rest. */
+const CLEARED = { phase: 'failed', analysis: null, progress: 0, notice: null, newsletter: null } as const
 
 /** How often a running analysis is asked about. */
 export const POLL_MS = 1_000
@@ -69,6 +79,8 @@ export function settled(analysis: AnalysisOut): boolean {
 export interface AnalysisInput {
   url: string
   email: string
+  /** The opt-in box was ticked. */
+  newsletter: boolean
 }
 
 export function useAnalysis(source: AnalysisSource) {
@@ -78,7 +90,7 @@ export function useAnalysis(source: AnalysisSource) {
   const startPace = usePacedProgress(state.phase, 'loading', setState, analysisProgress)
 
   const submit = useCallback(
-    async ({ url, email }: AnalysisInput) => {
+    async ({ url, email, newsletter }: AnalysisInput) => {
       const run = begin()
       const checked = checkAnalysis(VARIANT_OF[source], url, email)
       if (checked) {
@@ -91,7 +103,7 @@ export function useAnalysis(source: AnalysisSource) {
 
       const show = (analysis: AnalysisOut) => {
         if (analysis.status === 'failed') {
-          setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, problem: { message: analysis.error ?? MSG_GENERIC, fields: {} } }))
+          setState((s) => ({ ...s, ...CLEARED, problem: { message: analysis.error ?? MSG_GENERIC, fields: {} } }))
         } else if (analysis.status === 'done') {
           setState((s) => ({ ...s, phase: 'done', progress: 100, analysis, domain: analysis.domain }))
         } else {
@@ -99,12 +111,14 @@ export function useAnalysis(source: AnalysisSource) {
         }
       }
       const fail = (err: unknown) => {
-        setState((s) => ({ ...s, phase: 'failed', analysis: null, progress: 0, problem: jobProblem(err, MSG_GENERIC, ANALYSIS_FIELDS) }))
+        setState((s) => ({ ...s, ...CLEARED, problem: jobProblem(err, MSG_GENERIC, ANALYSIS_FIELDS) }))
       }
 
       let analysis: AnalysisOut
       try {
-        analysis = await api.post('/api/analyses', { url: url.trim(), email: email.trim(), source })
+        const started = await api.post('/api/analyses', { url: url.trim(), email: email.trim(), source, newsletter: newsletter === true })
+        if (run.live()) setState((s) => ({ ...s, newsletter: started.newsletter }))
+        analysis = started
       } catch (err) {
         if (run.live()) fail(err)
         return

@@ -26,7 +26,7 @@ describe('LeadForm', () => {
     const [url, init] = fetch.mock.calls[0] as [string, RequestInit]
     expect(url).toBe('/api/leads')
     expect(init.method).toBe('POST')
-    expect(JSON.parse(String(init.body))).toEqual({ source: 'ai-onboarding-audit', email: 'ada@example.eu', company_website: '' })
+    expect(JSON.parse(String(init.body))).toEqual({ source: 'ai-onboarding-audit', email: 'ada@example.eu', company_website: '', newsletter: false })
   })
 
   it('sends what was typed before React hydrated the prerendered form, honeypot included', async () => {
@@ -45,7 +45,43 @@ describe('LeadForm', () => {
       email: 'ada@example.eu',
       domain: 'analytical.engine',
       company_website: 'bot.example',
+      newsletter: false,
     })
+  })
+
+  it('offers the newsletter in an unticked box with the privacy policy; sends true only when ticked', async () => {
+    const fetch = mockFetch(() => ({ status: 201, body: { message: THANKS, newsletter: { subscribed: true, message: "You're subscribed to the newsletter." } } }))
+    setup()
+    const box = screen.getByRole('checkbox', { name: /Also send me the newsletter/ })
+    expect(box).not.toBeChecked()
+    expect(screen.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', '/privacy')
+    await userEvent.type(screen.getByLabelText(/Email Address/), 'ada@example.eu')
+    await userEvent.click(box)
+    await userEvent.click(screen.getByRole('button', { name: 'Get My Free Audit' }))
+    expect(await screen.findByText(THANKS)).toBeInTheDocument()
+    expect(screen.getByText("You're subscribed to the newsletter.")).toBeInTheDocument()
+    const [, init] = fetch.mock.calls[0] as [string, RequestInit]
+    expect(JSON.parse(String(init.body))).toMatchObject({ newsletter: true })
+  })
+
+  it("says nothing of a newsletter without the box, and never 'subscribed' when Kit failed", async () => {
+    mockFetch(() => ({ status: 201, body: { message: THANKS, newsletter: null } }))
+    setup()
+    await userEvent.type(screen.getByLabelText(/Email Address/), 'ada@example.eu')
+    await userEvent.click(screen.getByRole('button', { name: 'Get My Free Audit' }))
+    expect(await screen.findByText(THANKS)).toBeInTheDocument()
+    expect(screen.queryByText(/newsletter|subscribed/i)).not.toBeInTheDocument()
+  })
+
+  it("shows Kit's failure as it is, not as a subscription", async () => {
+    const failed = 'Error subscribing to ConvertKit: The access token is invalid'
+    mockFetch(() => ({ status: 201, body: { message: THANKS, newsletter: { subscribed: false, message: failed } } }))
+    setup()
+    await userEvent.type(screen.getByLabelText(/Email Address/), 'ada@example.eu')
+    await userEvent.click(screen.getByRole('checkbox', { name: /Also send me the newsletter/ }))
+    await userEvent.click(screen.getByRole('button', { name: 'Get My Free Audit' }))
+    expect(await screen.findByText(failed)).toBeInTheDocument()
+    expect(screen.queryByText(/You're subscribed/)).not.toBeInTheDocument()
   })
 
   it('shows the server error in the red box and keeps the form', async () => {
@@ -111,7 +147,7 @@ describe('LeadForm', () => {
     await screen.findByText(THANKS)
     const [, init] = fetch.mock.calls[0] as [string, RequestInit]
     expect(JSON.parse(String(init.body))).toEqual({
-      source: 'clinic-consultation', email: 'ada@example.eu', domain: 'ada.example', company_website: '',
+      source: 'clinic-consultation', email: 'ada@example.eu', domain: 'ada.example', company_website: '', newsletter: false,
     })
   })
 
@@ -143,7 +179,7 @@ describe('LeadForm', () => {
     answer = { status: 201, body: { message: 'Request Received!' } }
     await userEvent.click(screen.getByRole('button', { name: 'Send' }))
     await vi.waitFor(() =>
-      expect(onSent).toHaveBeenCalledWith({ message: 'Request Received!', values: { name: 'Ada', email: 'ada@example.eu', domain: 'ada.example' } }),
+      expect(onSent).toHaveBeenCalledWith({ message: 'Request Received!', values: { name: 'Ada', email: 'ada@example.eu', domain: 'ada.example' }, newsletter: null }),
     )
   })
 })

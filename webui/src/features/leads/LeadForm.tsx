@@ -3,7 +3,8 @@ import { CheckIcon } from '../../components/icons/CheckIcon'
 import { Button } from '../../components/ui/Button'
 import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Field } from '../../components/ui/Field'
-import { api } from '../../lib/api-client'
+import { NEWSLETTER_NAME, NewsletterOptIn, ticked } from '../../components/ui/NewsletterOptIn'
+import { api, type ResponseBody } from '../../lib/api-client'
 import { formValues, MSG_FILL_ALL, problem as formProblem, problemFromError, type FormProblem } from '../../lib/forms'
 
 /** The values a lead form can ask for; each is also the input's `name` and its key in the request. */
@@ -24,10 +25,15 @@ export const NAME_FIELD: LeadField = { name: 'name', label: 'Your Name', autoCom
 export const EMAIL_FIELD: LeadField = { name: 'email', label: 'Email Address', type: 'email', autoComplete: 'email' }
 export const DOMAIN_FIELD: LeadField = { name: 'domain', label: 'Website URL', inputMode: 'url', autoComplete: 'url' }
 
+/** What became of a ticked newsletter box (null when it was not ticked). */
+export type NewsletterOutcome = ResponseBody<'/api/leads', 'post'>['newsletter']
+
 /** What the visitor sent (trimmed) and the confirmation the server answered with. */
 export interface LeadSent {
   message: string
   values: Readonly<Record<LeadFieldKey, string>>
+  /** The newsletter box's outcome; null when it was not ticked. */
+  newsletter: NewsletterOutcome
 }
 
 export interface LeadFormProps {
@@ -59,10 +65,17 @@ export interface LeadFormProps {
 
 const EMAIL_ONLY: readonly LeadField[] = [EMAIL_FIELD]
 
+/** The newsletter's outcome under a confirmation: 'subscribed' only when the server said so. */
+export function NewsletterLine({ outcome }: { outcome: NewsletterOutcome | undefined }) {
+  if (!outcome) return null
+  return <p className={outcome.subscribed ? 'lead-form__newsletter' : 'lead-form__newsletter lead-form__newsletter--failed'}>{outcome.message}</p>
+}
+
 /**
- * The site's lead-capture form, posting to `POST /api/leads`: the fields it is given, a
- * honeypot for bots, busy and failure states, and on success the confirmation the server
- * sends (the spec's wording lives in the server's list of forms, not here).
+ * The site's lead-capture form, posting to `POST /api/leads`: the fields it is given, the
+ * unticked newsletter box, a honeypot for bots, busy and failure states, and on success the
+ * confirmation the server sends (the spec's wording lives in the server's list of forms, not
+ * here) and, when the box was ticked, what became of the subscription.
  */
 export function LeadForm({
   source,
@@ -79,14 +92,14 @@ export function LeadForm({
   const id = useId()
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<FormProblem | null>(null)
-  const [confirmation, setConfirmation] = useState<string | null>(null)
+  const [confirmation, setConfirmation] = useState<{ message: string; newsletter: NewsletterOutcome } | null>(null)
   const errorId = `${id}-error`
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
     setProblem(null)
-    const typed = formValues(event.currentTarget, ['name', 'email', 'domain', 'company_website'])
+    const typed = formValues(event.currentTarget, ['name', 'email', 'domain', 'company_website', NEWSLETTER_NAME])
     const trap = typed.company_website
     const sent = { name: typed.name.trim(), email: typed.email.trim(), domain: typed.domain.trim() }
     const missing = fields.filter((field) => !sent[field.name]).map((field) => field.name)
@@ -95,16 +108,17 @@ export function LeadForm({
       return
     }
     setBusy(true)
-    const body: Partial<Record<LeadFieldKey, string>> & { source: string; company_website: string } = {
+    const body: Partial<Record<LeadFieldKey, string>> & { source: string; company_website: string; newsletter: boolean } = {
       source,
       email: sent.email,
       company_website: trap,
+      newsletter: ticked(typed.newsletter),
     }
     for (const { name } of fields) if (sent[name]) body[name] = sent[name]
     try {
-      const { message } = await api.post('/api/leads', body)
-      setConfirmation(message)
-      onSent?.({ message, values: sent })
+      const { message, newsletter = null } = await api.post('/api/leads', body)
+      setConfirmation({ message, newsletter })
+      onSent?.({ message, values: sent, newsletter })
     } catch (err) {
       if (failureMessage) console.warn(`Lead request failed (${source})`, err)
       const found = problemFromError(err)
@@ -120,7 +134,8 @@ export function LeadForm({
         <span className="lead-form__done-icon" aria-hidden="true">
           <CheckIcon size={28} />
         </span>
-        <p>{confirmation}</p>
+        <p>{confirmation.message}</p>
+        <NewsletterLine outcome={confirmation.newsletter} />
       </div>
     )
   }
@@ -137,6 +152,7 @@ export function LeadForm({
           invalid={field.name === 'email' && !requireAll && problem !== null}
         />
       ))}
+      <NewsletterOptIn />
       <div className="lead-form__trap" aria-hidden="true">
         <label htmlFor={`${id}-company-website`}>Company website (leave empty)</label>
         <input

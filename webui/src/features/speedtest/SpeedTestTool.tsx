@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type FormEvent } from 'react'
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react'
+import { api } from '../../lib/api-client'
 import { concerns, formValues, useHydrated } from '../../lib/forms'
-import { ratingFor, SPEED_FIELDS, type SpeedSource } from './speed-test'
+import { ratingFor, SPEED_FIELDS, testedThisMonthText, type SpeedSource } from './speed-test'
 import { useSpeedTest, type SpeedTestState } from './use-speed-test'
 import { CheckList } from '../content'
 import { CheckIcon } from '../../components/icons/CheckIcon'
@@ -9,10 +10,14 @@ import { Button } from '../../components/ui/Button'
 import { Card } from '../../components/ui/Card'
 import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Field } from '../../components/ui/Field'
+import { NEWSLETTER_NAME, NewsletterOptIn, ticked } from '../../components/ui/NewsletterOptIn'
 import { Container } from '../../components/ui/Section'
 import { Link } from '../../lib/router'
 import { ScanProgress } from './ScanProgress'
-import { SpeedResult } from './SpeedResult'
+
+// The result is never in the first render: its code loads while the test runs.
+const loadResult = () => import('./SpeedResult').then((m) => ({ default: m.SpeedResult }))
+const SpeedResult = lazy(loadResult)
 
 export interface SpeedTestToolProps {
   source: SpeedSource
@@ -25,7 +30,7 @@ export interface SpeedTestToolProps {
 
 /** What the live status region says (the bar itself is not announced at every step). */
 function statusText({ phase, domain, test }: SpeedTestState): string {
-  if (phase === 'subscribing') return 'Sending…'
+  if (phase === 'starting') return 'Sending…'
   if (phase === 'scanning') return `Testing ${domain}. This takes about 25 seconds.`
   if (phase === 'done' && test?.result) {
     return `Test complete. ${test.domain} scored ${test.result.score} out of 100: ${ratingFor(test.result.score).label}.`
@@ -33,9 +38,25 @@ function statusText({ phase, domain, test }: SpeedTestState): string {
   return ''
 }
 
+/** 'N websites tested this month', from the server's count (nothing below the threshold). */
+function useTestedThisMonth(): string | null {
+  const [websites, setWebsites] = useState<number | null>(null)
+  useEffect(() => {
+    let live = true
+    api.get('/api/speed-tests/this-month').then(
+      (figure) => live && setWebsites(figure.websites),
+      () => undefined, // no figure, no line
+    )
+    return () => {
+      live = false
+    }
+  }, [])
+  return testedThisMonthText(websites)
+}
+
 /**
- * A speed-test page's hero: its pitch, the form (website URL and e-mail), the newsletter's
- * confirmation, the scanning display and the red box; the result panel follows the hero.
+ * A speed-test page's hero: its pitch, the form (website URL, e-mail, the unticked newsletter
+ * box), what was confirmed, the scanning display and the red box; the result panel follows.
  */
 export function SpeedTestTool({ source, badge, title, lead, points, urlPlaceholder }: SpeedTestToolProps) {
   const id = useId()
@@ -43,7 +64,8 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
   const { state, submit } = useSpeedTest(source)
   const urlRef = useRef<HTMLInputElement>(null)
   const emailRef = useRef<HTMLInputElement>(null)
-  const busy = state.phase === 'subscribing' || state.phase === 'scanning'
+  const busy = state.phase === 'starting' || state.phase === 'scanning'
+  const tested = useTestedThisMonth()
   const errorId = `${id}-error`
 
   // A check of the page's own puts the cursor in the field it is about.
@@ -59,7 +81,9 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     if (busy) return
-    void submit(formValues(event.currentTarget, SPEED_FIELDS))
+    const values = formValues(event.currentTarget, [...SPEED_FIELDS, NEWSLETTER_NAME])
+    if (state.phase === 'idle') void loadResult() // while the test runs
+    void submit({ url: values.url, email: values.email, newsletter: ticked(values.newsletter) })
   }
 
   return (
@@ -106,10 +130,15 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
                 defaultValue=""
                 {...invalid('email')}
               />
+              <NewsletterOptIn />
               <Button type="submit" size="lg" block busy={busy} disabled={!hydrated}>
                 {busy ? 'Testing…' : 'Test My Website Speed'}
               </Button>
-              <p className="speedtest-form__note">Free, no credit card. 1,423 websites tested this month.</p>
+              <div className="speedtest-form__notes">
+                <p className="speedtest-form__note">Free, no credit card.</p>
+                {/* Its line is kept while the count loads (or stays hidden): nothing moves. */}
+                <p className="speedtest-form__note speedtest-form__tested">{tested}</p>
+              </div>
             </form>
             {/* One live region, always there: the confirmation and what happens next are announced. */}
             <div role="status" className="speedtest-card__live">
@@ -119,6 +148,15 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
                   <span>{state.confirmation}</span>
                 </p>
               )}
+              {state.newsletter &&
+                (state.newsletter.subscribed ? (
+                  <p className="speedtest-card__confirmation">
+                    <CheckIcon size={20} />
+                    <span>{state.newsletter.message}</span>
+                  </p>
+                ) : (
+                  <p className="speedtest-card__newsletter">{state.newsletter.message}</p>
+                ))}
               <span className="visually-hidden">{statusText(state)}</span>
             </div>
             {(state.phase === 'scanning' || state.phase === 'done') && (
@@ -133,7 +171,11 @@ export function SpeedTestTool({ source, badge, title, lead, points, urlPlacehold
           </div>
         </Container>
       </section>
-      {state.phase === 'done' && state.test?.result && <SpeedResult test={{ ...state.test, result: state.test.result }} />}
+      {state.phase === 'done' && state.test?.result && (
+        <Suspense fallback={null}>
+          <SpeedResult test={{ ...state.test, result: state.test.result }} />
+        </Suspense>
+      )}
     </>
   )
 }

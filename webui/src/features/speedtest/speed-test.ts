@@ -97,3 +97,15 @@ export function milliseconds(ms: number): string {
 export function layoutShift(value: number): string {
   return value.toFixed(2)
 }
+
+/**
+ * Below this many, 'websites tested this month' is not shown: a small number says little,
+ * and the line never claims more than the server counted.
+ */
+export const MIN_TESTED_SHOWN = 10
+
+/** The line under the form, from the server's count (null: nothing to show). */
+export function testedThisMonthText(websites: number | null): string | null {
+  if (websites === null || !Number.isInteger(websites) || websites < MIN_TESTED_SHOWN) return null
+  return `${websites.toLocaleString('en-US')} websites tested this month.`
+}

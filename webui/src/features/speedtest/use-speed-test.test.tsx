@@ -6,6 +6,8 @@ import { MSG_GENERIC, SCAN_MS } from './speed-test'
 import { POLL_MS, useSpeedTest } from './use-speed-test'
 
 const ID = 'b'.repeat(32)
+const NOTICE = 'Your speed report will arrive at ann@example.com in about 60 seconds.'
+const ASKED = { url: 'example.com', email: 'ann@example.com', newsletter: false }
 const running = { id: ID, status: 'running', domain: 'example.com', strategy: 'mobile', created_at: '2026-11-24T20:00:00Z', result: null, error: null }
 const done = {
   ...running,
@@ -19,8 +21,7 @@ const done = {
 /** The server: the test stays running until `finished` is set. */
 function serve(state: { finished: boolean; polls: number }) {
   return mockFetch((_method, url) => {
-    if (url === '/api/newsletter') return { status: 200, body: { message: 'ok' } }
-    if (url === '/api/speed-tests') return { status: 202, body: { ...running, status: 'queued' } }
+    if (url === '/api/speed-tests') return { status: 202, body: { ...running, status: 'queued', notice: NOTICE, newsletter: null } }
     if (url === `/api/speed-tests/${ID}`) {
       state.polls += 1
       return { status: 200, body: state.finished ? done : running }
@@ -36,7 +37,7 @@ describe('useSpeedTest: the progress bar', () => {
     const server = { finished: false, polls: 0 }
     serve(server)
     const { result } = renderHook(() => useSpeedTest('speed-test'))
-    await submitJob(result, { url: 'example.com', email: 'ann@example.com' })
+    await submitJob(result, ASKED)
     expect(result.current.state.phase).toBe('scanning')
 
     const seen = await sampleProgress(() => result.current.state.progress, 60_000)
@@ -59,7 +60,7 @@ describe('useSpeedTest: the progress bar', () => {
     vi.stubGlobal('matchMedia', (query: string) => ({ matches: query.includes('reduce'), media: query }))
     serve({ finished: false, polls: 0 })
     const { result } = renderHook(() => useSpeedTest('coach-speed-test'))
-    await submitJob(result, { url: 'example.com', email: 'ann@example.com' })
+    await submitJob(result, ASKED)
     await act(() => vi.advanceTimersByTimeAsync(900))
     expect(result.current.state.progress).toBe(0)
     await act(() => vi.advanceTimersByTimeAsync(200))
@@ -70,7 +71,7 @@ describe('useSpeedTest: the progress bar', () => {
     const server = { finished: false, polls: 0 }
     serve(server)
     const hook = renderHook(() => useSpeedTest('speed-test'))
-    expect(await asksAfterLeaving(hook, { url: 'example.com', email: 'ann@example.com' }, () => server.polls)).toBe(0)
+    expect(await asksAfterLeaving(hook, ASKED, () => server.polls)).toBe(0)
   })
 })
 
@@ -78,7 +79,7 @@ describe('useSpeedTest: what is wrong, in the one form-problem shape', () => {
   async function submitted(answer: (url: string) => { status: number; body?: unknown } | null, url = 'example.com') {
     mockFetch((_method, path) => answer(path) ?? { status: 404 })
     const { result } = renderHook(() => useSpeedTest('speed-test'))
-    await submitJob(result, { url, email: 'ann@example.com' })
+    await submitJob(result, { ...ASKED, url })
     return result.current.state
   }
 
@@ -90,12 +91,66 @@ describe('useSpeedTest: what is wrong, in the one form-problem shape', () => {
 
   it("the server's words concern the first of url, email its answer names", async () => {
     const error = { code: 'validation_error', message: 'That e-mail address cannot receive mail.', fields: { email: 'Undeliverable.' } }
-    const state = await submitted((path) => (path === '/api/newsletter' ? { status: 422, body: { error } } : null))
+    const state = await submitted((path) => (path === '/api/speed-tests' ? { status: 422, body: { error } } : null))
     expect(state.problem).toEqual({ message: error.message, fields: { email: error.message } })
   })
 
   it('a failure without the server\'s words is the generic message, concerning no field', async () => {
-    const state = await submitted((path) => (path === '/api/newsletter' ? { status: 200, body: { message: 'ok' } } : { status: 502, body: 'Bad gateway' }))
+    const state = await submitted(() => ({ status: 502, body: 'Bad gateway' }))
     expect(state.problem).toEqual({ message: MSG_GENERIC, fields: {} })
+  })
+})
+
+describe('useSpeedTest: the newsletter only with the box, and only what happened', () => {
+  /** The server: records what each start asked for; the test ends as `ends` says. */
+  function serveWith(ends: 'done' | 'failed', newsletter: unknown) {
+    const sent: unknown[] = []
+    mockFetch((_method, url, init) => {
+      if (url === '/api/speed-tests') {
+        sent.push(JSON.parse(String(init.body)))
+        return { status: 202, body: { ...running, status: 'queued', notice: NOTICE, newsletter } }
+      }
+      if (url === `/api/speed-tests/${ID}`) {
+        return { status: 200, body: ends === 'done' ? done : { ...running, status: 'failed', error: 'Unable to access the website.' } }
+      }
+      return { status: 404 }
+    })
+    return sent
+  }
+
+  it('sends newsletter false without the box, true only with it, and never calls a sign-up of its own', async () => {
+    const sent = serveWith('done', null)
+    const { result } = renderHook(() => useSpeedTest('speed-test'))
+    await submitJob(result, ASKED)
+    await submitJob(result, { ...ASKED, newsletter: true })
+    expect(sent).toEqual([
+      { url: 'example.com', email: 'ann@example.com', source: 'speed-test', strategy: 'mobile', newsletter: false },
+      { url: 'example.com', email: 'ann@example.com', source: 'speed-test', strategy: 'mobile', newsletter: true },
+    ])
+    const calls = vi.mocked(fetch).mock.calls.map(([url]) => String(url))
+    expect(calls.some((url) => url.includes('newsletter'))).toBe(false)
+  })
+
+  it("confirms the report, and the subscription only as the server answered it", async () => {
+    serveWith('done', { subscribed: true, message: "You're subscribed to the newsletter." })
+    const { result } = renderHook(() => useSpeedTest('speed-test'))
+    await submitJob(result, { ...ASKED, newsletter: true })
+    expect(result.current.state.confirmation).toBe(NOTICE)
+    expect(result.current.state.newsletter).toEqual({ subscribed: true, message: "You're subscribed to the newsletter." })
+    await act(() => vi.advanceTimersByTimeAsync(POLL_MS + 10))
+    expect(result.current.state.phase).toBe('done')
+    expect(result.current.state.newsletter?.subscribed).toBe(true)
+  })
+
+  it('a failed test shows its error alone: no confirmation, no subscription beside it', async () => {
+    serveWith('failed', { subscribed: true, message: "You're subscribed to the newsletter." })
+    const { result } = renderHook(() => useSpeedTest('speed-test'))
+    await submitJob(result, { ...ASKED, newsletter: true })
+    await act(() => vi.advanceTimersByTimeAsync(POLL_MS + 10))
+    const state = result.current.state
+    expect(state.phase).toBe('failed')
+    expect(state.problem?.message).toBe('Unable to access the website.')
+    expect(state.confirmation).toBeNull()
+    expect(state.newsletter).toBeNull()
   })
 })

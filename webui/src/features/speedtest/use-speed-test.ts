@@ -1,9 +1,10 @@
 /**
  * The speed-test pages' flow (marketing spec §2, §4, §8): every submit clears the previous
- * error, confirmation and result; the page's own checks; `POST /api/newsletter` and its
- * confirmation; `POST /api/speed-tests`; then `GET /api/speed-tests/{id}` about once a second
- * until the job is done or failed. The progress bar follows the spec's pace (`scanProgress`)
- * and jumps to 100% only when the result is there.
+ * error, confirmation and result; the page's own checks; `POST /api/speed-tests` (with
+ * `newsletter: true` only when the unticked opt-in box was ticked) and its confirmation; then
+ * `GET /api/speed-tests/{id}` about once a second until the job is done or failed. A failed
+ * test shows its error alone: no confirmation beside it. The progress bar follows the spec's
+ * pace (`scanProgress`) and jumps to 100% only when the result is there.
  */
 import { useCallback, useState } from 'react'
 import { api, type ResponseBody } from '../../lib/api-client'
@@ -21,14 +22,19 @@ import { jobProblem, usePacedProgress, usePolledJob } from '../../lib/use-polled
 /** A speed test as `GET /api/speed-tests/{test_id}` answers it. */
 export type SpeedTestOut = ResponseBody<'/api/speed-tests/{test_id}', 'get'>
 
-export type SpeedPhase = 'idle' | 'subscribing' | 'scanning' | 'done' | 'failed'
+/** What became of a ticked newsletter box (null when it was not ticked). */
+export type NewsletterOutcome = NonNullable<ResponseBody<'/api/speed-tests', 'post'>['newsletter']>
+
+export type SpeedPhase = 'idle' | 'starting' | 'scanning' | 'done' | 'failed'
 
 export interface SpeedTestState {
   phase: SpeedPhase
   /** What is wrong: the red box's message and the field it concerns (when one does). */
   problem: FormProblem | null
-  /** The newsletter's confirmation ("You're subscribed! ..."). */
+  /** Where the report goes ('Your speed report will arrive at ...'), once the test started. */
   confirmation: string | null
+  /** The newsletter box's outcome, when it was ticked and the test started. */
+  newsletter: NewsletterOutcome | null
   /** What is being tested, as the visitor will recognise it. */
   domain: string
   /** 0-100; 100 only once the result is there. */
@@ -42,6 +48,7 @@ const IDLE: SpeedTestState = {
   phase: 'idle',
   problem: null,
   confirmation: null,
+  newsletter: null,
   domain: '',
   progress: 0,
   test: null,
@@ -54,6 +61,8 @@ export const POLL_MS = 1_000
 export interface SpeedTestInput {
   url: string
   email: string
+  /** The opt-in box was ticked. */
+  newsletter: boolean
 }
 
 export function useSpeedTest(source: SpeedSource) {
@@ -63,7 +72,7 @@ export function useSpeedTest(source: SpeedSource) {
   const startPace = usePacedProgress(state.phase, 'scanning', setState, scanProgress)
 
   const submit = useCallback(
-    async ({ url, email }: SpeedTestInput) => {
+    async ({ url, email, newsletter }: SpeedTestInput) => {
       const run = begin()
       const checked = checkSpeedTest(source, url, email)
       if (checked) {
@@ -71,35 +80,19 @@ export function useSpeedTest(source: SpeedSource) {
         return
       }
       const domain = displayDomain(source, url)
-      setState({ ...IDLE, attempt: run.id, phase: 'subscribing', domain })
-      const sent = { url: url.trim(), email: email.trim(), source }
+      setState({ ...IDLE, attempt: run.id, phase: 'starting', domain })
 
-      let confirmation: string
-      try {
-        confirmation = (await api.post('/api/newsletter', { email: sent.email, source })).message
-      } catch (err) {
-        if (!run.live()) return
-        setState({ ...IDLE, attempt: run.id, phase: 'failed', domain, problem: jobProblem(err, MSG_GENERIC, SPEED_FIELDS) })
-        return
+      // A failure shows its message alone: what was confirmed before goes.
+      const fail = (problem: FormProblem) => {
+        setState((s) => ({ ...s, phase: 'failed', test: null, confirmation: null, newsletter: null, problem }))
       }
-      if (!run.live()) return
-      startPace()
-      setState({ ...IDLE, attempt: run.id, phase: 'scanning', domain, confirmation })
-
-      const finish = (test: SpeedTestOut) => {
-        if (test.status === 'done' && test.result) {
-          setState((s) => ({ ...s, phase: 'done', progress: 100, test, domain: test.domain }))
-        } else {
-          setState((s) => ({ ...s, phase: 'failed', test: null, problem: { message: test.error ?? MSG_GENERIC, fields: {} } }))
-        }
-      }
-      const fail = (err: unknown) => {
-        setState((s) => ({ ...s, phase: 'failed', problem: jobProblem(err, MSG_GENERIC, SPEED_FIELDS) }))
-      }
-
       let test: SpeedTestOut | null
       try {
-        const first = await api.post('/api/speed-tests', { ...sent, strategy: 'mobile' })
+        const body = { url: url.trim(), email: email.trim(), source, strategy: 'mobile' as const, newsletter: newsletter === true }
+        const first = await api.post('/api/speed-tests', body)
+        if (!run.live()) return
+        startPace()
+        setState({ ...IDLE, attempt: run.id, phase: 'scanning', domain, confirmation: first.notice, newsletter: first.newsletter })
         const params = { test_id: first.id }
         test = await run.poll({
           get: () => api.get('/api/speed-tests/{test_id}', { params }),
@@ -108,10 +101,16 @@ export function useSpeedTest(source: SpeedSource) {
           first,
         })
       } catch (err) {
-        if (run.live()) fail(err)
+        if (run.live()) fail(jobProblem(err, MSG_GENERIC, SPEED_FIELDS))
         return
       }
-      if (test) finish(test)
+      if (!test) return
+      if (test.status === 'done' && test.result) {
+        const done = test
+        setState((s) => ({ ...s, phase: 'done', progress: 100, test: done, domain: done.domain }))
+      } else {
+        fail({ message: test.error ?? MSG_GENERIC, fields: {} })
+      }
     },
     [begin, source, startPace],
   )

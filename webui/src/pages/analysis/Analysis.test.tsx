@@ -99,12 +99,26 @@ const ERR = (status: number, message: string, fields?: object): FakeResponse => 
   body: { error: { code: status === 400 ? 'validation_error' : 'rate_limited', message, fields } },
 })
 
-function server({ start, polls = [] }: { start?: (body: object) => FakeResponse; polls?: FakeResponse[] } = {}) {
+const SUBSCRIBED = "You're subscribed to the newsletter."
+const BOX = /Also send me the newsletter/
+
+interface Server {
+  start?: (body: object) => FakeResponse
+  polls?: FakeResponse[]
+  /** The newsletter's outcome for a start that asked for it (default: subscribed). */
+  newsletter?: { subscribed: boolean; message: string }
+}
+
+function server({ start, polls = [], newsletter = { subscribed: true, message: SUBSCRIBED } }: Server = {}) {
   let polled = 0
   return mockFetch((method, url, init) => {
     const body = init.body ? JSON.parse(String(init.body)) : undefined
     if (url === '/api/auth/me') return { status: 401, body: { error: { code: 'unauthorized', message: 'Not signed in.' } } }
-    if (url === '/api/analyses' && method === 'POST') return start ? start(body) : { status: 202, body: analysis('queued', 'general', null) }
+    if (url === '/api/analyses' && method === 'POST') {
+      const answer = start ? start(body) : { status: 202, body: analysis('queued', 'general', null) }
+      if (answer.status !== 202) return answer
+      return { ...answer, body: { ...(answer.body as object), newsletter: body.newsletter === true ? newsletter : null } }
+    }
     if (url === `/api/analyses/${ID}` && method === 'GET') {
       const answer = polls[Math.min(polled, polls.length - 1)]
       polled += 1
@@ -125,13 +139,15 @@ async function open(page: Page) {
 /** The form's own submit button (the phone bar's twin is the last one). */
 const formButton = (page: Page) => screen.getAllByRole('button', { name: page.button })[0]!
 
-async function run(page: Page, url: string, email: string) {
+async function run(page: Page, url: string, email: string, { newsletter = false } = {}) {
   const urlField = screen.getByLabelText(new RegExp(`^${page.urlLabel}`))
   const emailField = screen.getByLabelText(new RegExp(`^${page.emailLabel}`))
   await userEvent.clear(urlField)
   await userEvent.clear(emailField)
   if (url) await userEvent.type(urlField, url)
   if (email) await userEvent.type(emailField, email)
+  const box = screen.getByRole('checkbox', { name: BOX })
+  if ((box as HTMLInputElement).checked !== newsletter) await userEvent.click(box)
   await userEvent.click(formButton(page))
 }
 
@@ -160,7 +176,7 @@ describe.each(PAGES)('$path', (page) => {
     ;(screen.getByLabelText(new RegExp(`^${page.emailLabel}`)) as HTMLInputElement).value = 'early-bird.com'
     await userEvent.click(formButton(page))
     await waitFor(() =>
-      expect(sentBody(fetchMock, '/api/analyses')).toEqual({ url: 'early-bird.com', email: 'early-bird.com', source: page.source }),
+      expect(sentBody(fetchMock, '/api/analyses')).toEqual({ url: 'early-bird.com', email: 'early-bird.com', source: page.source, newsletter: false }),
     )
   })
 
@@ -197,7 +213,8 @@ describe.each(PAGES)('$path', (page) => {
     expect(document.querySelector('.analysis-loading')).toHaveTextContent('Analyzing example.com...')
     expect(screen.getByRole('progressbar')).toBeInTheDocument()
     expect(formButton(page)).toBeDisabled()
-    expect(sentBody(fetchMock, '/api/analyses')).toEqual({ url: 'https://www.Example.com/', email: 'ann@example.com', source: page.source })
+    expect(sentBody(fetchMock, '/api/analyses')).toEqual({ url: 'https://www.Example.com/', email: 'ann@example.com', source: page.source, newsletter: false })
+    expect(screen.queryByText(/subscribed/i)).not.toBeInTheDocument()
 
     const results = await screen.findByRole('region', { name: 'Analysis results for example.com' }, { timeout: 5000 })
     expect(within(results).getByText('Still measuring…')).toBeInTheDocument()
@@ -255,6 +272,28 @@ describe.each(PAGES)('$path', (page) => {
     } else {
       expect(screen.queryByRole('region', { name: 'Quick action' })).not.toBeInTheDocument()
     }
+  })
+
+  it('offers the newsletter in an unticked box and says subscribed only when the server did', async () => {
+    const fetchMock = server({ start: () => ({ status: 202, body: analysis('queued', page.variant, null) }), polls: [{ status: 200, body: analysis('running', page.variant, null) }] })
+    await open(page)
+    expect(screen.getByRole('checkbox', { name: BOX })).not.toBeChecked()
+    expect(screen.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', '/privacy')
+    await run(page, 'example.com', 'ann@example.com', { newsletter: true })
+    expect(await screen.findByText(SUBSCRIBED)).toBeInTheDocument()
+    expect(sentBody(fetchMock, '/api/analyses')).toMatchObject({ newsletter: true })
+  })
+
+  it("a failed analysis shows its error alone: no note, no 'subscribed' beside it", async () => {
+    server({
+      start: () => ({ status: 202, body: analysis('queued', page.variant, null) }),
+      polls: [{ status: 200, body: { ...analysis('failed', page.variant, null), error: 'The page could not be read.' } }],
+    })
+    await open(page)
+    await run(page, 'example.com', 'ann@example.com', { newsletter: true })
+    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent('The page could not be read.')
+    expect(screen.queryByText(/subscribed/i)).not.toBeInTheDocument()
+    expect(screen.queryByText(NOTICE('ann@example.com'))).not.toBeInTheDocument()
   })
 
   it('shows the speed test error in the speed card, with the report', async () => {
