@@ -94,11 +94,16 @@ def smtp_server() -> Iterator[SmtpServer]:
 
 @contextmanager
 def running_server(
-    tmp_path_factory: pytest.TempPathFactory, smtp_server: SmtpServer, **settings: str
+    tmp_path_factory: pytest.TempPathFactory,
+    smtp_server: SmtpServer,
+    *,
+    stripe_sync: bool = True,
+    **settings: str,
 ) -> Iterator[LiveServer]:
     """The real server, its mail going to a real SMTP server and its payments to our fake
     Stripe, which sends its signed webhooks back to the server over HTTP. `settings` are extra
-    AGENCY_* variables (e.g. SCHEDULING_URL="...")."""
+    AGENCY_* variables (e.g. SCHEDULING_URL="..."); without `stripe_sync` the catalogue is not
+    synced to the fake (a server whose STRIPE_SECRET_KEY is empty: payments not set up)."""
     if not (web_dir() / "index.html").is_file():
         raise RuntimeError("the web UI is not built: run `npm run build` in webui/")
     workdir = tmp_path_factory.mktemp("server")
@@ -134,7 +139,8 @@ def running_server(
     server = LiveServer(f"http://127.0.0.1:{port}", workdir, process, env, fake)
     try:
         wait_until_up(server.url, process)
-        server.cli("stripe", "sync")
+        if stripe_sync:
+            server.cli("stripe", "sync")
         yield server
     finally:
         process.terminate()

@@ -35,7 +35,7 @@ def test_visitor_buys_professional(page: Page, live_server: LiveServer) -> None:
     expect(page.get_by_role("radio", name=re.compile("Professional"))).to_be_checked()
     fill_visitor_fields(page, email)
     page.get_by_label("Domain Name").fill("https://www.hamilton-code.com/")
-    page.get_by_role("button", name="Continue to Secure Checkout").click()
+    page.get_by_role("button", name="Order with obligation to pay").click()
     pay_on_stripe(page, live_server)
 
     expect(page).to_have_url(re.compile(re.escape(base) + r"/success\?session_id=cs_"))
@@ -61,10 +61,10 @@ def test_one_time_plan_appears_in_orders(page: Page, live_server: LiveServer) ->
     log_in(page, base, email, "orbit 1962 x")
     expect(page).to_have_url(base + "/dashboard")
     page.goto(base + "/start?type=ai&plan=pro-ai")
-    # Signed in: the account fields are hidden (they keep their space: nothing moves).
+    # Signed in: the account fields are hidden.
     expect(page.get_by_label("Full Name")).to_be_hidden()
     expect(page.get_by_text(f"Signed in as {email}")).to_be_visible()
-    page.get_by_role("button", name="Start My AI Setup").click()
+    page.get_by_role("button", name="Order with obligation to pay").click()
     pay_on_stripe(page, live_server)
     expect(page.get_by_role("heading", name="Payment Successful.")).to_be_visible(timeout=20000)
     page.goto(base + "/dashboard/billing")
@@ -77,7 +77,7 @@ def test_cancel_returns_to_the_start_page(page: Page, live_server: LiveServer) -
     base = live_server.url
     page.goto(base + "/start?type=ugc&plan=custom-campaign")
     fill_visitor_fields(page, f"grace{next(BUYERS)}@example.com")
-    page.get_by_role("button", name="Order My Videos").click()
+    page.get_by_role("button", name="Order with obligation to pay").click()
     expect(page).to_have_url(re.compile(re.escape(live_server.stripe.base_url) + "/pay/"))
     page.get_by_role("link", name="Cancel").click()
     expect(page).to_have_url(re.compile(re.escape(base) + r"/start\?canceled=true&type=ugc"))
@@ -128,7 +128,7 @@ def test_start_first_html_holds_the_page(
 
 def test_ai_start_first_html_holds_the_page(live_server: LiveServer) -> None:
     html = first_html(live_server.url + "/ai-start?plan=premium")
-    assert "Start Your 24h Website Rebuild" in html
+    assert "Start Your Website, Live in 24 Hours" in html
     assert re.search(r'<input[^>]*checked=""[^>]*value="premium"', html)
 
 

@@ -89,7 +89,7 @@ def buy_a_website(page: Page, server: LiveServer) -> None:
     page.get_by_label("Email Address").fill(CUSTOMER)
     page.locator("input[name=password]").fill(PASSWORD)
     page.get_by_label("Domain Name").fill(f"https://{DOMAIN}/")
-    page.get_by_role("button", name="Continue to Secure Checkout").click()
+    page.get_by_role("button", name="Order with obligation to pay").click()
     pay_on_stripe(page, server)
     expect(page.get_by_role("heading", name="Payment Successful.")).to_be_visible(timeout=20000)
 

@@ -5,13 +5,25 @@ from agency.modules.auth.service.accounts import (
     accounts_by_ids,
     find_user_ids,
     get_account,
+    get_account_by_email,
     register_or_authenticate,
+)
+from agency.modules.auth.service.validation import (
+    MSG_EMAIL_INVALID,
+    normalise_email,
+    password_problem,
+    valid_email,
 )
 
 __all__ = [
+    "MSG_EMAIL_INVALID",
     "Account",
     "accounts_by_ids",
     "find_user_ids",
     "get_account",
+    "get_account_by_email",
+    "normalise_email",
+    "password_problem",
     "register_or_authenticate",
+    "valid_email",
 ]

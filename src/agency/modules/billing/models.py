@@ -13,6 +13,8 @@ class Customer(Model):
 
     user_id = fields.IntField(primary_key=True, generated=False)
     stripe_customer_id = fields.CharField(max_length=255, unique=True)
+    # "consumer" or "business", as the buyer last said at checkout (None: never asked).
+    buyer_type = fields.CharField(max_length=16, null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:
@@ -26,6 +28,12 @@ class CheckoutSession(Model):
     domain = fields.CharField(max_length=253, null=True)
     mode = fields.CharField(max_length=16)
     status = fields.CharField(max_length=16, default="open")
+    # Who buys, and a consumer's consent to work starting within the withdrawal period: the
+    # version of the text they ticked and when (both None: no consent given).
+    buyer_type = fields.CharField(max_length=16, default="consumer")
+    early_start_consent_version = fields.CharField(max_length=64, null=True)
+    early_start_consent_at = fields.DatetimeField(null=True)
+    terms_version = fields.CharField(max_length=64, null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
     completed_at = fields.DatetimeField(null=True)
 
@@ -49,6 +57,9 @@ class Subscription(Model):
     card_brand = fields.CharField(max_length=32, null=True)
     card_last4 = fields.CharField(max_length=4, null=True)
     stripe_created = fields.BigIntField(default=0)
+    # When the customer was sent the cancellation confirmation for the cancellation now in
+    # force (cleared when the subscription is renewed again): one e-mail, whichever way it came.
+    cancellation_confirmed_at = fields.DatetimeField(null=True)
     updated_at = fields.DatetimeField(auto_now=True)
 
     class Meta:
@@ -68,6 +79,13 @@ class Order(Model):
     card_brand = fields.CharField(max_length=32, null=True)
     card_last4 = fields.CharField(max_length=4, null=True)
     order_date = fields.DatetimeField()
+    # Copied from the checkout session (see CheckoutSession).
+    buyer_type = fields.CharField(max_length=16, default="consumer")
+    early_start_consent_version = fields.CharField(max_length=64, null=True)
+    early_start_consent_at = fields.DatetimeField(null=True)
+    terms_version = fields.CharField(max_length=64, null=True)
+    # The order confirmation e-mail (core.mail's OutboundMail id) once queued: sent once.
+    confirmation_mail_id = fields.IntField(null=True)
 
     class Meta:
         table = "billing_order"

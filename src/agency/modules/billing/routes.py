@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import logging
-from typing import cast
+from typing import Any, cast
 
 from quart import Blueprint, Quart, current_app, request
 from quart.blueprints import BlueprintSetupState
 from quart_schema import validate_request, validate_response
 
 from agency.core.errors import ValidationFailed
+from agency.core.modules import HtmlFilter
 from agency.core.web import app_settings, settings_of
 from agency.modules.auth import web as auth_web
+from agency.modules.billing import clients
 from agency.modules.billing.clients import StripeGateway
 from agency.modules.billing.schemas import (
+    BuyerOut,
     CheckoutIn,
     CheckoutStatus,
     OrderList,
@@ -21,7 +24,7 @@ from agency.modules.billing.schemas import (
     UrlOut,
     WebhookOut,
 )
-from agency.modules.billing.service import checkout, reads, webhooks
+from agency.modules.billing.service import checkout, payments_notice, reads, webhooks
 from agency.modules.billing.settings import BillingSettings
 
 blueprint = Blueprint("billing", __name__)
@@ -37,6 +40,12 @@ def install_gateway(state: BlueprintSetupState) -> None:
     app.extensions[GATEWAY] = StripeGateway(
         settings.stripe_secret_key, settings.stripe_api_base, settings.stripe_webhook_secret
     )
+    clients.install(app.extensions[GATEWAY])
+
+
+def payments_filter(settings: BillingSettings, _extensions: dict[str, Any]) -> HtmlFilter:
+    """Fills the built pages with whether payments are set up (`payments_notice`)."""
+    return payments_notice.html_filter(bool(settings.stripe_secret_key))
 
 
 def gateway() -> StripeGateway:
@@ -100,6 +109,15 @@ async def get_orders() -> OrderList:
     """The signed-in user's orders, newest first."""
     account = await auth_web.require_account()
     return OrderList(orders=await reads.list_orders(account.id))
+
+
+@blueprint.get("/api/billing/buyer")
+@auth_web.login_required
+@validate_response(BuyerOut, 200)
+async def get_buyer() -> BuyerOut:
+    """Whether the signed-in user last bought as a consumer or a business (null: not yet)."""
+    account = await auth_web.require_account()
+    return BuyerOut(buyer_type=await reads.buyer_type(account.id))
 
 
 @blueprint.get("/api/billing/checkout/<session_id>")

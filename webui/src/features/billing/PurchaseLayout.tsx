@@ -1,11 +1,13 @@
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { CheckIcon } from '../../components/icons/CheckIcon'
 import { Button } from '../../components/ui/Button'
 import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Container } from '../../components/ui/Section'
 import { Spinner } from '../../components/ui/Spinner'
-import { priceWithSuffix, useCatalogue, type Catalogue, type Family, type Plan } from '../catalogue'
-import { PurchaseForm, type PurchasePage } from './PurchaseForm'
+import { Link } from '../../lib/router'
+import { useCatalogue, type Catalogue, type Family, type Plan } from '../catalogue'
+import { paymentsReady } from './payments'
+import { PurchaseForm, priceTerms, type PurchasePage } from './PurchaseForm'
 // Purchase styles load with the purchase pages only.
 import './purchase.css'
 
@@ -65,10 +67,33 @@ export function PurchaseLayout({ page, canceled, select, eyebrow }: PurchaseLayo
     )
   }
 
+  return <PurchaseBody key={selection.family.key} page={page} canceled={canceled} eyebrow={eyebrow} selection={selection} />
+}
+
+function PurchaseBody({
+  page,
+  canceled,
+  eyebrow,
+  selection,
+}: {
+  page: PurchasePage
+  canceled: boolean
+  eyebrow?: ReactNode
+  selection: PurchaseSelection
+}) {
   const { family, plans, initialPlan, title, description, narrow } = selection
+  const [planKey, setPlanKey] = useState(initialPlan)
+  // Read once: the first HTML already says it (the server filled it in), so nothing moves.
+  const [payments] = useState(paymentsReady)
+  const selected = plans.find((plan) => plan.key === planKey) ?? null
   return (
     <div className="purchase">
       <Container size="lg">
+        {!payments && (
+          <p className="purchase-note purchase-note--warn" role="status" data-payments-notice="">
+            Payments are not set up yet. Please <Link to="/contact">contact us</Link> to order.
+          </p>
+        )}
         <div className="purchase__head">
           {eyebrow && <p className="purchase__eyebrow">{eyebrow}</p>}
           <h1 className="purchase__title">{title}</h1>
@@ -81,18 +106,25 @@ export function PurchaseLayout({ page, canceled, select, eyebrow }: PurchaseLayo
         )}
         <div className="purchase__grid">
           <div className="purchase__main">
-            <PurchaseForm key={family.key} page={page} family={family} plans={plans} initialPlan={initialPlan} narrow={narrow ?? false} />
+            <PurchaseForm
+              page={page}
+              family={family}
+              plans={plans}
+              initialPlan={initialPlan}
+              narrow={narrow ?? false}
+              canceled={canceled}
+              onPlanChange={setPlanKey}
+            />
           </div>
-          <PurchaseAside family={family} plans={plans} />
+          <PurchaseAside family={family} selected={selected} />
         </div>
       </Container>
     </div>
   )
 }
 
-/** The family's promises and what every package includes. */
-function PurchaseAside({ family, plans }: { family: Family; plans: Plan[] }) {
-  const cheapest = plans.reduce<Plan | null>((low, plan) => (low === null || plan.price < low.price ? plan : low), null)
+/** The family's promises, and the package picked (it follows the form). */
+function PurchaseAside({ family, selected }: { family: Family; selected: Plan | null }) {
   return (
     <aside className="purchase__aside" aria-label="Why order with us">
       <div className="purchase-aside card">
@@ -105,9 +137,9 @@ function PurchaseAside({ family, plans }: { family: Family; plans: Plan[] }) {
             </li>
           ))}
         </ul>
-        {cheapest && plans.length > 1 && (
+        {selected && (
           <p className="purchase-aside__from">
-            Packages from <strong>{priceWithSuffix(cheapest)}</strong>
+            {selected.name}: <strong>{priceTerms(selected)}</strong>
           </p>
         )}
       </div>

@@ -18,7 +18,10 @@ function mockVisitorShop(checkout?: () => FakeResponse) {
 
 const heading = (name: string | RegExp) => screen.findByRole('heading', { level: 1, name })
 const radio = (name: RegExp) => screen.getByRole('radio', { name })
-const submit = (name = 'Continue to Secure Checkout') => userEvent.click(screen.getByRole('button', { name }))
+const ORDER = 'Order with obligation to pay'
+const submit = () => userEvent.click(screen.getByRole('button', { name: ORDER }))
+/** The package radios (the buyer type is a radio group too). */
+const packageRadios = () => within(screen.getByRole('radiogroup', { name: 'Choose your package' })).getAllByRole('radio')
 
 async function fillAccount(values: { name?: string; email?: string; password?: string }) {
   if (values.name) await userEvent.type(screen.getByLabelText(/^Full Name/), values.name)
@@ -26,7 +29,11 @@ async function fillAccount(values: { name?: string; email?: string; password?: s
   if (values.password) await userEvent.type(screen.getByLabelText(/^Password/), values.password)
 }
 
-beforeEach(() => resetCatalogueCache())
+beforeEach(() => {
+  resetCatalogueCache()
+  window.localStorage.clear()
+  window.sessionStorage.clear()
+})
 
 describe('/start', () => {
   it('shows the website family by default with professional preselected, prices and badges', async () => {
@@ -44,11 +51,14 @@ describe('/start', () => {
     expect(within(pro).getByText('Most Popular')).toBeInTheDocument()
     expect(within(pro).getByText('Save 70%')).toBeInTheDocument()
     expect(pro.querySelector('s')).toHaveTextContent('€97')
-    expect(screen.getByRole('button', { name: 'Continue to Secure Checkout' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: ORDER })).toBeInTheDocument()
     expect(screen.getByText('Secure checkout with Stripe. Your card details never touch our servers.')).toBeInTheDocument()
     const main = within(screen.getByRole('main'))
-    expect(main.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms')
-    expect(main.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy')
+    expect(main.getByRole('link', { name: 'terms' })).toHaveAttribute('href', '/terms')
+    expect(main.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', '/privacy')
+    expect(main.getAllByRole('link', { name: 'withdrawal information' })[0]).toHaveAttribute('href', '/withdrawal')
+    // Information beside the button, not a declaration to agree to.
+    expect(main.queryByText(/agree/i)).not.toBeInTheDocument()
     expect(screen.getByText('Cancel anytime')).toBeInTheDocument()
   })
 
@@ -63,9 +73,10 @@ describe('/start', () => {
   ])('type=%s preselects the family default', async (type, plan, cta) => {
     mockVisitorShop()
     renderApp(`/start?type=${type}`)
-    await screen.findByRole('radiogroup')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
     expect(radio(plan)).toBeChecked()
-    expect(screen.getByRole('button', { name: cta })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: ORDER })).toBeInTheDocument()
+    void cta // the family's call to action is no longer the order button's text
   })
 
   it('preselects an explicit plan and shows one-time prices with their badges', async () => {
@@ -74,11 +85,11 @@ describe('/start', () => {
     await heading('Order Your UGC Videos')
     expect(radio(/^Custom Campaign €499 one-time$/)).toBeChecked()
     // The plan named in the link narrows the list; the others are one click away.
-    expect(screen.getAllByRole('radio')).toHaveLength(1)
+    expect(packageRadios()).toHaveLength(1)
     const custom = radio(/^Custom Campaign/).closest('label') as HTMLElement
     expect(within(custom).getByText('Premium')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Show all 4 packages' }))
-    expect(screen.getAllByRole('radio')).toHaveLength(4)
+    expect(packageRadios()).toHaveLength(4)
     expect(radio(/^Custom Campaign/)).toBeChecked()
   })
 
@@ -88,7 +99,6 @@ describe('/start', () => {
     await heading('Rebuild Your Clinic Landing Page and Funnel')
     expect(screen.getByText('Perfect for Clinics')).toBeInTheDocument()
     expect(screen.queryByText('Most Popular')).not.toBeInTheDocument()
-    expect(screen.getByText('24-hour delivery')).toBeInTheDocument()
     expect(screen.getByText('No contracts')).toBeInTheDocument()
     unmount()
     renderApp('/start?type=rebuild')
@@ -108,7 +118,7 @@ describe('/start', () => {
   ])('type=%s domain field shown: %s', async (type, shown) => {
     mockVisitorShop()
     renderApp(`/start?type=${type}`)
-    await screen.findByRole('radiogroup')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
     const domain = screen.queryByLabelText(/^Domain Name/)
     if (shown) {
       expect(domain).toHaveAccessibleDescription('Enter without http:// or https://')
@@ -120,7 +130,7 @@ describe('/start', () => {
   it('shows the account fields to visitors, with a password show/hide toggle', async () => {
     mockVisitorShop()
     renderApp('/start')
-    await screen.findByRole('radiogroup')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
     expect(screen.getByLabelText(/^Full Name/)).toBeInTheDocument()
     expect(screen.getByLabelText(/^Email Address/)).toHaveAttribute('type', 'email')
     const password = screen.getByLabelText(/^Password/)
@@ -141,31 +151,119 @@ describe('/start', () => {
       return undefined
     })
     renderApp('/start?type=ai&plan=full-stack-ai')
-    await screen.findByRole('radiogroup')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
     // Hidden, in the space they took before the user was known (the page does not move).
     expect(await screen.findByText(/Signed in as/)).toBeVisible()
     expect(screen.getByLabelText(/^Full Name/)).not.toBeVisible()
     expect(screen.getByLabelText(/^Password/)).not.toBeVisible()
     expect(screen.getByText(/Signed in as/)).toHaveTextContent('Signed in as ada@example.eu')
-    await submit('Start My AI Setup')
-    expect(sentBody(fetchMock, CHECKOUT)).toEqual({ plan: 'full-stack-ai', page: 'start' })
+    await submit()
+    expect(sentBody(fetchMock, CHECKOUT)).toEqual({ plan: 'full-stack-ai', page: 'start', buyer_type: 'consumer', early_start_consent: false })
     expect(assign).toHaveBeenCalledWith('https://pay.example/session')
   })
 
-  it('checks in order (package, then account fields) without calling the server', async () => {
+  it('checks every account field with its own message without calling the server', async () => {
     const fetchMock = mockVisitorShop()
     renderApp('/start?type=ugc&plan=starter-clip')
-    await screen.findByRole('radiogroup')
-    await submit('Order My Videos')
-    expect(screen.getByRole('alert')).toHaveTextContent('Please fill in all required fields')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
+    await submit()
+    expect(screen.getByRole('alert')).toHaveTextContent('Please correct the highlighted fields')
     expect(screen.getByLabelText(/^Full Name/)).toHaveAttribute('aria-invalid', 'true')
+    expect(screen.getByLabelText(/^Full Name/)).toHaveAccessibleDescription('Please enter your full name')
 
     await fillAccount({ name: 'Ada Lovelace', email: 'ada@example.eu' })
-    await submit('Order My Videos')
-    expect(screen.getByRole('alert')).toHaveTextContent('Please fill in all required fields')
+    await submit()
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a password')
     expect(screen.getByLabelText(/^Full Name/)).not.toHaveAttribute('aria-invalid')
     expect(screen.getByLabelText(/^Password/)).toHaveAttribute('aria-invalid', 'true')
     expect(fetchMock.mock.calls.filter(([url]) => url === CHECKOUT)).toHaveLength(0)
+  })
+
+  it('checks a field when the visitor leaves it, and clears the mark once it is valid', async () => {
+    mockVisitorShop()
+    renderApp('/start')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
+    const email = screen.getByLabelText(/^Email Address/)
+    await userEvent.type(email, 'max@mustermann')
+    expect(email).not.toHaveAttribute('aria-invalid') // not while typing
+    await userEvent.tab()
+    expect(email).toHaveAttribute('aria-invalid', 'true')
+    expect(email).toHaveAccessibleDescription('Please enter a valid email address')
+    await userEvent.type(email, '.de')
+    expect(email).not.toHaveAttribute('aria-invalid')
+    const password = screen.getByLabelText(/^Password/)
+    await userEvent.type(password, '123')
+    await userEvent.tab()
+    expect(password).toHaveAccessibleDescription(/Password must be at least 6 characters/)
+    const domain = screen.getByLabelText(/^Domain Name/)
+    await userEvent.type(domain, 'not a domain')
+    await userEvent.tab()
+    expect(domain).toHaveAccessibleDescription(/Please enter a valid domain/)
+  })
+
+  it('shows the server\'s per-field messages at the fields', async () => {
+    mockVisitorShop(() => ({
+      status: 400,
+      body: {
+        error: {
+          code: 'validation_error',
+          message: 'Please enter a valid email address',
+          fields: { email: 'Please enter a valid email address' },
+        },
+      },
+    }))
+    renderApp('/start?type=ai')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
+    await fillAccount({ name: 'Ada', email: 'ada@localhost.x', password: 'secret12' })
+    await submit()
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a valid email address')
+    expect(screen.getByLabelText(/^Email Address/)).toHaveAccessibleDescription(/Please enter a valid email address/)
+  })
+
+  it('asks a consumer for the early-start consent with an unticked box, and sends it with its version', async () => {
+    stubLocationAssign()
+    const fetchMock = mockVisitorShop(() => ({ status: 200, body: { url: 'https://pay.example/c' } }))
+    renderApp('/start?type=ai')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
+    expect(screen.getByRole('radio', { name: 'as a consumer' })).toBeChecked()
+    const consent = screen.getByRole('checkbox', { name: /start the work before the 14-day withdrawal period ends/ })
+    expect(consent).not.toBeChecked()
+    await userEvent.click(consent)
+    await fillAccount({ name: 'Ada', email: 'ada@example.eu', password: 'secret12' })
+    await submit()
+    expect(sentBody(fetchMock, CHECKOUT)).toMatchObject({
+      buyer_type: 'consumer',
+      early_start_consent: true,
+      consent_version: 'early-start-2026-11-26',
+    })
+  })
+
+  it('lets a business order without the consumer notice, and remembers the choice', async () => {
+    stubLocationAssign()
+    const fetchMock = mockVisitorShop(() => ({ status: 200, body: { url: 'https://pay.example/c' } }))
+    renderApp('/start?type=ai')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
+    await userEvent.click(screen.getByRole('radio', { name: 'as a business' }))
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument()
+    await fillAccount({ name: 'Ada', email: 'ada@example.eu', password: 'secret12' })
+    await submit()
+    expect(sentBody(fetchMock, CHECKOUT)).toMatchObject({ buyer_type: 'business', early_start_consent: false })
+    expect(window.localStorage.getItem('agency.buyer-type')).toBe('business')
+  })
+
+  it('shows the order summary of the package picked, in the form and beside it', async () => {
+    mockVisitorShop()
+    renderApp('/start?type=website&plan=premium')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
+    const summary = screen.getByRole('region', { name: 'Your order' })
+    expect(summary).toHaveTextContent('Premium')
+    expect(summary).toHaveTextContent('€499 per month')
+    expect(screen.queryByText(/Packages from/)).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: /Show all/ }))
+    await userEvent.click(radio(/^Starter/))
+    expect(summary).toHaveTextContent('Starter')
+    expect(summary).toHaveTextContent('€19 per month')
+    expect(screen.getByRole('complementary')).toHaveTextContent('Starter: €19 per month')
   })
 
   it('asks for a package before anything else when none is selected', async () => {
@@ -176,9 +274,9 @@ describe('/start', () => {
     }
     const fetchMock = mockFetch((_m, url) => (url === '/api/catalogue' ? { status: 200, body: catalogue } : { status: 404 }))
     renderApp('/start?type=ugc')
-    await screen.findByRole('radiogroup')
-    expect(screen.getAllByRole('radio').filter((r) => (r as HTMLInputElement).checked)).toHaveLength(0)
-    await submit('Order My Videos')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
+    expect(packageRadios().filter((r) => (r as HTMLInputElement).checked)).toHaveLength(0)
+    await submit()
     expect(screen.getByRole('alert')).toHaveTextContent('Please select a package')
     expect(fetchMock.mock.calls.filter(([url]) => url === CHECKOUT)).toHaveLength(0)
   })
@@ -187,7 +285,7 @@ describe('/start', () => {
     const assign = stubLocationAssign()
     const fetchMock = mockVisitorShop(() => ({ status: 200, body: { url: 'https://checkout.stripe.test/c/pay_1' } }))
     renderApp('/start?type=website')
-    await screen.findByRole('radiogroup')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
     await userEvent.click(radio(/^Premium/))
     await fillAccount({ name: ' Ada Lovelace ', email: 'ada@example.eu', password: 'secret12' })
     await userEvent.type(screen.getByLabelText(/^Domain Name/), 'adas-bakery.eu')
@@ -195,6 +293,8 @@ describe('/start', () => {
     expect(sentBody(fetchMock, CHECKOUT)).toEqual({
       plan: 'premium',
       page: 'start',
+      buyer_type: 'consumer',
+      early_start_consent: false,
       domain: 'adas-bakery.eu',
       full_name: 'Ada Lovelace',
       email: 'ada@example.eu',
@@ -209,7 +309,7 @@ describe('/start', () => {
     const assign = stubLocationAssign()
     const fetchMock = mockVisitorShop(() => ({ status: 200, body: { url: 'https://checkout.stripe.test/c/pay_2' } }))
     renderApp('/start?type=website')
-    await screen.findByRole('radiogroup')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
     const typeSilently = (label: RegExp, value: string) => {
       ;(screen.getByLabelText(label) as HTMLInputElement).value = value
     }
@@ -223,6 +323,8 @@ describe('/start', () => {
     expect(sentBody(fetchMock, CHECKOUT)).toEqual({
       plan: 'premium',
       page: 'start',
+      buyer_type: 'consumer',
+      early_start_consent: false,
       domain: 'hamilton-code.com',
       full_name: 'Margaret Hamilton',
       email: 'margaret@example.com',
@@ -237,7 +339,7 @@ describe('/start', () => {
       body: { error: { code: 'email_registered', message: 'This email is already registered.' } },
     }))
     renderApp('/start?type=website&plan=premium')
-    await screen.findByRole('radiogroup')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
     await fillAccount({ name: 'Ada Lovelace', email: 'ada@example.eu', password: 'wrong-pass' })
     await submit()
     const alert = await screen.findByRole('alert')
@@ -246,7 +348,7 @@ describe('/start', () => {
       'href',
       `/login?next=${encodeURIComponent('/start?type=website&plan=premium')}`,
     )
-    expect(screen.getByRole('button', { name: 'Continue to Secure Checkout' })).toBeEnabled()
+    expect(screen.getByRole('button', { name: ORDER })).toBeEnabled()
   })
 
   it('shows server messages such as payments not configured', async () => {
@@ -255,16 +357,16 @@ describe('/start', () => {
       body: { error: { code: 'payments_not_configured', message: 'Payments are not set up yet. Please contact us to order.' } },
     }))
     renderApp('/start?type=ai')
-    await screen.findByRole('radiogroup')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
     await fillAccount({ name: 'Ada', email: 'ada@example.eu', password: 'secret12' })
-    await submit('Start My AI Setup')
+    await submit()
     expect(await screen.findByRole('alert')).toHaveTextContent('Payments are not set up yet. Please contact us to order.')
   })
 
   it('falls back to the generic message when the server says nothing useful', async () => {
     mockVisitorShop(() => ({ status: 500, body: 'oops' }))
     renderApp('/start')
-    await screen.findByRole('radiogroup')
+    await screen.findByRole('radiogroup', { name: 'Choose your package' })
     await fillAccount({ name: 'Ada', email: 'ada@example.eu', password: 'secret12' })
     await submit()
     expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong. Please try again.')
@@ -300,8 +402,8 @@ describe('/ai-start', () => {
     const assign = stubLocationAssign()
     const fetchMock = mockVisitorShop(() => ({ status: 200, body: { url: 'https://pay.example/x' } }))
     renderApp('/ai-start?plan=starter')
-    await heading('Start Your 24h Website Rebuild')
-    const radios = screen.getAllByRole('radio')
+    await heading('Start Your Website, Live in 24 Hours')
+    const radios = packageRadios()
     expect(radios.map((r) => r.getAttribute('value'))).toEqual(['starter', 'professional', 'premium'])
     expect(radio(/^Starter €19\/month$/)).toBeChecked()
     expect(radio(/^Premium €499\/month$/)).toBeInTheDocument()
@@ -314,7 +416,7 @@ describe('/ai-start', () => {
   it('defaults to professional, ignores other families and notes a cancel', async () => {
     mockVisitorShop()
     renderApp('/ai-start?plan=pro-ai&canceled=true')
-    await heading('Start Your 24h Website Rebuild')
+    await heading('Start Your Website, Live in 24 Hours')
     expect(radio(/^Professional/)).toBeChecked()
     expect(screen.queryByRole('radio', { name: /Pro AI/ })).not.toBeInTheDocument()
     expect(screen.getByText(/nothing was charged/)).toBeInTheDocument()

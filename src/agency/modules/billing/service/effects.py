@@ -8,7 +8,7 @@ from typing import Any
 
 from agency.modules.billing.clients import StripeGateway, StripeObjectMissing
 from agency.modules.billing.models import CheckoutSession, Customer, Order
-from agency.modules.billing.service import subscriptions
+from agency.modules.billing.service import confirmation, contracts, subscriptions
 from agency.modules.catalogue import api as catalogue_api
 from agency.modules.notifications import api as notifications_api
 from agency.modules.sites import api as sites_api
@@ -62,10 +62,13 @@ class Effects:
                 await Customer.create(user_id=user_id, stripe_customer_id=customer_id)
         if self.subscription is not None:
             await subscriptions.upsert(self.subscription)
+            # Cancelled any way (the portal, the cancel page): confirmed once, by e-mail.
+            await contracts.subscription_changed(self.subscription["id"])
         if self.order is not None and not await Order.exists(
             checkout_session_id=self.order["checkout_session_id"]
         ):
-            await Order.create(**self.order)
+            order = await Order.create(**self.order)
+            await confirmation.queue(order.id)  # in this transaction: once per order
         if self.session_status is not None:
             session_id, status = self.session_status
             completed = datetime.now(UTC) if status == "complete" else None
@@ -172,6 +175,7 @@ async def _prepare_completed_checkout(
         "order_date": datetime.fromtimestamp(int(session.get("created") or 0), UTC)
         if session.get("created")
         else datetime.now(UTC),
+        **confirmation.order_terms_of(local, metadata),
     }
     effects.session_status = (session_id, "complete")
     domain = metadata.get("domain") or (local.domain if local else None)

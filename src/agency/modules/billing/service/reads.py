@@ -13,6 +13,8 @@ from agency.modules.billing.models import (
     Subscription,
 )
 from agency.modules.billing.schemas import CheckoutStatus, OrderOut, SubscriptionOut
+from agency.modules.billing.service import order_terms
+from agency.modules.billing.service.order_numbers import order_number
 from agency.modules.catalogue import api as catalogue_api
 
 MSG_NO_BILLING_ACCOUNT = "You have no billing account yet: buy a plan first."
@@ -66,12 +68,27 @@ async def checkout_status(user_id: int, session_id: str) -> CheckoutStatus:
         raise NotFound("We could not find that checkout.")
     plan = await catalogue_api.get_plan(session.plan_key)
     status = {"complete": "paid", "expired": "expired"}.get(session.status, "pending")
+    order = await Order.get_or_none(checkout_session_id=session_id)
+    buyer = order_terms.BUSINESS if session.buyer_type == order_terms.BUSINESS else "consumer"
+    consent_at = order.early_start_consent_at if order else session.early_start_consent_at
+    ordered = order.order_date if order else session.created_at
     return CheckoutStatus(
         status=status,
         mode=session.mode,
         plan_key=session.plan_key,
         plan_name=plan.name if plan else session.plan_key,
+        order_number=order_number(order.id) if order else None,
+        buyer_type=buyer,
+        early_start_consent=consent_at is not None,
+        work_starts_on=order_terms.work_starts_on(buyer, consent_at, ordered),
     )
+
+
+async def buyer_type(user_id: int) -> str | None:
+    """The buyer type ("consumer" or "business") the user last bought as; None before their
+    first checkout."""
+    customer = await Customer.get_or_none(user_id=user_id)
+    return customer.buyer_type if customer else None
 
 
 async def portal_url(gateway: StripeGateway, user_id: int, return_url: str) -> str:

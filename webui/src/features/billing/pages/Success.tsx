@@ -10,6 +10,9 @@ import { api } from '../../../lib/api-client'
 import { useAuth } from '../../../lib/auth'
 import { cx } from '../../../lib/cx'
 import { usePolledJob } from '../../../lib/use-polled-job'
+import { findPlan, useCatalogue } from '../../catalogue'
+import { formatIsoDate } from '../billing'
+import { WITHDRAWAL_DAYS } from '../order-terms'
 // Purchase styles load with the purchase pages only.
 import '../purchase.css'
 
@@ -22,6 +25,13 @@ export const MSG_LATE =
 
 type Phase = 'auth' | 'pending' | 'paid' | 'late' | 'missing'
 
+interface Paid {
+  planKey: string
+  orderNumber: string | null
+  buyerType: 'consumer' | 'business'
+  workStartsOn: string | null
+}
+
 export default function SuccessPage() {
   const { refresh } = useAuth()
   const navigate = useNavigate()
@@ -30,6 +40,8 @@ export default function SuccessPage() {
   const sessionId = params.get('session_id')
   const [phase, setPhase] = useState<Phase>('auth')
   const [planName, setPlanName] = useState<string | null>(null)
+  const [paid, setPaid] = useState<Paid | null>(null)
+  const catalogue = useCatalogue()
   const here = `${location.pathname}${location.search}`
   const { begin, cancel } = usePolledJob()
 
@@ -56,6 +68,14 @@ export default function SuccessPage() {
           immediate: true,
           onAnswer: (data) => {
             if (data.plan_name) setPlanName(data.plan_name)
+            if (data.status === 'paid') {
+              setPaid({
+                planKey: data.plan_key,
+                orderNumber: data.order_number ?? null,
+                buyerType: data.buyer_type ?? 'consumer',
+                workStartsOn: data.work_starts_on ?? null,
+              })
+            }
           },
           // A network blip or an unknown session: keep trying until the time limit.
           retryable: () => true,
@@ -91,14 +111,33 @@ export default function SuccessPage() {
   }
 
   if (phase === 'paid') {
+    const plan = catalogue.status === 'ready' && paid ? findPlan(catalogue.catalogue, paid.planKey) : undefined
     return (
       <SuccessCard tone="done" icon={<CheckIcon size={32} />} heading="Payment Successful.">
-        <p>Our team starts on your website immediately. An email with the next steps is on its way to you.</p>
+        {paid?.orderNumber && (
+          <p className="success-card__plan">
+            Your order number: <strong>{paid.orderNumber}</strong>
+          </p>
+        )}
         {planName && (
           <p className="success-card__plan">
             Your package: <strong>{planName}</strong>
           </p>
         )}
+        {paid?.workStartsOn ? (
+          <p>
+            We start work on {formatIsoDate(paid.workStartsOn)}, when your {WITHDRAWAL_DAYS}-day withdrawal period has
+            ended, as you did not ask us to start earlier.
+          </p>
+        ) : (
+          <p>Our team starts on your order immediately.</p>
+        )}
+        {plan && (plan.delivery || plan.guarantee) && (
+          <p className="success-card__promise">
+            {[plan.delivery && `Delivery in ${plan.delivery}`, plan.guarantee].filter(Boolean).join(' · ')}
+          </p>
+        )}
+        <p>The order confirmation is on its way to your email address.</p>
         <div className="success-card__actions">
           <ButtonLink to="/dashboard" size="lg">
             Go to Dashboard
