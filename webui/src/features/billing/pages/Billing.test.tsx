@@ -52,6 +52,16 @@ describe('/dashboard/billing', () => {
     expect(within(rows[1]).getByText('Pending')).toHaveClass('badge--yellow')
   })
 
+  it('reads "Ends on DATE" for a subscription set to cancel, not "Next billing date"', async () => {
+    mockBilling({ ...subscription, cancel_at_period_end: true }, orders)
+    renderApp('/dashboard/billing')
+    await screen.findByRole('table')
+    expect(screen.getByText('Ends on')).toBeInTheDocument()
+    expect(screen.queryByText('Next billing date')).not.toBeInTheDocument()
+    expect(screen.getByText(/Cancelled: your subscription ends on 22 December 2026/)).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Cancel contracts here' })).toHaveAttribute('href', '/cancel')
+  })
+
   it('shows an empty state with a link to /start', async () => {
     mockBilling(null, [])
     renderApp('/dashboard/billing')

@@ -1,0 +1,69 @@
+import { screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { checkIdentification, formatDay, formatDayTime, MSG_EMAIL, MSG_REFERENCE } from '../contracts'
+import { mockFetch, renderApp } from '@test/utils'
+
+const visitor = { status: 401, body: { error: { code: 'unauthorized', message: 'Not signed in.' } } }
+const NEUTRAL = 'We could not find a contract for these details. Please check the e-mail address and the order number or domain, or write to us: we will help.'
+
+describe('contracts', () => {
+  it('checks both fields in the server words and writes dates as the e-mails do', () => {
+    expect(checkIdentification({ email: '', reference: ' ' })?.fields).toEqual({ email: MSG_EMAIL, reference: MSG_REFERENCE })
+    expect(checkIdentification({ email: 'max@mustermann', reference: 'AG-1' })?.fields).toEqual({
+      email: 'Please enter a valid email address',
+    })
+    expect(checkIdentification({ email: 'ada@example.com', reference: 'AG-000042' })).toBeNull()
+    expect(formatDay('2026-12-10')).toBe('10 December 2026')
+    expect(formatDayTime('2026-11-26T14:05:00Z')).toBe('26 November 2026, 14:05 UTC')
+  })
+
+  it('/withdraw: a neutral refusal, then the confirmation step and the receipt', async () => {
+    const calls: string[] = []
+    mockFetch((method, url, init) => {
+      if (method !== 'POST') return visitor
+      const body = JSON.parse(String(init.body)) as { email: string }
+      calls.push(`${url} ${body.email}`)
+      if (body.email === 'eve@example.com') return { status: 404, body: { error: { code: 'no_matching_contract', message: NEUTRAL } } }
+      const preview = { order_number: 'AG-000042', plan_name: 'Starter', domain: 'ada.example', ordered_on: '2026-11-26', deadline: '2026-12-10' }
+      if (url === '/api/contracts/withdrawal/check') return { status: 200, body: preview }
+      return { status: 201, body: { ...preview, received_at: '2026-11-26T14:05:00Z', message: 'Your withdrawal has reached us. We have e-mailed you a receipt.' } }
+    })
+    renderApp('/withdraw')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Withdraw from contract' })).toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText(/E-mail address of the order/), 'eve@example.com')
+    await userEvent.type(screen.getByLabelText(/Order number or website domain/), 'AG-000042')
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    expect(await screen.findByText(NEUTRAL)).toBeInTheDocument()
+    await userEvent.clear(screen.getByLabelText(/E-mail address of the order/))
+    await userEvent.type(screen.getByLabelText(/E-mail address of the order/), 'ada@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    expect(await screen.findByRole('heading', { name: 'Confirm your withdrawal' })).toBeInTheDocument()
+    expect(screen.getByText('10 December 2026')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm withdrawal' }))
+    expect(await screen.findByRole('status')).toHaveTextContent('received on 26 November 2026, 14:05 UTC')
+    expect(calls).toEqual([
+      '/api/contracts/withdrawal/check eve@example.com',
+      '/api/contracts/withdrawal/check ada@example.com',
+      '/api/contracts/withdrawal ada@example.com',
+    ])
+  })
+
+  it('/cancel: shows when the subscription ends before cancelling', async () => {
+    mockFetch((method, url) => {
+      if (method !== 'POST') return visitor
+      const preview = { plan_name: 'Starter', order_number: 'AG-000042', domain: 'ada.example', ends_on: '2026-12-26' }
+      if (url === '/api/contracts/cancellation/check') return { status: 200, body: preview }
+      return { status: 201, body: { ...preview, requested_at: '2026-11-26T14:05:00Z', message: 'Your cancellation is confirmed. We have e-mailed you a confirmation.' } }
+    })
+    renderApp('/cancel')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Cancel contracts here' })).toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText(/E-mail address of the order/), 'ada@example.com')
+    await userEvent.type(screen.getByLabelText(/Order number or website domain/), 'ada.example')
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    expect(await screen.findByRole('heading', { name: 'Confirm your cancellation' })).toBeInTheDocument()
+    expect(screen.getAllByText(/26 December 2026/).length).toBeGreaterThan(0)
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel now' }))
+    expect(await screen.findByRole('status')).toHaveTextContent('Your Starter subscription ends on 26 December 2026')
+  })
+})
