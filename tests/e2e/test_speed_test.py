@@ -1,8 +1,9 @@
 """The three speed-test pages in real Chromium against the real server, its speed tests run by
 its job runner against the fake PageSpeed Insights (`tests/fakes/pagespeed.py`), its newsletter
-sign-ups sent to the fake Kit (`tests/fakes/kit.py`), its mail to the test SMTP server: every
-validation message, the states (confirmation, scanning, result), the rating and the 'Too Slow'
-panel on both sides of 90, a §8 error in the red box, the report e-mail, the lead.
+sign-ups (only with the opt-in box ticked) sent to the fake Kit (`tests/fakes/kit.py`), its mail
+to the test SMTP server: every validation message, the states (confirmation, scanning, result),
+the rating and the 'Too Slow' panel on both sides of 90, a §8 error in the red box, the report
+e-mail, the lead.
 
 The fake PageSpeed answers by host (`score-N.example` scores N, `down.example` is the recorded
 FAILED_DOCUMENT_REQUEST); names under `.example` never resolve, so the server runs with
@@ -125,9 +126,12 @@ def open_tool(page: Page, server: LiveServer, path: str) -> None:
     expect(page.get_by_role("button", name=SUBMIT)).to_be_enabled()
 
 
-def submit(page: Page, url: str, email: str) -> None:
+def submit(page: Page, url: str, email: str, newsletter: bool = False) -> None:
     page.get_by_label("Website URL").fill(url)
     page.get_by_label("Your Email").fill(email)
+    page.get_by_role("checkbox", name=re.compile("^Also send me the newsletter")).set_checked(
+        newsletter
+    )
     page.get_by_role("button", name=SUBMIT).click()
 
 
@@ -180,8 +184,8 @@ def test_validation_messages_in_the_spec_order(
     else:
         # Only non-empty fields are required here: the server names what it cannot test.
         submit(page, "not a domain", f"{spec.source}-check@visitor.example")
-        expect(page.get_by_text("You're subscribed!")).to_be_visible()
         expect(page.get_by_role("alert")).to_have_text(BAD_DOMAIN)
+        expect(page.get_by_text(re.compile("subscribed", re.IGNORECASE))).to_have_count(0)
     assert unexpected(console, 400) == [], console.problems
 
 
@@ -195,11 +199,12 @@ def test_a_slow_site_shows_its_rating_and_too_slow_and_the_report_arrives(
     speed.pagespeed.delay = 2.0  # long enough to see the scan
     try:
         open_tool(page, speed.server, spec.path)
-        submit(page, f"https://{domain}/", email)
-        # Newsletter first: its confirmation shows while the test runs.
+        submit(page, f"https://{domain}/", email, newsletter=True)
+        # The test started: its confirmation and the newsletter's show while it runs.
         expect(
             page.get_by_text(f"Your speed report will arrive at {email} in about 60 seconds")
         ).to_be_visible()
+        expect(page.get_by_text("You're subscribed to the newsletter.")).to_be_visible()
         expect(page.get_by_role("progressbar")).to_be_visible()
         expect(page.get_by_text(f"Testing {domain}…")).to_be_visible()
         expect(page.get_by_role("button", name="Testing…")).to_be_disabled()
@@ -223,7 +228,8 @@ def test_a_slow_site_shows_its_rating_and_too_slow_and_the_report_arrives(
 
     subject, body = report_mail(smtp_server, email)
     assert domain in subject and f"{spec.slow}/100" in subject and rating(spec.slow) in subject
-    assert "Speed index:" in body and "/start" in body
+    # A service e-mail: the report, no call to buy; it can still be stopped.
+    assert "Speed index:" in body and "/start" not in body and "Unsubscribe: " in body
     assert email in leads_of(speed.server, spec.source)
     assert speed.kit.on_form(email), "not subscribed with Kit"
 
@@ -262,25 +268,45 @@ def test_an_unreachable_site_shows_the_spec_message_and_the_next_submit_clears_i
     # Each submit clears the previous error and confirmation.
     submit(page, "", "x@visitor.example")
     expect(page.get_by_role("alert")).to_have_text(URL_REQUIRED)
-    expect(page.get_by_text("You're subscribed!")).to_have_count(0)
+    expect(page.get_by_text(re.compile("subscribed", re.IGNORECASE))).to_have_count(0)
     assert console.problems == [], console.problems
 
 
-def test_a_kit_failure_is_shown_in_the_red_box_and_no_test_starts(
+def test_a_kit_failure_is_said_and_the_test_still_runs(
     desk: Page, speed: SpeedServer, console: ConsoleLog
 ) -> None:
     page = desk
     open_tool(page, speed.server, "/coach-speed-test")
-    before = len(speed.pagespeed.requests)
     speed.kit.fail_next(500, {"errors": ["Something went wrong at Kit"]})
-    submit(page, "kit-fails.example", "kit-fails@visitor.example")
-    expect(page.get_by_role("alert")).to_contain_text("Error subscribing to ConvertKit: ")
-    expect(page.get_by_role("progressbar")).to_have_count(0)
-    time.sleep(1)
-    assert len(speed.pagespeed.requests) == before
-    # The e-mail was given: it is a lead even though Kit failed.
+    submit(page, "kit-fails.example", "kit-fails@visitor.example", newsletter=True)
+    expect(
+        page.get_by_text("Error subscribing to ConvertKit: Something went wrong at Kit")
+    ).to_be_visible()
+    result = page.get_by_role("region", name="Speed results for kit-fails.example")
+    expect(result).to_be_visible(timeout=30_000)
+    expect(page.get_by_role("alert")).to_have_count(0)
+    expect(page.get_by_text("You're subscribed to the newsletter.")).to_have_count(0)
+    assert not speed.kit.on_form("kit-fails@visitor.example")
+    # The e-mail was given for the report: it is a lead.
     assert "kit-fails@visitor.example" in leads_of(speed.server, "coach-speed-test")
-    assert unexpected(console, 502) == [], console.problems
+    assert console.problems == [], console.problems
+
+
+def test_without_the_box_kit_is_never_reached(
+    desk: Page, speed: SpeedServer, console: ConsoleLog
+) -> None:
+    page = desk
+    open_tool(page, speed.server, "/speed-test")
+    box = page.get_by_role("checkbox", name=re.compile("^Also send me the newsletter"))
+    expect(box).not_to_be_checked()
+    before = len(speed.kit.requests)
+    submit(page, "score-81.example", "no-box@visitor.example")
+    expect(page.get_by_role("region", name="Speed results for score-81.example")).to_be_visible(
+        timeout=30_000
+    )
+    assert len(speed.kit.requests) == before
+    expect(page.get_by_text(re.compile("subscribed", re.IGNORECASE))).to_have_count(0)
+    assert console.problems == [], console.problems
 
 
 def test_phone_flow_fits_the_screen(
@@ -310,7 +336,10 @@ def test_the_page_reads_without_javascript(
         expect(page.get_by_role("heading", level=1)).to_have_text("Website Speed Test")
         expect(page.get_by_label("Website URL")).to_be_visible()
         expect(page.get_by_label("Your Email")).to_be_visible()
-        expect(page.get_by_text("1,423 websites tested this month")).to_be_visible()
+        # The count comes from the server: its line is kept, empty, until the script runs.
+        expect(page.locator(".speedtest-form__tested")).to_have_text("")
+        expect(page.get_by_text("websites tested this month")).to_have_count(0)
+        expect(page.get_by_role("checkbox", name=re.compile("^Also send me"))).not_to_be_checked()
         expect(
             page.get_by_text("We e-mail you the full report in about 60 seconds.")
         ).to_be_visible()
