@@ -271,6 +271,7 @@ def test_every_token_is_filled_and_the_meta_tag_carries_the_same_values(tmp_path
         "contactEmail": "team@shop.example",
         "schedulingUrl": "https://cal.example/team/30min",
         "contentEnginePlans": DETAILS.content_engine_plans,
+        "claims": {},
     }
 
 

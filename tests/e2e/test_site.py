@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 from agency.core.paths import web_dir
 from tests.e2e.conftest import DESKTOP, ConsoleLog, LiveServer, open_page
 
-HEADLINE = "Your Website. Live in Minutes."
+HEADLINE = "Your Website. Live in 24 Hours."
 PRERENDERED = json.loads((web_dir() / "routes.json").read_text())["prerendered"]
 
 

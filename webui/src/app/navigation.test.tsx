@@ -14,7 +14,7 @@ describe('navigation', () => {
     await screen.findByRole('heading', { level: 1, name: 'Welcome back.' })
     const nav = within(screen.getByRole('navigation', { name: 'Main' }))
     await userEvent.click(nav.getByRole('link', { name: 'Features' }))
-    expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in 24 Hours.' })).toBeInTheDocument()
     await waitFor(() => expect(scrolled).toContain('features'))
 
     // Already on `/`: scrolls at once.
@@ -29,7 +29,7 @@ describe('navigation', () => {
       scrolled.push(this.id)
     })
     renderApp('/how-it-works')
-    await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })
+    await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in 24 Hours.' })
     await waitFor(() => expect(scrolled).toEqual(['how-it-works']))
   })
 
@@ -48,6 +48,6 @@ describe('navigation', () => {
     expect(await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: /user menu$/i }))
     await userEvent.click(screen.getByRole('button', { name: 'Sign out' }))
-    expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in 24 Hours.' })).toBeInTheDocument()
   })
 })

@@ -9,6 +9,10 @@
  * Without the meta tag (Vite dev server, unit tests) the development defaults below apply.
  */
 
+// The claims of the bundled config/claims.toml as the server shows them by default (a server
+// test keeps the two the same).
+import DEFAULT_CLAIMS from './claims-defaults.json'
+
 export interface SiteConfig {
   /** Public address of the site without trailing slash (AGENCY_BASE_URL), for absolute URLs. */
   baseUrl: string
@@ -22,6 +26,9 @@ export interface SiteConfig {
   schedulingUrl: string
   /** Plan key sold by each content-engine route ('/ai-scale-startup' -> 'ai-scale-builder', ...). */
   contentEnginePlans: Readonly<Record<string, string>>
+  /** The operator's claims that show (lib/claims.tsx): key -> text; a key left
+   * out is off. */
+  claims: Readonly<Record<string, string>>
 }
 
 /** Tokens the server substitutes in prerendered HTML (letters and underscores only, so they
@@ -49,7 +56,11 @@ export const DEV_SITE_CONFIG: SiteConfig = {
     '/ai-scale-startup3': 'ai-scale-growth',
     '/ai-scale-startup4': 'ai-scale-builder',
   },
+  claims: DEFAULT_CLAIMS,
 }
+
+/** Token of a claim's text in prerendered HTML (content/claims.py fills it). */
+export const claimToken = (key: string) => `__AGENCY_CLAIM_${key.toUpperCase()}__`
 
 const PRERENDER_CONFIG: SiteConfig = {
   baseUrl: SITE_TOKENS.baseUrl,
@@ -58,6 +69,8 @@ const PRERENDER_CONFIG: SiteConfig = {
   contactEmail: SITE_TOKENS.contactEmail,
   schedulingUrl: SITE_TOKENS.schedulingUrl,
   contentEnginePlans: new Proxy({}, { get: () => SITE_TOKENS.contentEnginePlan }),
+  // Every claim is rendered (as its token); the server cuts those that are off.
+  claims: new Proxy({}, { get: (_target, key) => (typeof key === 'string' ? claimToken(key) : undefined) }),
 }
 
 function readMeta(): SiteConfig {

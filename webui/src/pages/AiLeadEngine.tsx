@@ -8,6 +8,7 @@ import { MailIcon } from '../components/icons/MailIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
 import {
+  Claim,
   ClosingCta,
   Guarantee,
   IconCards,
@@ -62,6 +63,7 @@ const faq: FaqItem[] = [
   },
   {
     question: 'Why are there only 5 spots?',
+    claim: 'lead_engine_spots',
     answer:
       'Each lead engine is set up by hand by our team. To keep the 72-hour delivery, we take on only 5 launch-offer clients at a time.',
   },
@@ -112,10 +114,10 @@ export default function AiLeadEnginePage() {
   return (
     <>
       <LandingHero
-        badge="Launch offer: only 5 spots"
+        badge={<Claim claim="lead_engine_badge" fallback="Launch offer" />}
         title="Your AI Lead Engine, Live in 72 Hours"
         lead="An AI system that captures every lead, qualifies it, follows up within minutes and hands the best ones to your CRM, so no enquiry goes cold while you are busy."
-        points={['72h delivery', '30-day money back guarantee', 'Only 5 spots at the launch price']}
+        points={['72h delivery', '30-day money back guarantee', { claim: 'lead_engine_spots' }]}
         actions={
           <>
             <ButtonLink to={CTA} size="lg">
@@ -149,7 +151,7 @@ export default function AiLeadEnginePage() {
           <Offer
             role="group"
             aria-labelledby="offer-title"
-            ribbon="Launch offer: only 5 spots"
+            ribbon={<Claim claim="lead_engine_badge" fallback="Launch offer" />}
             name="AI Lead Engine"
             nameId="offer-title"
             facts={offerFacts}
@@ -178,7 +180,12 @@ export default function AiLeadEnginePage() {
 
       <ClosingCta
         title="Stop losing leads to slow replies"
-        text="Only 5 spots at the launch price. Live in 72h, with a 30-day money back guarantee."
+        text={
+          <>
+            <Claim claim="lead_engine_spots">{(spots) => `${spots}. `}</Claim>
+            Live in 72h, with a 30-day money back guarantee.
+          </>
+        }
         actions={
           <ButtonLink to={CTA} size="lg">
             Claim Your Spot
@@ -186,7 +193,16 @@ export default function AiLeadEnginePage() {
         }
       />
 
-      <StickyMobileCta to={CTA} label="Claim Your Spot" note="Only 5 spots · Live in 72h" />
+      <StickyMobileCta
+        to={CTA}
+        label="Claim Your Spot"
+        note={
+          <>
+            <Claim claim="lead_engine_spots_short">{(spots) => `${spots} · `}</Claim>
+            Live in 72h
+          </>
+        }
+      />
     </>
   )
 }

@@ -56,7 +56,7 @@ it('reads the plan of the route also with a trailing slash', async () => {
 })
 
 describe('ROI calculator', () => {
-  it('starts at 20 hours and €100: €2,000 weekly, €8,000 monthly, 2,000% ROI, and follows both inputs', async () => {
+  it('starts at 20 hours and €100: €2,000 weekly, €8,000 monthly, ROI against the plan\'s €199, and follows both inputs', async () => {
     mockLanding()
     await renderLanding('/ai-scale-startup')
     const roi = section('roi')
@@ -66,18 +66,28 @@ describe('ROI calculator', () => {
     expect(rate).toHaveValue(100)
     expect(roi.getByTestId('roi-weekly')).toHaveTextContent('€2,000')
     expect(roi.getByTestId('roi-monthly')).toHaveTextContent('€8,000')
-    expect(roi.getByTestId('roi-percent')).toHaveTextContent('2,000%')
+    // Measured against the real price of the plan the page sells (Builder, €199 one-time).
+    expect(await roi.findByText(/measured against the price of Content Engine Builder, €199/)).toBeInTheDocument()
+    expect(roi.getByTestId('roi-percent')).toHaveTextContent('4,020%')
     expect(roi.getByTestId('roi-percent').closest('[aria-live]')).toHaveAttribute('aria-live', 'polite')
 
     fireEvent.change(hours, { target: { value: '10' } })
     expect(roi.getByTestId('roi-weekly')).toHaveTextContent('€1,000')
     expect(roi.getByTestId('roi-monthly')).toHaveTextContent('€4,000')
-    expect(roi.getByTestId('roi-percent')).toHaveTextContent('1,000%')
+    expect(roi.getByTestId('roi-percent')).toHaveTextContent('2,010%')
 
     fireEvent.change(rate, { target: { value: '150' } })
     expect(roi.getByTestId('roi-weekly')).toHaveTextContent('€1,500')
     expect(roi.getByTestId('roi-monthly')).toHaveTextContent('€6,000')
-    expect(roi.getByTestId('roi-percent')).toHaveTextContent('1,500%')
+    expect(roi.getByTestId('roi-percent')).toHaveTextContent('3,015%')
+  })
+
+  it('on the €39 monthly route the ROI is measured against €39 a month', async () => {
+    mockLanding()
+    await renderLanding('/ai-scale-startup2')
+    const roi = section('roi')
+    expect(await roi.findByText(/measured against the price of Content Engine Plan, €39/)).toBeInTheDocument()
+    expect(roi.getByTestId('roi-percent')).toHaveTextContent('20,513%')
   })
 
   it('explains bad input inline instead of showing NaN', async () => {
@@ -99,7 +109,7 @@ describe('ROI calculator', () => {
     expect(document.getElementById('roi')?.textContent).not.toMatch(/NaN|Infinity/)
     fireEvent.change(hours, { target: { value: '20' } })
     fireEvent.change(roi.getByLabelText('What an hour of your time is worth (€)'), { target: { value: '100' } })
-    expect(roi.getByTestId('roi-percent')).toHaveTextContent('2,000%')
+    expect(await roi.findByText('4,020%')).toBeInTheDocument()
     expect(roi.queryByText('Correct the highlighted figure to see your results.')).toBeNull()
   })
 })

@@ -13,7 +13,12 @@ import { ShieldIcon } from '../components/icons/ShieldIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
 import { VideoIcon } from '../components/icons/VideoIcon'
 import {
+  Claim,
+  claimAttrs,
+  claimShown,
+  claimText,
   ContentRoiCalculator,
+  type RoiPlan,
   ClosingCta,
   FactList,
   OfferCard,
@@ -28,7 +33,7 @@ import {
   startUrl,
   formatEuro,
 } from '../features/content'
-import { OfferPrice, usePlan } from '../features/catalogue'
+import { OfferPrice, priceWithSuffix, usePlan, type Plan } from '../features/catalogue'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
@@ -36,7 +41,6 @@ import { Container, Section } from '../components/ui/Section'
 import { contentEnginePlan } from '../lib/site-config'
 
 const CTA_LABEL = 'Start My Content Engine'
-const SLOTS = '8 slots left this week'
 
 const benefits: readonly string[] = [
   '30 short videos and posts from a single idea, delivered within 24 hours',
@@ -116,16 +120,23 @@ const closingPoints: readonly Fact[] = [
   [ShieldIcon, '30-day money-back guarantee'],
 ]
 
+/** The ROI calculator's plan: the real price of the plan the route sells. */
+function roiPlan(plan: Plan | undefined): RoiPlan | undefined {
+  if (!plan) return undefined
+  return { name: plan.name, price: plan.price, priceLabel: priceWithSuffix(plan), oneTime: plan.mode === 'payment' }
+}
+
 function PricingCard({ plan, cta }: { plan: string; cta: string }) {
   const { plan: details } = usePlan(plan)
   return (
     <OfferCard
       className="ce-offer"
       ribbonClassName="ce-offer__slots"
+      ribbonClaim="ai_scale_slots"
       ribbon={
         <>
           <ClockIcon size={16} />
-          {SLOTS}
+          {claimText('ai_scale_slots')}
         </>
       }
       name="Your AI Content Engine"
@@ -146,6 +157,7 @@ export default function AiScaleStartupPage() {
   // The server serves the page with or without a trailing slash; the setting is keyed by route.
   const plan = contentEnginePlan(pathname.replace(/(.)\/+$/, '$1'))
   const cta = startUrl('ai-scale', plan)
+  const { plan: details } = usePlan(plan)
 
   return (
     <>
@@ -176,15 +188,27 @@ export default function AiScaleStartupPage() {
               </ButtonLink>
             </div>
             <ul className="ce-hero__proof" aria-label="In numbers">
-              <li>
-                <strong>1,900+</strong> founders
-              </li>
-              <li>
-                <strong>1400+</strong> posts published
-              </li>
-              <li>
-                <strong>2,000%</strong> average ROI
-              </li>
+              <Claim claim="ai_scale_founders" as="li">
+                {(figure) => (
+                  <>
+                    <strong>{figure}</strong> founders
+                  </>
+                )}
+              </Claim>
+              <Claim claim="ai_scale_posts" as="li">
+                {(figure) => (
+                  <>
+                    <strong>{figure}</strong> posts published
+                  </>
+                )}
+              </Claim>
+              <Claim claim="ai_scale_roi" as="li">
+                {(figure) => (
+                  <>
+                    <strong>{figure}</strong> average ROI
+                  </>
+                )}
+              </Claim>
               <li>
                 <strong>24h</strong> delivery
               </li>
@@ -277,10 +301,12 @@ export default function AiScaleStartupPage() {
         </Card>
       </Section>
 
-      <Section aria-labelledby="testimonials-title">
-        <SectionHead eyebrow="Founders using it" title="One idea in, a month of content out" titleId="testimonials-title" />
-        <Testimonials items={testimonials} />
-      </Section>
+      {claimShown('testimonials') && (
+        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+          <SectionHead eyebrow="Founders using it" title="One idea in, a month of content out" titleId="testimonials-title" />
+          <Testimonials items={testimonials} />
+        </Section>
+      )}
 
       <Section id="roi" tone="muted" className="anchor-section" aria-labelledby="roi-title">
         <SectionHead
@@ -290,14 +316,16 @@ export default function AiScaleStartupPage() {
           text="Enter the time you spend on content today and what an hour of your time is worth."
         />
         <Card className="calc-card">
-          <ContentRoiCalculator />
+          <ContentRoiCalculator plan={roiPlan(details)} />
         </Card>
       </Section>
 
       <Section id="pricing" className="anchor-section" aria-labelledby="pricing-title">
         <div className="section-head">
           <p className="section-head__eyebrow">Pricing</p>
-          <p className="section-head__text">Everything in the value stack, for one price. Only a few engines are set up each week.</p>
+          <p className="section-head__text">Everything in the value stack, for one price.
+            <Claim claim="ai_scale_slots">{() => ' Only a few engines are set up each week.'}</Claim>
+          </p>
         </div>
         <div className="offer-card--wide">
           <PricingCard plan={plan} cta={cta} />
@@ -311,7 +339,12 @@ export default function AiScaleStartupPage() {
 
       <ClosingCta
         title="Your next idea could be a month of content by tomorrow"
-        text={<>Join 1,900+ founders who post every day without filming days. {SLOTS}.</>}
+        text={
+          <>
+            <Claim claim="ai_scale_founders">{(figure) => `Join ${figure} founders who post every day without filming days. `}</Claim>
+            <Claim claim="ai_scale_slots">{(slots) => `${slots}.`}</Claim>
+          </>
+        }
       >
         <div className="closing-cta__actions">
           <ButtonLink to={cta} size="lg">
@@ -321,7 +354,7 @@ export default function AiScaleStartupPage() {
         <FactList items={closingPoints} className="closing-cta__points" />
       </ClosingCta>
 
-      <StickyMobileCta to={cta} label="Start Now" note={SLOTS} />
+      <StickyMobileCta to={cta} label="Start Now" noteClaim="ai_scale_slots" />
     </>
   )
 }

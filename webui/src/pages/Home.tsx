@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react'
+import type { ComponentType, ReactNode } from 'react'
 import {
   BoltIcon,
   CheckIcon,
@@ -16,7 +16,7 @@ import {
   type IconProps,
 } from '../components/icons/index'
 import { HomePricing } from '../features/catalogue'
-import { ClosingCta, SectionHead, TestimonialCarousel, type CarouselTestimonial } from '../features/content'
+import { Claim, claimAttrs, claimShown, ClosingCta, SectionHead, TestimonialCarousel, type CarouselTestimonial } from '../features/content'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
@@ -24,7 +24,7 @@ import { Container, Section } from '../components/ui/Section'
 
 interface InfoCard {
   title: string
-  text: string
+  text: ReactNode
   Icon: ComponentType<IconProps>
 }
 
@@ -44,7 +44,15 @@ const features: InfoCard[] = [
   { title: '99/100 PageSpeed Score', text: 'Lightning-fast pages keep visitors on your site and help you rank on Google.', Icon: GaugeIcon },
   { title: 'Live Within 24 Hours', text: 'Your website is designed, built and online within a day.', Icon: ClockIcon },
   { title: 'All-in-One Solution', text: 'Design, hosting, domain setup, e-mail automation and SEO in one subscription.', Icon: LayersIcon },
-  { title: 'Free Hosting Forever', text: 'Fast, secure hosting is included and saves you over 300 euros per year.', Icon: ServerIcon },
+  {
+    title: 'Free Hosting Forever',
+    text: (
+      <>
+        Fast, secure hosting is included<Claim claim="hosting_savings">{(saving) => ` and ${saving}`}</Claim>.
+      </>
+    ),
+    Icon: ServerIcon,
+  },
   { title: '100% Done-For-You', text: 'No coding, no plugins, no page builders. We take care of everything.', Icon: HandshakeIcon },
   { title: 'Premium Designs', text: 'Modern, mobile-first designs made to turn visitors into customers.', Icon: PaletteIcon },
   { title: 'Email Automation', text: 'Capture leads and follow up automatically with built-in e-mail flows.', Icon: MailIcon },
@@ -152,7 +160,7 @@ export default function HomePage() {
               <CheckIcon size={14} />
               99/100 PageSpeed. No coding. No plugins.
             </Badge>
-            <h1 className="hero__title">Your Website. Live in Minutes.</h1>
+            <h1 className="hero__title">Your Website. Live in 24 Hours.</h1>
             <p className="hero__lead">
               We design, build and host a fast website for your business. Fill in one form and your site goes live
               within 24 hours, done for you.
@@ -198,15 +206,17 @@ export default function HomePage() {
         <CardGrid items={features} columns={4} />
       </Section>
 
-      <Section aria-labelledby="testimonials-title">
-        <SectionHead
-          eyebrow="Testimonials"
-          title="Small businesses with fast websites"
-          titleId="testimonials-title"
-          text="What owners say after their new site went live."
-        />
-        <TestimonialCarousel items={testimonials} label="Customer testimonials" />
-      </Section>
+      {claimShown('testimonials') && (
+        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+          <SectionHead
+            eyebrow="Testimonials"
+            title="Small businesses with fast websites"
+            titleId="testimonials-title"
+            text="What owners say after their new site went live."
+          />
+          <TestimonialCarousel items={testimonials} label="Customer testimonials" />
+        </Section>
+      )}
 
       <Section id="pricing" tone="muted" className="anchor-section" aria-labelledby="pricing-title">
         <SectionHead

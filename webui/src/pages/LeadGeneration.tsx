@@ -8,6 +8,8 @@ import { PhoneIcon } from '../components/icons/PhoneIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
 import {
+  claimAttrs,
+  claimShown,
   Guarantee,
   IconCards,
   LeadPanel,
@@ -142,10 +144,12 @@ export default function LeadGenerationPage() {
         </div>
       </Section>
 
-      <Section aria-labelledby="testimonials-title">
-        <SectionHead eyebrow="Testimonials" title="Clinics that rebuilt with us" titleId="testimonials-title" />
-        <Testimonials items={testimonials} />
-      </Section>
+      {claimShown('testimonials') && (
+        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+          <SectionHead eyebrow="Testimonials" title="Clinics that rebuilt with us" titleId="testimonials-title" />
+          <Testimonials items={testimonials} />
+        </Section>
+      )}
 
       <Section tone="muted" aria-labelledby="guarantee-title">
         <Guarantee title="30-day money-back guarantee" titleId="guarantee-title">

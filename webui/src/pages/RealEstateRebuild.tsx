@@ -7,6 +7,8 @@ import { MailIcon } from '../components/icons/MailIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { ServerIcon } from '../components/icons/ServerIcon'
 import {
+  claimAttrs,
+  claimShown,
   ClosingCta,
   Guarantee,
   IconCards,
@@ -219,10 +221,12 @@ export default function RealEstateRebuildPage() {
         <PlanTiers type={TYPE} planKeys={PLANS} />
       </Section>
 
-      <Section aria-labelledby="testimonials-title">
-        <SectionHead eyebrow="Testimonials" title="Agents who rebuilt with us" titleId="testimonials-title" />
-        <Testimonials items={testimonials} />
-      </Section>
+      {claimShown('testimonials') && (
+        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+          <SectionHead eyebrow="Testimonials" title="Agents who rebuilt with us" titleId="testimonials-title" />
+          <Testimonials items={testimonials} />
+        </Section>
+      )}
 
       <Section id="faq" tone="muted" aria-labelledby="faq-title">
         <SectionHead eyebrow="FAQ" title="Questions from agents" titleId="faq-title" />

@@ -7,6 +7,8 @@ import { GaugeIcon } from '../components/icons/GaugeIcon'
 import { LayersIcon } from '../components/icons/LayersIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
 import {
+  claimAttrs,
+  claimShown,
   Guarantee,
   IconCards,
   OfferCard as Offer,
@@ -143,10 +145,12 @@ export default function RebuildSalesFunnelPage() {
         </div>
       </Section>
 
-      <Section tone="muted" aria-labelledby="testimonials-title">
-        <SectionHead eyebrow="Testimonials" title="Funnels we rebuilt" titleId="testimonials-title" />
-        <Testimonials items={testimonials} />
-      </Section>
+      {claimShown('testimonials') && (
+        <Section tone="muted" aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+          <SectionHead eyebrow="Testimonials" title="Funnels we rebuilt" titleId="testimonials-title" />
+          <Testimonials items={testimonials} />
+        </Section>
+      )}
 
       <Section aria-labelledby="guarantee-title">
         <Guarantee title="30-day money-back guarantee" titleId="guarantee-title">

@@ -9,6 +9,8 @@ import { LayersIcon } from '../components/icons/LayersIcon'
 import { MailIcon } from '../components/icons/MailIcon'
 import { RocketIcon } from '../components/icons/RocketIcon'
 import {
+  claimAttrs,
+  claimShown,
   CheckList,
   Guarantee,
   IconCards,
@@ -202,23 +204,27 @@ export default function SalesFunnelPage() {
         </ol>
       </Section>
 
-      <Section aria-labelledby="testimonials-title">
-        <SectionHead eyebrow="Testimonials" title="Founders who launched with us" titleId="testimonials-title" />
-        <Testimonials items={testimonials} />
-      </Section>
+      {claimShown('testimonials') && (
+        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+          <SectionHead eyebrow="Testimonials" title="Founders who launched with us" titleId="testimonials-title" />
+          <Testimonials items={testimonials} />
+        </Section>
+      )}
 
-      <Section id="clients" className="logo-strip" aria-labelledby="clients-title">
-        <h2 id="clients-title" className="logo-strip__title">
-          Funnels we have built for
-        </h2>
-        <ul className="logo-strip__list">
-          {logos.map((logo) => (
-            <li key={logo.file}>
-              <img src={`/logos/${logo.file}.svg`} alt={logo.name} width="160" height="48" loading="lazy" decoding="async" />
-            </li>
-          ))}
-        </ul>
-      </Section>
+      {claimShown('client_logos') && (
+        <Section id="clients" className="logo-strip" aria-labelledby="clients-title" {...claimAttrs('client_logos')}>
+          <h2 id="clients-title" className="logo-strip__title">
+            Funnels we have built for
+          </h2>
+          <ul className="logo-strip__list">
+            {logos.map((logo) => (
+              <li key={logo.file}>
+                <img src={`/logos/${logo.file}.svg`} alt={logo.name} width="160" height="48" loading="lazy" decoding="async" />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      )}
 
       <Section id="packages" tone="muted" className="anchor-section" aria-labelledby="packages-title">
         <SectionHead

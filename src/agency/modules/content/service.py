@@ -18,7 +18,7 @@ import json
 import logging
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -26,8 +26,11 @@ from urllib.parse import urlsplit
 import nh3
 from markdown_it import MarkdownIt
 
+from agency.core.errors import AppError
 from agency.core.paths import config_dir
+from agency.modules.content import claims
 from agency.modules.content.settings import ContentSettings
+from agency.modules.legal import api as legal_api
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +51,9 @@ DEFAULT_CONTENT_ENGINE_PLANS = {
 
 # The footer pages rendered from Markdown (file `<name>.md`, route `/<name>`).
 CONTENT_PAGE_NAMES = ("faq", "about", "contact", "careers", "privacy", "terms", "cookies")
+# The legal notice: built from the seller's details (legal module), not from a file.
+IMPRINT = "imprint"
+IMPRINT_TITLE = "Legal notice"
 
 TOKEN_SITE = "__AGENCY_SITE__"
 TOKEN_BASE_URL = "__AGENCY_BASE_URL__"
@@ -68,7 +74,12 @@ ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "th": {"align"}, "td": {"align"}}
 
 
 def check_settings(settings: ContentSettings) -> list[tuple[str, str]]:
-    """What is wrong with the content-engine plan mapping, as (settings key, message) pairs."""
+    """What is wrong with the content-engine plan mapping or the claims file, as (settings
+    key, message) pairs."""
+    try:
+        claims.load(settings.claims_file, urgency=settings.urgency_claims)
+    except AppError as error:
+        return [("claims_file", error.message)]
     value = settings.content_engine_plans
     unknown_routes = sorted(set(value) - set(CONTENT_ENGINE_ROUTES))
     if unknown_routes:
@@ -121,14 +132,22 @@ class SiteDetails:
     content_engine_plans: dict[str, str]
     base_url: str = "http://127.0.0.1:8000"
 
+    # The seller placeholders of the Markdown pages ({seller_name}, ...) and their values.
+    seller: dict[str, str] = field(default_factory=dict)
+    # The operator's claims that show (content.claims): key -> text, a section -> "on".
+    claims: dict[str, str] = field(default_factory=dict)
+
     @classmethod
     def from_settings(cls, settings: ContentSettings) -> SiteDetails:
         return cls(
             base_url=settings.public_url,
-            phone=settings.contact_phone,
-            contact_email=settings.contact_email,
+            # The pages' contact is the seller's unless a separate one is configured.
+            phone=settings.contact_phone or settings.seller_phone,
+            contact_email=settings.contact_email or settings.seller_email,
             scheduling_url=settings.scheduling_url,
             content_engine_plans=content_engine_plans(settings),
+            seller=legal_api.placeholders(settings),
+            claims=claims.load(settings.claims_file, urgency=settings.urgency_claims),
         )
 
     def client_json(self) -> str:
@@ -141,6 +160,7 @@ class SiteDetails:
                 "contactEmail": self.contact_email,
                 "schedulingUrl": self.scheduling_url,
                 "contentEnginePlans": self.content_engine_plans,
+                "claims": self.claims,
             },
             separators=(",", ":"),
         )
@@ -177,19 +197,45 @@ def _title_of(text: str, fallback: str) -> str:
     return match.group(1) if match else fallback
 
 
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!<>|~&])")
+_SELLER_PLACEHOLDER = re.compile(r"\{(seller_[a-z_]+|brand_name)\}")
+
+
+def markdown_text(value: str) -> str:
+    """Plain text as Markdown that renders as exactly that text (punctuation escaped)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", value)
+
+
 def fill_placeholders(text: str, details: SiteDetails) -> str:
-    """`{email}` and `{phone}` in a Markdown page -> Markdown links to the configured ones."""
+    """`{email}` and `{phone}` in a Markdown page -> Markdown links to the configured ones;
+    `{seller_name}`, `{seller_address}`, `{seller_email}`, ... -> the seller's details (the
+    legal module's), an unknown one left as written."""
     email = f"[{details.contact_email}](mailto:{details.contact_email})"
     phone = f"[{details.phone}]({tel_href(details.phone)})"
-    return text.replace("{email}", email).replace("{phone}", phone)
+    text = text.replace("{email}", email).replace("{phone}", phone)
+
+    def seller_value(match: re.Match[str]) -> str:
+        name = match.group(1)
+        value = details.seller.get(name)
+        if value is None:
+            return match.group(0)
+        if name == "seller_email":
+            return f"[{markdown_text(value)}](mailto:{value})"
+        if name == "seller_phone":
+            return f"[{markdown_text(value)}]({tel_href(value)})"
+        return markdown_text(value)
+
+    return _SELLER_PLACEHOLDER.sub(seller_value, text)
 
 
 class ContentPages:
     """The Markdown pages of one directory, read and rendered once (at start-up)."""
 
-    def __init__(self, directory: Path, details: SiteDetails) -> None:
+    def __init__(self, directory: Path, details: SiteDetails, imprint_html: str = "") -> None:
         self.directory = directory
         self.pages: dict[str, ContentPage] = {}
+        if imprint_html:
+            self.pages[IMPRINT] = ContentPage(IMPRINT, IMPRINT_TITLE, imprint_html)
         for name in CONTENT_PAGE_NAMES:
             path = directory / f"{name}.md"
             try:
@@ -246,7 +292,7 @@ def html_filter(details: SiteDetails, pages: ContentPages) -> Callable[[str, str
                 return html.escape(details.plan_for(route), quote=True)
             return fixed[token]
 
-        text = pattern.sub(token_value, text)
+        text = claims.fill(pattern.sub(token_value, text), details.claims)
         return PAGE_MARKER.sub(lambda m: pages.html_for(m.group(1)), text)
 
     return fill

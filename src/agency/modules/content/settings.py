@@ -1,6 +1,7 @@
 """The content module's settings keys: the public site's details shown on pages ({phone},
 {email} and the scheduling URL of the specs), the content-engine plans and the Markdown pages.
-The plan map's keys are checked against the specs by `service.check_settings`."""
+The plan map's keys are checked against the specs by `service.check_settings`. It extends the
+legal module's class: the pages' phone and e-mail are the seller's unless set apart here."""
 
 from __future__ import annotations
 
@@ -10,22 +11,24 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator
 
-from agency.core.settings import Settings
 from agency.core.text import valid_email
+from agency.modules.legal.api import LegalSettings
 
 _PHONE = re.compile(r"^\+?[0-9][0-9 ()./-]{4,30}[0-9]$")
 
 
-class ContentSettings(Settings):
-    """The kernel's keys and the content module's."""
+class ContentSettings(LegalSettings):
+    """The kernel's keys, the legal module's and the content module's."""
 
     contact_phone: str = Field(
-        default="+49 30 1234 5678",
-        description="Phone number shown on the pages (`{phone}` of the specs).",
+        default="",
+        description="Phone number shown on the pages (`{phone}` of the specs). Empty: the "
+        "seller's (`seller_phone`); set it for a separate public line.",
     )
     contact_email: str = Field(
-        default="hello@agency.local",
-        description="Contact e-mail shown on the pages (`{email}` of the specs).",
+        default="",
+        description="Contact e-mail shown on the pages (`{email}` of the specs). Empty: the "
+        "seller's (`seller_email`); set it for a separate public address.",
     )
     scheduling_url: str = Field(
         default="",
@@ -37,6 +40,18 @@ class ContentSettings(Settings):
         '`{"/ai-scale-startup3": "ai-scale-plan"}`; routes left out keep the content '
         "module's defaults, which also checks the keys.",
     )
+    urgency_claims: bool = Field(
+        default=True,
+        description="Show the urgency and scarcity claims of `[urgency]` in the claims file "
+        "('8 slots left this week', 'only 5 spots', ...). `false` removes every one of them "
+        "from every page; say only what is true.",
+    )
+    claims_file: Path | None = Field(
+        default=None,
+        description="A claims file (urgency texts, marketing figures, testimonials and client "
+        "logos on or off) over the bundled `config/claims.toml`, the specs' wording. Empty: "
+        "the bundled one.",
+    )
     pages_dir: Path | None = Field(
         default=None,
         description="Folder with the Markdown of /faq, /about, /contact, /careers, /privacy, "
@@ -47,7 +62,7 @@ class ContentSettings(Settings):
     @classmethod
     def _check_phone(cls, value: str) -> str:
         value = " ".join(value.split())
-        if not _PHONE.match(value) or sum(c.isdigit() for c in value) < 6:
+        if value and (not _PHONE.match(value) or sum(c.isdigit() for c in value) < 6):
             raise ValueError("must be a phone number such as +49 30 1234 5678")
         return value
 
@@ -55,7 +70,7 @@ class ContentSettings(Settings):
     @classmethod
     def _check_contact_email(cls, value: str) -> str:
         value = value.strip()
-        if not valid_email(value):
+        if value and not valid_email(value):
             raise ValueError("must be an e-mail address such as hello@example.com")
         return value
 

@@ -13,7 +13,7 @@ describe('Header', () => {
   it('shows Login and Get Started to visitors, without asking the API', async () => {
     const fetchMock = mockVisitor()
     renderApp('/')
-    await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })
+    await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in 24 Hours.' })
     expect(fetchMock).not.toHaveBeenCalledWith('/api/auth/me', expect.anything())
     const header = within(banner())
     expect(header.getAllByRole('link', { name: 'Login' })[0]).toHaveAttribute('href', '/login')
@@ -40,7 +40,7 @@ describe('Header', () => {
     expect(header.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument()
 
     await userEvent.click(signOut)
-    expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in 24 Hours.' })).toBeInTheDocument()
     expect(fetchMock).toHaveBeenCalledWith('/api/auth/logout', expect.objectContaining({ method: 'POST' }))
     expect(header.getAllByRole('link', { name: 'Login' }).length).toBeGreaterThan(0)
   })

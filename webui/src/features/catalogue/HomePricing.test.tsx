@@ -12,7 +12,7 @@ describe('home #pricing', () => {
   it('shows the website plans from the catalogue', async () => {
     mockFetch((_m, url) => (url === '/api/catalogue' ? { status: 200, body: testCatalogue } : { status: 404 }))
     renderApp('/')
-    await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })
+    await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in 24 Hours.' })
     expect(pricing().getByRole('heading', { level: 2, name: 'Simple monthly plans' })).toBeInTheDocument()
     expect(await pricing().findByRole('heading', { level: 3, name: 'Professional' })).toBeInTheDocument()
     const card = (name: string) => within(pricing().getByRole('heading', { level: 3, name }).closest('.price-card') as HTMLElement)
@@ -24,7 +24,7 @@ describe('home #pricing', () => {
     expect(card('Premium').getByText('€499')).toBeInTheDocument()
     expect(card('Premium').getByText('Save 80%')).toBeInTheDocument()
     expect(card('Starter').getByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/start?type=website&plan=starter')
-    expect(pricing().getAllByText('Limited time launch pricing').some((el) => el.classList.contains('badge'))).toBe(true)
+    expect(pricing().getAllByText('Launch pricing').some((el) => el.classList.contains('badge'))).toBe(true)
     expect(pricing().queryByRole('button', { name: 'Current Plan' })).not.toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Get Started Now' })).toHaveAttribute('href', '/start')
     expect(screen.getByRole('link', { name: 'View Plans' })).toHaveAttribute('href', '/#pricing')

@@ -8,6 +8,7 @@ import { ErrorBox } from '../../components/ui/ErrorBox'
 import { useAuth, type User } from '../../lib/auth'
 import { api } from '../../lib/api-client'
 import { DEFAULT_FAMILY, familyPlans, useCatalogue, type Plan } from './catalogue'
+import { claimAttrs, claimText } from '../../lib/claims'
 import { cx } from '../../lib/cx'
 
 /**
@@ -69,12 +70,15 @@ export function HomePricing() {
   }
 
   const plans = familyPlans(state.catalogue, DEFAULT_FAMILY)
-  const launch = plans.some((plan) => plan.original_price !== null && plan.original_price > plan.price)
+  // An urgency claim (the operator's, switched off with the others): only above plans whose
+  // previous price the catalogue recorded.
+  const launchNote = claimText('launch_pricing')
+  const launch = launchNote !== null && plans.some((plan) => plan.original_price !== null && plan.original_price > plan.price)
   return (
     <>
       {launch && (
-        <p className="pricing-launch">
-          <Badge tone="yellow">Limited time launch pricing</Badge>
+        <p className="pricing-launch" {...claimAttrs('launch_pricing')}>
+          <Badge tone="yellow">{launchNote}</Badge>
         </p>
       )}
       <ul className="pricing-grid">

@@ -1,5 +1,6 @@
 import { findPlan, formatPrice, useCatalogue, type Plan } from './catalogue'
 import { cx } from '../../lib/cx'
+import { PreviousPrice } from './PreviousPrice'
 
 /** One plan from the catalogue; `plan` is undefined while loading or when it is missing. */
 export function usePlan(key: string): { plan: Plan | undefined; loading: boolean; error: string | null } {
@@ -20,7 +21,8 @@ export interface OfferPriceProps {
 }
 
 /**
- * The offer's price, struck price and saving from the catalogue. Prerender and first client
+ * The offer's price, its previous price (recorded in the catalogue, labelled) and the saving
+ * from the catalogue. Prerender and first client
  * render show a fixed-size placeholder; the figures fill in once the catalogue has loaded.
  */
 export function OfferPrice({ planKey, save = 'percent', className, size = 'lg' }: OfferPriceProps) {
@@ -53,12 +55,7 @@ export function OfferPrice({ planKey, save = 'percent', className, size = 'lg' }
   return (
     <div className={cx('offer-price', `offer-price--${size}`, className)} data-plan={plan.key}>
       <span className="offer-price__amount">{formatPrice(plan.price, plan.currency)}</span>
-      {struck !== null && (
-        <s className="offer-price__was">
-          <span className="visually-hidden">Was </span>
-          {formatPrice(struck, plan.currency)}
-        </s>
-      )}
+      {struck !== null && <PreviousPrice plan={plan} className="offer-price__was" />}
       {saving && <span className="offer-price__save">{saving}</span>}
       <span className="offer-price__suffix">{plan.mode === 'subscription' ? `per ${plan.interval ?? 'month'}` : 'one-time payment'}</span>
     </div>

@@ -1,5 +1,6 @@
 import { badgeLabel, billingSuffix, formatPrice, type Plan } from './catalogue'
 import { Badge } from '../../components/ui/Badge'
+import { PreviousPrice } from './PreviousPrice'
 
 /** The top of every plan card: badge, name, description, price, struck price and saving.
  * Shared by the home pricing section and the landing pages' tier cards. */
@@ -23,10 +24,7 @@ export function PlanSummary({ plan, titleId }: { plan: Plan; titleId: string }) 
       </p>
       {plan.original_price !== null && plan.original_price > plan.price && (
         <p className="price-card__was">
-          <s>
-            <span className="visually-hidden">Was </span>
-            {formatPrice(plan.original_price, plan.currency)}
-          </s>
+          <PreviousPrice plan={plan} />
           {plan.save_percent !== null && <span className="save-badge">Save {plan.save_percent}%</span>}
         </p>
       )}

@@ -122,6 +122,13 @@ export function priceWithSuffix(plan: Pick<Plan, 'price' | 'currency' | 'mode' |
 }
 
 /** The badge text of a plan ("Most Popular" is worded "Perfect for Clinics" for leadgen). */
+/** A plan's one delivery promise and one guarantee as every page shows them, e.g.
+ * "Delivery in 24 hours · 30-day money-back guarantee"; null when it has neither. */
+export function planPromises(plan: Pick<Plan, 'delivery' | 'guarantee'>): string | null {
+  const parts = [plan.delivery && `Delivery in ${plan.delivery}`, plan.guarantee].filter((part) => !!part)
+  return parts.length > 0 ? parts.join(' · ') : null
+}
+
 export function badgeLabel(badge: PlanBadge | null, familyKey: string): string | null {
   switch (badge) {
     case 'popular':

@@ -6,6 +6,7 @@ import { ButtonLink } from '../../components/ui/Button'
 import { Card } from '../../components/ui/Card'
 import { Section } from '../../components/ui/Section'
 import { cx } from '../../lib/cx'
+import { claimAttrs, claimShown, shownLines, type ClaimKey, type Line } from '../../lib/claims'
 
 export interface IconCardItem {
   title: string
@@ -76,14 +77,15 @@ export function Guarantee({ title, children, titleId }: { title: string; childre
   )
 }
 
-/** A list of ticked lines; `className` is the list's own (`check-list lead-panel__list`, ...). */
-export function CheckList({ items, className }: { items: readonly string[]; className: string }) {
+/** A list of ticked lines; `className` is the list's own (`check-list lead-panel__list`, ...).
+ * A line may be a claim (shown only while it is on). */
+export function CheckList({ items, className }: { items: readonly Line[]; className: string }) {
   return (
     <ul className={className}>
-      {items.map((item) => (
-        <li key={item}>
+      {shownLines(items).map((line) => (
+        <li key={line.key} {...line.attrs}>
           <CheckIcon size={18} className="check-list__icon" />
-          {item}
+          {line.text}
         </li>
       ))}
     </ul>
@@ -108,8 +110,11 @@ export function FactList({ items, className = 'offer-card__facts' }: { items: re
 }
 
 export interface OfferCardProps {
-  ribbon: ReactNode
+  /** The line above the name; none, or a claim left out, leaves no empty ribbon. */
+  ribbon?: ReactNode
   ribbonClassName?: string
+  /** The claim the ribbon holds (the ribbon shows only while it is on). */
+  ribbonClaim?: ClaimKey
   /** The offer's name: h2 in a hero aside or as its section's title, h3 under a section head. */
   name: string
   nameAs?: 'h2' | 'h3'
@@ -128,10 +133,15 @@ export interface OfferCardProps {
 }
 
 /** An offer card: ribbon, name, price (children), facts, call to action and small print. */
-export function OfferCard({ ribbon, ribbonClassName, name, nameAs: Name = 'h2', nameId, children, facts, to, action, fine, className, ...group }: OfferCardProps) {
+export function OfferCard({ ribbon, ribbonClassName, ribbonClaim, name, nameAs: Name = 'h2', nameId, children, facts, to, action, fine, className, ...group }: OfferCardProps) {
+  const showRibbon = ribbon !== undefined && (!ribbonClaim || claimShown(ribbonClaim))
   return (
     <Card className={cx('offer-card', className)} {...group}>
-      <p className={cx('offer-card__ribbon', ribbonClassName)}>{ribbon}</p>
+      {showRibbon && (
+        <p className={cx('offer-card__ribbon', ribbonClassName)} {...(ribbonClaim ? claimAttrs(ribbonClaim) : {})}>
+          {ribbon}
+        </p>
+      )}
       <Name id={nameId} className="offer-card__name">
         {name}
       </Name>

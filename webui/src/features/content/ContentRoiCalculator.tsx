@@ -1,22 +1,26 @@
 import { useState } from 'react'
 import { Field } from '../../components/ui/Field'
-import {
-  DEFAULT_HOURS,
-  DEFAULT_RATE,
-  MAX_HOURS,
-  MAX_RATE,
-  ROI_COST_BASIS,
-  formatEuro,
-  formatPercent,
-  roiFromInputs,
-} from './content-roi'
+import { DEFAULT_HOURS, DEFAULT_RATE, MAX_HOURS, MAX_RATE, formatEuro, formatPercent, roiFromInputs } from './content-roi'
 
-/** ROI calculator of the content engine: hours and hourly value in, weekly/monthly value and ROI out. */
-export function ContentRoiCalculator() {
+/** The plan the ROI is measured against, from the catalogue (the page passes it in). */
+export interface RoiPlan {
+  name: string
+  /** Integer cents. */
+  price: number
+  /** The price as the page shows it, e.g. "€39/month". */
+  priceLabel: string
+  oneTime: boolean
+}
+
+/** ROI calculator of the content engine: hours and hourly value in, weekly/monthly value and ROI
+ * out, the ROI measured against the real price of the plan the page sells (none while the
+ * catalogue loads: no ROI yet). */
+export function ContentRoiCalculator({ plan }: { plan: RoiPlan | undefined }) {
   const [hours, setHours] = useState(String(DEFAULT_HOURS))
   const [rate, setRate] = useState(String(DEFAULT_RATE))
-  const state = roiFromInputs(hours, rate)
+  const state = roiFromInputs(hours, rate, plan ? plan.price / 100 : null)
   const show = (value: (r: NonNullable<typeof state.result>) => string) => (state.result ? value(state.result) : '–')
+  const percent = (r: NonNullable<typeof state.result>) => (Number.isNaN(r.roiPercent) ? '–' : formatPercent(r.roiPercent))
   return (
     <div className="calc">
       <form className="calc__inputs" onSubmit={(e) => e.preventDefault()} aria-label="Your content figures" noValidate>
@@ -54,7 +58,8 @@ export function ContentRoiCalculator() {
         />
         <p className="calc__note">
           How we calculate: weekly value = hours × hourly value; monthly value = weekly value × 4; ROI = monthly value
-          measured against a monthly cost basis of {formatEuro(ROI_COST_BASIS)} for running your content engine.
+          measured against the price of {plan ? `${plan.name}, ${plan.priceLabel}` : 'your plan'}
+          {plan?.oneTime ? ' (one-time, set against the first month)' : ''}.
         </p>
       </form>
       <div className="calc__results" aria-live="polite" aria-atomic="true">
@@ -69,7 +74,7 @@ export function ContentRoiCalculator() {
           </div>
           <div className="calc__result calc__result--saving">
             <dt>Return on investment (ROI)</dt>
-            <dd data-testid="roi-percent">{show((r) => formatPercent(r.roiPercent))}</dd>
+            <dd data-testid="roi-percent">{show(percent)}</dd>
           </div>
         </dl>
         {!state.ok && <p className="ce-calc__invalid">Correct the highlighted figure to see your results.</p>}

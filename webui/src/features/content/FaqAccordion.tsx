@@ -1,10 +1,13 @@
 import { useId, useState, type ReactNode } from 'react'
 import { ChevronDownIcon } from '../../components/icons/ChevronDownIcon'
 import { cx } from '../../lib/cx'
+import { claimAttrs, claimShown, type ClaimKey } from '../../lib/claims'
 
 export interface FaqItem {
   question: string
   answer: ReactNode
+  /** A question about a claim (e.g. the places left): shown only while that claim is. */
+  claim?: ClaimKey
 }
 
 export interface FaqAccordionProps {
@@ -20,11 +23,13 @@ export function FaqAccordion({ items, defaultOpen = 0 }: FaqAccordionProps) {
   return (
     <div className="faq">
       {items.map((item, index) => {
+        // Ids keep the item's place in the full list, so they match with a claim left out.
+        if (item.claim && !claimShown(item.claim)) return null
         const isOpen = open === index
         const buttonId = `${baseId}-q${index}`
         const panelId = `${baseId}-a${index}`
         return (
-          <div key={item.question} className={cx('faq__item', isOpen && 'faq__item--open')}>
+          <div key={item.question} className={cx('faq__item', isOpen && 'faq__item--open')} {...(item.claim ? claimAttrs(item.claim) : {})}>
             <h3 className="faq__heading">
               <button
                 type="button"

@@ -2,13 +2,14 @@ import type { ReactNode } from 'react'
 import { Badge } from '../../components/ui/Badge'
 import { Container } from '../../components/ui/Section'
 import { CheckList } from './Blocks'
+import type { Line } from '../../lib/claims'
 
 export interface LandingHeroProps {
   badge: ReactNode
   title: ReactNode
   lead: ReactNode
   /** Short proof points shown as a list of ticks. */
-  points?: readonly string[]
+  points?: readonly Line[]
   actions: ReactNode
   /** Right-hand column: offer card or illustration. Headings in it follow the <h1>: use h2. */
   aside?: ReactNode

@@ -1,11 +1,15 @@
+import type { ReactNode } from 'react'
 import { ButtonLink } from '../../components/ui/Button'
+import { claimAttrs, claimText, standInAttrs, standInShown, type ClaimKey } from '../../lib/claims'
 
 export interface StickyMobileCtaProps {
   /** Exact target URL, e.g. `/start?type=ai&plan=ai-lead-engine`. */
   to: string
   label: string
   /** Short line next to the button (e.g. "30-day money-back guarantee"). */
-  note?: string
+  note?: ReactNode
+  /** A claim shown as the note while it is on (`note` stays when it is off). */
+  noteClaim?: ClaimKey
 }
 
 /**
@@ -13,10 +17,20 @@ export interface StickyMobileCtaProps {
  * The page shell leaves room below the footer while it is there (landing.css), so the bar
  * never covers the end of the page.
  */
-export function StickyMobileCta({ to, label, note }: StickyMobileCtaProps) {
+export function StickyMobileCta({ to, label, note, noteClaim }: StickyMobileCtaProps) {
+  const claimed = noteClaim ? claimText(noteClaim) : null
   return (
     <div className="sticky-cta" role="region" aria-label="Quick action">
-      {note && <p className="sticky-cta__note">{note}</p>}
+      {claimed !== null && noteClaim && (
+        <p className="sticky-cta__note" {...claimAttrs(noteClaim)}>
+          {claimed}
+        </p>
+      )}
+      {note && (!noteClaim || standInShown(noteClaim)) && (
+        <p className="sticky-cta__note" {...(noteClaim ? standInAttrs(noteClaim) : {})}>
+          {note}
+        </p>
+      )}
       <ButtonLink to={to} className="sticky-cta__button" size="md">
         {label}
       </ButtonLink>

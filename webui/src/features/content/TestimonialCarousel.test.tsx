@@ -97,7 +97,7 @@ describe('home testimonials', () => {
   it('sit between the features and the pricing, with four quotes starting at the first', async () => {
     mockFetch((_m, url) => (url === '/api/catalogue' ? { status: 200, body: testCatalogue } : { status: 404 }))
     renderApp('/')
-    await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })
+    await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in 24 Hours.' })
     const carousel = screen.getByRole('region', { name: 'Customer testimonials' })
     const features = document.getElementById('features') as HTMLElement
     const pricing = document.getElementById('pricing') as HTMLElement

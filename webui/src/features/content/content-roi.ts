@@ -3,14 +3,14 @@
  *
  * weekly value  = hours per week spent on content x hourly value
  * monthly value = weekly value x 4
- * ROI           = monthly value / monthly cost basis (EUR 400) x 100
- * Defaults (20 h at EUR 100) give 2,000 weekly, 8,000 monthly and 2,000%.
+ * ROI           = monthly value / the price of the plan the page sells x 100
+ *                 (its monthly price, or a one-time price against the first month's value)
+ * Defaults (20 h at EUR 100) give 2,000 weekly and 8,000 monthly: against the Builder's
+ * EUR 199 that is 4,020%, against the Plan's EUR 39 a month 20,513%.
  */
 
 import { formatCurrencyWhole, formatNumber } from '../../lib/money'
 
-/** Monthly cost basis the ROI is measured against (stated on the page). */
-export const ROI_COST_BASIS = 400
 export const WEEKS_PER_MONTH = 4
 export const DEFAULT_HOURS = 20
 export const DEFAULT_RATE = 100
@@ -25,11 +25,12 @@ export interface RoiResult {
   roiPercent: number
 }
 
-/** The figures for valid (finite, non-negative) numbers. */
-export function contentRoi(hoursPerWeek: number, hourlyValue: number): RoiResult {
+/** The figures for valid (finite, non-negative) numbers against `cost` euros (the plan's
+ * price, above zero); without a cost (the plan not loaded yet) the ROI is NaN. */
+export function contentRoi(hoursPerWeek: number, hourlyValue: number, cost: number | null): RoiResult {
   const weekly = hoursPerWeek * hourlyValue
   const monthly = weekly * WEEKS_PER_MONTH
-  return { weekly, monthly, roiPercent: (monthly / ROI_COST_BASIS) * 100 }
+  return { weekly, monthly, roiPercent: cost !== null && cost > 0 ? (monthly / cost) * 100 : Number.NaN }
 }
 
 export type ParsedNumber = { ok: true; value: number } | { ok: false; message: string }
@@ -73,11 +74,11 @@ export type RoiState =
   | { ok: true; result: RoiResult; hoursError: null; rateError: null }
   | { ok: false; result: null; hoursError: string | null; rateError: string | null }
 
-/** Both inputs as typed -> the result, or a message per bad field. */
-export function roiFromInputs(hoursText: string, rateText: string): RoiState {
+/** Both inputs as typed -> the result against `cost` euros, or a message per bad field. */
+export function roiFromInputs(hoursText: string, rateText: string, cost: number | null): RoiState {
   const hours = parseInput(hoursText, HOURS_BOUNDS)
   const rate = parseInput(rateText, RATE_BOUNDS)
-  if (hours.ok && rate.ok) return { ok: true, result: contentRoi(hours.value, rate.value), hoursError: null, rateError: null }
+  if (hours.ok && rate.ok) return { ok: true, result: contentRoi(hours.value, rate.value, cost), hoursError: null, rateError: null }
   return { ok: false, result: null, hoursError: hours.ok ? null : hours.message, rateError: rate.ok ? null : rate.message }
 }
 

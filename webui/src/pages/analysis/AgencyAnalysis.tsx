@@ -1,4 +1,5 @@
 import { AnalysisPage } from '../../features/analysis'
+import { claimText } from '../../lib/claims'
 import { ChartIcon } from '../../components/icons/ChartIcon'
 import { HandshakeIcon } from '../../components/icons/HandshakeIcon'
 import { RocketIcon } from '../../components/icons/RocketIcon'
@@ -16,7 +17,7 @@ export default function AgencyAnalysisPage() {
       urlPlaceholder="clientwebsite.com"
       button="Analyze Growth Potential →"
       note="Free analysis. No credit card needed."
-      mobileBar={{ note: 'Free analysis. No credit card needed.', spots: "2 agency spots left today – don't miss out" }}
+      mobileBar={{ note: 'Free analysis. No credit card needed.', spots: claimText('analysis_agency_spots') }}
       covers={{
         title: 'Turn a client website into recurring revenue',
         text: 'Client value, scalability and profitability, the revenue opportunities and a growth roadmap.',

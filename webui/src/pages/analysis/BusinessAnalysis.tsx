@@ -1,4 +1,5 @@
 import { AnalysisPage, PreScan } from '../../features/analysis'
+import { claimText } from '../../lib/claims'
 import { GaugeIcon } from '../../components/icons/GaugeIcon'
 import { UsersIcon } from '../../components/icons/UsersIcon'
 import { LightbulbIcon } from '../../components/icons/LightbulbIcon'
@@ -15,7 +16,7 @@ export default function BusinessAnalysisPage() {
       emailLabel="Your Email"
       button="Show Me My Report →"
       note="2-minute analysis. No credit card needed."
-      mobileBar={{ note: '2-minute analysis. No credit card needed.', spots: "2 rebuild spots left today – don't miss out" }}
+      mobileBar={{ note: '2-minute analysis. No credit card needed.', spots: claimText('analysis_rebuild_spots') }}
       aside={<PreScan />}
       covers={{
         title: 'What your website costs you',

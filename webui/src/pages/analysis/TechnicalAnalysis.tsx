@@ -1,4 +1,5 @@
 import { AnalysisPage } from '../../features/analysis'
+import { claimText } from '../../lib/claims'
 import { GaugeIcon } from '../../components/icons/GaugeIcon'
 import { LayersIcon } from '../../components/icons/LayersIcon'
 import { ShieldIcon } from '../../components/icons/ShieldIcon'
@@ -15,7 +16,7 @@ export default function TechnicalAnalysisPage() {
       emailLabel="Your Email"
       button="Run Technical Analysis →"
       note="Free analysis. No credit card needed."
-      mobileBar={{ note: 'Free analysis. No credit card needed.', spots: "2 rebuild spots left today – don't miss out" }}
+      mobileBar={{ note: 'Free analysis. No credit card needed.', spots: claimText('analysis_rebuild_spots') }}
       covers={{
         title: 'Architecture, performance, security',
         text: 'Four scores and the critical issues, with the figures behind them.',

@@ -62,7 +62,11 @@ describe('/dashboard home', () => {
     expect(ugc.getByRole('link', { name: 'Choose a UGC Package' })).toHaveAttribute('href', '/start?type=ugc&plan=conversion-bundle')
 
     expect(screen.getAllByText('Popular')).toHaveLength(3)
-    expect(screen.getByText(/30-day money-back guarantee/)).toBeInTheDocument()
+    // Each package's own promises from the catalogue, no blanket guarantee over all of them.
+    expect(ai.getAllByText('Delivery in 7 days · 30-day money-back guarantee').length).toBeGreaterThan(0)
+    expect(card('Website Services').getAllByText('Delivery in 24 hours · Cancel anytime')).toHaveLength(3)
+    expect(ugc.getByText('Delivery in 48 hours')).toBeInTheDocument()
+    expect(screen.queryByText(/Every package comes with/)).not.toBeInTheDocument()
     // No websites and no subscription: no "Your Websites" section, no New Website button.
     expect(screen.queryByRole('heading', { name: 'Your Websites' })).not.toBeInTheDocument()
     expect(screen.queryByRole('link', { name: 'New Website' })).not.toBeInTheDocument()

@@ -22,7 +22,7 @@ import { ButtonLink } from '../../components/ui/Button'
 import { Card } from '../../components/ui/Card'
 import { errorMessage } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
-import { billingSuffix, findPlan, formatPrice, loadCatalogue, type Catalogue } from '../../features/catalogue'
+import { billingSuffix, findPlan, formatPrice, loadCatalogue, planPromises, type Catalogue } from '../../features/catalogue'
 import { useApiData } from '../../lib/use-api-data'
 
 interface Choice {
@@ -190,10 +190,6 @@ function ChooseService({
           ))}
         </ul>
       )}
-      <p className="choice-guarantee">
-        <CheckIcon size={18} />
-        Every package comes with a 30-day money-back guarantee.
-      </p>
     </section>
   )
 }
@@ -226,6 +222,8 @@ function ChoiceCard({ choice, catalogue }: { choice: Choice; catalogue: Catalogu
               </span>
             </div>
             <p className="choice-plan__desc">{plan.description}</p>
+            {/* The package's own delivery promise and guarantee, from the catalogue. */}
+            {planPromises(plan) && <p className="choice-plan__terms">{planPromises(plan)}</p>}
           </li>
         ))}
       </ul>

@@ -2,7 +2,7 @@ import { useSearchParams } from 'react-router-dom'
 import { PurchaseLayout } from '../../features/billing'
 import { DEFAULT_FAMILY, familyPlans, findFamily, type Catalogue } from '../../features/catalogue'
 
-export const AI_START_TITLE = 'Start Your 24h Website Rebuild'
+export const AI_START_TITLE = 'Start Your Website, Live in 24 Hours'
 
 /** /ai-start?plan=&canceled=true: the website packages only, for the rebuild campaign. */
 export default function AiStartPage() {

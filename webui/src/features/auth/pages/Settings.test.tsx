@@ -109,7 +109,7 @@ describe('/dashboard/settings', () => {
 
     await userEvent.type(data.getByLabelText(/^Current password/), 'secret12')
     await userEvent.click(confirm)
-    expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in Minutes.' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your Website. Live in 24 Hours.' })).toBeInTheDocument()
     expect(sentBody(fetchMock, '/api/account/delete')).toEqual({ current_password: 'secret12' })
     // Signed out locally: the header offers Login again, and the hint cookie is gone.
     expect(within(screen.getByRole('banner')).getAllByRole('link', { name: 'Login' }).length).toBeGreaterThan(0)
