@@ -20,6 +20,7 @@ import pytest
 from agency.app import create_app
 from agency.core.web.site import SiteFiles
 from tests.conftest import make_settings, web_client
+from tests.legal.seller import SELLER
 
 ASSET = b"console.log('hello');" * 200
 WEBUI = Path(__file__).resolve().parents[2] / "webui"
@@ -75,7 +76,8 @@ async def http(tmp_path: Path, request: pytest.FixtureRequest) -> Any:
     write_build(web)
     if request.param == "zip":
         web = zip_build(web, tmp_path / "web.zip")
-    settings = make_settings(tmp_path, "sqlite://:memory:", web_dir=web)
+    # A real seller: the pages are served exactly as built (no demo notice, tests/legal).
+    settings = make_settings(tmp_path, "sqlite://:memory:", web_dir=web, **SELLER)
     app = create_app(settings)
     # test_app() opens the database for the Quart side.
     async with app.test_app(), web_client(app) as client:
