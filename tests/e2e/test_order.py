@@ -21,6 +21,15 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import BACKENDS, postgres_create, postgres_drop
 from tests.e2e.conftest import PHONE, ConsoleLog, LiveServer, open_page, running_server
+from tests.e2e.test_accessibility import (
+    AXE_SOURCE,
+    AXE_TAGS,
+    REVIEW_AS_VIOLATION,
+    RUN_AXE,
+    WIDTHS,
+    describe,
+    settle,
+)
 from tests.fakes.smtp import SmtpServer
 
 BUYERS = itertools.count()
@@ -266,3 +275,28 @@ def test_without_payments_the_page_says_so_before_anything_is_typed(
     # Every purchase page says it.
     phone.goto(unpaid_server.url + "/start?type=ai")
     expect(phone.get_by_text(notice)).to_be_visible()
+
+
+@pytest.mark.parametrize("width", ["phone", "desktop"])
+@pytest.mark.parametrize(
+    "path", ["/start", "/start?type=ai&plan=pro-ai&canceled=true", "/ai-start"]
+)
+def test_the_order_step_is_accessible(
+    browser: Browser, console: ConsoleLog, server: LiveServer, width: str, path: str
+) -> None:
+    options = WIDTHS[width]
+    extra = {k: v for k, v in options.items() if k != "viewport"}
+    page = open_page(browser, console, options["viewport"], bypass_csp=True, **extra)
+    try:
+        page.goto(server.url + path)
+        settle(page)
+        # With a field's own message showing, too.
+        page.get_by_label("Email Address").fill("max@mustermann")
+        page.get_by_label("Email Address").blur()
+        expect(page.get_by_text("Please enter a valid email address")).to_be_visible()
+        page.add_script_tag(content=AXE_SOURCE.read_text())
+        violations = page.evaluate(RUN_AXE, [AXE_TAGS, REVIEW_AS_VIOLATION])
+    finally:
+        page.context.close()
+    assert not violations, describe(path, width, violations)
+    assert console.problems == [], console.problems
