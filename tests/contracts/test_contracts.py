@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -310,3 +311,26 @@ def test_anything_else_is_no_reference_and_never_raises(text: str) -> None:
 def test_the_deadline_is_the_fourteenth_day_after_the_order(ordered: datetime) -> None:
     deadline = deadline_of(ordered)
     assert (deadline - ordered.date()).days == 14
+
+
+async def test_the_withdrawal_page_has_the_e_mails_wording_and_the_seller(client: Any) -> None:
+    """/withdrawal is the partial the order confirmation includes: every sentence of the text
+    version is on the page, with the seller's details."""
+    from agency.modules.contracts.service import _partials
+
+    status, page = await call(client, "get", "/api/pages/withdrawal")
+    assert status == 200 and page["title"] == "Withdrawal information"
+    html = page["html"]
+    assert "<h1>Withdrawal information</h1>" in html and "style=" not in html
+    text = _partials.get_template("_withdrawal_information.txt").render({"seller": {}})
+    sentences = [
+        line.strip().removeprefix("- ")
+        for line in text.splitlines()
+        if len(line.strip()) > 30 and "inform us" not in line and not line.startswith("- To")
+    ]
+    assert len(sentences) >= 8
+    shown = unescape(html).lower()
+    for sentence in sentences:  # the text version writes its headings in capitals
+        assert sentence.lower() in shown, sentence
+    # The seller named is the configured one, not the template's fallback.
+    assert "inform us (" in shown and "the agency operating this website" not in shown
