@@ -21,6 +21,7 @@ import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from email.message import EmailMessage
 from typing import Any
 
 import pytest
@@ -199,8 +200,8 @@ def layout_shift(page: Page) -> float:
     )
 
 
-def start_over_the_api(server: LiveServer, host: str, n: int) -> str:
-    body = {"url": host, "email": f"count-{n}@visitor.example", "source": "speed-test"}
+def start_over_the_api(server: LiveServer, host: str, n: int, address: str = "") -> str:
+    body = {"url": host, "email": address or f"count-{n}@visitor.example", "source": "speed-test"}
     request = urllib.request.Request(
         f"{server.url}/api/speed-tests",
         data=json.dumps(body).encode(),
@@ -333,3 +334,60 @@ def test_a_lead_form_reaches_the_newsletter_only_with_the_box(
     expect(page.get_by_text(SUBSCRIBED)).to_be_visible()
     assert consent.kit.on_form(ticked)
     assert unexpected(console) == [], console.problems
+
+
+# -------------------------------------------------------------- the report's one-click header
+
+
+def mails_to(smtp: SmtpServer, address: str) -> list[EmailMessage]:
+    return [m for m in smtp.inbox.messages if m["To"] == address]
+
+
+def wait_for_mail(smtp: SmtpServer, address: str, count: int = 1) -> list[EmailMessage]:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if len(found := mails_to(smtp, address)) >= count:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"no report reached {address}")
+
+
+def test_the_reports_one_click_header_unsubscribes_as_rfc_8058_says(
+    consent: ConsentServer, smtp_server: SmtpServer
+) -> None:
+    """A mail provider's one-click: a POST to the List-Unsubscribe address with the body
+    'List-Unsubscribe=One-Click', no cookie and no header of ours; the next report to that
+    mailbox is not sent, while another mailbox's still is."""
+    reader = email(consent, "one-click")
+    other = email(consent, "still-reading")
+    start_over_the_api(consent.server, "score-31.example", 31, reader)
+    [report] = wait_for_mail(smtp_server, reader)
+    assert report["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    header = str(report["List-Unsubscribe"])
+    assert header.startswith(f"<{consent.server.url}/api/mail/unsubscribe?token=")
+    assert header.endswith(">")
+    text = smtp_server.inbox.text_of(report)
+    assert f"Unsubscribe: {consent.server.url}/unsubscribe?token=" in text
+    assert "/start" not in text  # a service e-mail: the report asked for, nothing to buy
+
+    request = urllib.request.Request(
+        header.strip("<>"),
+        data=b"List-Unsubscribe=One-Click",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 200
+        assert json.loads(answer.read()) == {"address": reader, "unsubscribed": True}
+
+    for n, (host, address) in enumerate(
+        [("score-32.example", reader), ("score-33.example", other)], start=32
+    ):
+        test_id = start_over_the_api(consent.server, host, n, address)
+        deadline = time.monotonic() + 30
+        while read(consent.server, f"/api/speed-tests/{test_id}")["status"] != "done":
+            assert time.monotonic() < deadline, "the test did not finish"
+            time.sleep(0.1)
+    wait_for_mail(smtp_server, other)  # the other mailbox's report arrives...
+    time.sleep(1.0)
+    assert len(mails_to(smtp_server, reader)) == 1  # ...the unsubscribed one gets no second
