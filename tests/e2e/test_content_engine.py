@@ -122,13 +122,15 @@ def test_roi_calculator_computes_and_explains_bad_input(
     expect(rate).to_have_value("100")
     expect(roi.get_by_test_id("roi-weekly")).to_have_text("€2,000")
     expect(roi.get_by_test_id("roi-monthly")).to_have_text("€8,000")
-    expect(roi.get_by_test_id("roi-percent")).to_have_text("2,000%")
+    # Against the real price of the plan the route sells (Builder, EUR 199 one-time).
+    expect(roi).to_contain_text("measured against the price of Content Engine Builder, €199")
+    expect(roi.get_by_test_id("roi-percent")).to_have_text("4,020%")
 
     hours.fill("12.5")
     rate.fill("80")
     expect(roi.get_by_test_id("roi-weekly")).to_have_text("€1,000")
     expect(roi.get_by_test_id("roi-monthly")).to_have_text("€4,000")
-    expect(roi.get_by_test_id("roi-percent")).to_have_text("1,000%")
+    expect(roi.get_by_test_id("roi-percent")).to_have_text("2,010%")
 
     hours.fill("")
     expect(roi.get_by_text("Enter the hours you spend on content each week.")).to_be_visible()
@@ -141,7 +143,7 @@ def test_roi_calculator_computes_and_explains_bad_input(
 
     hours.fill("20")
     rate.fill("100")
-    expect(roi.get_by_test_id("roi-percent")).to_have_text("2,000%")
+    expect(roi.get_by_test_id("roi-percent")).to_have_text("4,020%")
     assert console.problems == []
 
 

@@ -19,11 +19,13 @@ describe('/real-estate-website-rebuild', () => {
       expect(within(pair as HTMLElement).getByText('Before')).toBeInTheDocument()
       expect(within(pair as HTMLElement).getByText('After')).toBeInTheDocument()
     }
-    expect(screen.getByRole('heading', { level: 2, name: 'Risk-free: live in 24 hours or it’s free' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { level: 2, name: 'Risk-free: a free demo and a 30-day money-back guarantee' })).toBeInTheDocument()
     expect(within(document.getElementById('features') as HTMLElement).getAllByRole('heading', { level: 3 })).toHaveLength(6)
     expect(document.querySelectorAll('.testimonial')).toHaveLength(3)
     expect(screen.getAllByText(/free demo/i).length).toBeGreaterThan(0)
-    expect(screen.getAllByText('Live in 24 hours or it’s free').length).toBeGreaterThan(0)
+    expect(screen.getAllByText('Live within 24 hours').length).toBeGreaterThan(0)
+    // One guarantee per package (the catalogue's): no second 'or it’s free' promise.
+    expect(document.body.textContent).not.toMatch(/or it’s free|don’t pay/)
   })
 
   it.each([

@@ -87,8 +87,8 @@ const faq: FaqItem[] = [
     answer: 'We analyse your current website and build a preview of your new homepage with your own logo, colours and listings. You receive it by e-mail within 2 hours, free and without obligation.',
   },
   {
-    question: 'What does “live in 24 hours or it’s free” mean?',
-    answer: 'Once you order and we have your materials, your new website goes live within 24 hours. If it does not, you do not pay for the rebuild.',
+    question: 'What does “live within 24 hours” mean?',
+    answer: 'Once you order and we have your materials, your new website goes live within 24 hours. If you are not happy with it, the 30-day money-back guarantee applies.',
   },
   {
     question: 'Can I keep my domain and my listings?',
@@ -141,7 +141,7 @@ export default function RealEstateRebuildPage() {
         badge="For real estate agents"
         title="Your Real Estate Website, Rebuilt in 24 Hours"
         lead="Buyers and sellers judge your agency by your website. We rebuild yours into a fast, modern site that shows your properties at their best, and you see a free demo before you decide."
-        points={['Free demo of your new site', 'Live in 24 hours or it’s free', '30-day money-back guarantee']}
+        points={['Free demo of your new site', 'Live within 24 hours', '30-day money-back guarantee']}
         actions={
           <>
             <ButtonLink to={DEMO} size="lg">
@@ -189,11 +189,10 @@ export default function RealEstateRebuildPage() {
       </Section>
 
       <Section tone="muted" aria-labelledby="risk-free-title">
-        <Guarantee title="Risk-free: live in 24 hours or it’s free" titleId="risk-free-title">
+        <Guarantee title="Risk-free: a free demo and a 30-day money-back guarantee" titleId="risk-free-title">
           <p>
             Start with a free demo and only order when you like what you see. Once you order, your new website is live
-            within 24 hours, or you don’t pay for the rebuild. And every package comes with a 30-day money-back
-            guarantee.
+            within 24 hours, and every package comes with a 30-day money-back guarantee.
           </p>
           <p className="risk-free__action">
             <ButtonLink to={DEMO}>{DEMO_LABEL}</ButtonLink>
@@ -244,7 +243,7 @@ export default function RealEstateRebuildPage() {
         }
       />
 
-      <StickyMobileCta to={DEMO} label={DEMO_LABEL} note="Free demo · Live in 24h or it’s free" />
+      <StickyMobileCta to={DEMO} label={DEMO_LABEL} note="Free demo · Live in 24h" />
     </>
   )
 }
