@@ -14,16 +14,26 @@ from agency.modules.blog import api as blog_api
 from agency.modules.content import service
 from agency.modules.content.schemas import ContentPageOut
 from agency.modules.content.settings import ContentSettings
+from agency.modules.contracts import api as contracts_api
+from agency.modules.legal import api as legal_api
 
 blueprint = Blueprint("content", __name__)
 PAGES = "content.pages"
+WITHDRAWAL = "withdrawal"  # the withdrawal information (contracts), like the legal notice
 
 
 def install(settings: ContentSettings, extensions: dict[str, Any]) -> HtmlFilter:
     """Read the site details and the Markdown pages once, at start-up: keep the pages for
     `/api/pages/<name>` and return the filter that fills both into the prerendered HTML."""
     details = service.SiteDetails.from_settings(settings)
-    pages = service.ContentPages(service.pages_dir(settings), details)
+    pages = service.ContentPages(
+        service.pages_dir(settings), details, legal_api.imprint_html(settings)
+    )
+    pages.pages[WITHDRAWAL] = service.ContentPage(
+        WITHDRAWAL,
+        contracts_api.WITHDRAWAL_PAGE_TITLE,
+        contracts_api.withdrawal_information_html(settings),
+    )
     extensions[PAGES] = pages
     return service.html_filter(details, pages)
 
@@ -40,7 +50,8 @@ def pages() -> service.ContentPages:
 @validate_response(ContentPageOut, 200)
 async def get_content_page(name: str) -> ContentPageOut:
     """A footer page (faq, about, contact, careers, privacy, terms, cookies) as sanitised HTML,
-    rendered from its Markdown file. Prerendered pages already carry it; the web UI asks for it
+    rendered from its Markdown file, or the legal notice (imprint), built from the seller's
+    details. Prerendered pages already carry it; the web UI asks for it
     when it navigates to such a page."""
     page = pages().get(name)
     if page is None:
