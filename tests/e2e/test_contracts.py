@@ -210,3 +210,9 @@ def test_the_withdrawal_information_page(page: Page, server: LiveServer) -> None
     expect(article.get_by_role("link", name="Withdraw from contract")).to_have_attribute(
         "href", "/withdraw"
     )
+
+
+def test_the_three_pages_are_in_the_sitemap(page: Page, server: LiveServer) -> None:
+    sitemap = page.request.get(server.url + "/sitemap.xml").text()
+    for path in ("/withdrawal", "/withdraw", "/cancel"):
+        assert f"<loc>{server.url}{path}</loc>" in sitemap
