@@ -408,7 +408,8 @@ def test_loading_then_results_with_the_derived_scores_the_mail_and_the_lead(
 
     subject, body = report_mail(smtp_server, email)
     assert domain in subject, subject
-    assert "/start" in body
+    # A service e-mail: the report asked for, no call to buy; it can still be stopped.
+    assert "/start" not in body and "Unsubscribe: " in body
     assert email in leads_of(analysis.server, spec.source)
     assert console.problems == [], console.problems
 
