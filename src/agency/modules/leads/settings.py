@@ -1,5 +1,6 @@
-"""The leads module's settings keys: the newsletter (Kit, formerly ConvertKit) and how long
-leads are kept. Without a Kit key and a form id, e-mails are leads only."""
+"""The leads module's settings keys: the newsletter (Kit, formerly ConvertKit), which the forms'
+unticked opt-in box subscribes to, and how long leads are kept. Without a Kit key and a form
+id, e-mails are leads only."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ class LeadsSettings(Settings):
     )
     kit_form_id: str = Field(
         default="",
-        description="The Kit form the speed-test pages subscribe to (its number). Empty: no "
-        "Kit call.",
+        description="The Kit form a ticked newsletter box subscribes to (its number). Empty: "
+        "no Kit call.",
     )
     kit_api_base: str = Field(
         default="",
