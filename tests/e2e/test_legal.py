@@ -126,6 +126,7 @@ def test_every_footer_leads_to_the_legal_notice_and_pages_name_the_seller(
     assert answer.value.status == 200
     expect(page).to_have_url(seller_server.url + "/imprint")
     check_imprint(page)  # the same text on client-side navigation
+    expect(page.get_by_role("contentinfo")).to_contain_text("Pixelwerk. All rights reserved.")
     page.goto(seller_server.url + "/contact")
     expect(page.locator("article.prose")).to_contain_text(SELLER_FULL_NAME)
     page.goto(seller_server.url + "/terms")

@@ -163,3 +163,6 @@ async def test_the_built_site_has_the_legal_notice_in_its_sitemap_and_footer(
     assert "/imprint</loc>" in got["/sitemap.xml"].text
     assert SELLER_FULL_NAME in text_of(got["/imprint"])
     assert '<a class="site-footer__link" href="/imprint">Legal notice</a>' in got["/"].text
+    # The brand in the footer's copyright (a token the build renders, filled at start-up).
+    assert "<!-- -->Pixelwerk<!-- -->. All rights reserved." in got["/imprint"].text
+    assert '"brandName":"Pixelwerk"' in html.unescape(got["/imprint"].text)

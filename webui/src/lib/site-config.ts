@@ -29,6 +29,8 @@ export interface SiteConfig {
   /** The operator's claims that show (lib/claims.tsx): key -> text; a key left
    * out is off. */
   claims: Readonly<Record<string, string>>
+  /** The name the site trades under (AGENCY_BRAND_NAME), e.g. in the footer's copyright. */
+  brandName: string
 }
 
 /** Tokens the server substitutes in prerendered HTML (letters and underscores only, so they
@@ -41,6 +43,7 @@ export const SITE_TOKENS = {
   schedulingUrl: '__AGENCY_SCHEDULING_URL__',
   /** Replaced per page by the plan configured for that page's path. */
   contentEnginePlan: '__AGENCY_CONTENT_ENGINE_PLAN__',
+  brandName: '__AGENCY_BRAND__',
 } as const
 
 /** Development and unit-test values (the server's defaults are the same). */
@@ -56,7 +59,10 @@ export const DEV_SITE_CONFIG: SiteConfig = {
     '/ai-scale-startup3': 'ai-scale-growth',
     '/ai-scale-startup4': 'ai-scale-builder',
   },
-  claims: DEFAULT_CLAIMS,
+  // Only where no server fills the meta tag (dev server, unit tests); a production page
+  // without it shows no claim at all.
+  claims: import.meta.env.PROD ? {} : DEFAULT_CLAIMS,
+  brandName: 'agency',
 }
 
 /** Token of a claim's text in prerendered HTML (content/claims.py fills it). */
@@ -71,6 +77,7 @@ const PRERENDER_CONFIG: SiteConfig = {
   contentEnginePlans: new Proxy({}, { get: () => SITE_TOKENS.contentEnginePlan }),
   // Every claim is rendered (as its token); the server cuts those that are off.
   claims: new Proxy({}, { get: (_target, key) => (typeof key === 'string' ? claimToken(key) : undefined) }),
+  brandName: SITE_TOKENS.brandName,
 }
 
 function readMeta(): SiteConfig {

@@ -61,6 +61,7 @@ TOKEN_PHONE = "__AGENCY_PHONE__"
 TOKEN_PHONE_HREF = "__AGENCY_PHONE_HREF__"
 TOKEN_CONTACT_EMAIL = "__AGENCY_CONTACT_EMAIL__"
 TOKEN_SCHEDULING_URL = "__AGENCY_SCHEDULING_URL__"
+TOKEN_BRAND = "__AGENCY_BRAND__"
 TOKEN_CONTENT_ENGINE_PLAN = "__AGENCY_CONTENT_ENGINE_PLAN__"
 PAGE_MARKER = re.compile(r"<!--agency-page:([a-z0-9-]+)-->")
 
@@ -136,6 +137,8 @@ class SiteDetails:
     seller: dict[str, str] = field(default_factory=dict)
     # The operator's claims that show (content.claims): key -> text, a section -> "on".
     claims: dict[str, str] = field(default_factory=dict)
+    # The name the site trades under (the legal module's brand_name): the footer's copyright.
+    brand_name: str = "agency"
 
     @classmethod
     def from_settings(cls, settings: ContentSettings) -> SiteDetails:
@@ -148,6 +151,7 @@ class SiteDetails:
             content_engine_plans=content_engine_plans(settings),
             seller=legal_api.placeholders(settings),
             claims=claims.load(settings.claims_file, urgency=settings.urgency_claims),
+            brand_name=settings.brand_name,
         )
 
     def client_json(self) -> str:
@@ -161,6 +165,7 @@ class SiteDetails:
                 "schedulingUrl": self.scheduling_url,
                 "contentEnginePlans": self.content_engine_plans,
                 "claims": self.claims,
+                "brandName": self.brand_name,
             },
             separators=(",", ":"),
         )
@@ -277,6 +282,7 @@ def html_filter(details: SiteDetails, pages: ContentPages) -> Callable[[str, str
         TOKEN_PHONE: html.escape(details.phone, quote=True),
         TOKEN_CONTACT_EMAIL: html.escape(details.contact_email, quote=True),
         TOKEN_SCHEDULING_URL: html.escape(details.scheduling_url, quote=True),
+        TOKEN_BRAND: html.escape(details.brand_name, quote=True),
     }
     # Longest first: __AGENCY_PHONE_HREF__ must not be eaten by __AGENCY_PHONE__.
     pattern = re.compile(

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react'
 import { Link } from '../../lib/router'
+import { siteConfig } from '../../lib/site-config'
 import { Logo } from './Logo'
 import { footerColumns } from './nav'
 
@@ -37,7 +38,9 @@ export function Footer() {
           ))}
         </div>
         <div className="site-footer__bottom">
-          <p>© {year} agency. All rights reserved.</p>
+          <p>
+            © {year} {siteConfig().brandName}. All rights reserved.
+          </p>
           <p className="site-footer__meta">
             <span>Made in Europe</span>
             <span className="site-footer__lang" title="Language: English">
