@@ -161,6 +161,11 @@ def test_a_seller_email_is_one_address(address: str) -> None:
     assert "@" in accepted and not set(accepted) & set(" \r\n<>")
 
 
+def test_the_brand_may_not_be_empty() -> None:
+    with pytest.raises(SettingsError, match="AGENCY_BRAND_NAME"):
+        load_settings(brand_name="  ")
+
+
 def test_bad_values_are_listed_by_variable() -> None:
     with pytest.raises(SettingsError) as caught:
         load_settings(seller_email="not-an-address", seller_vat_id="12", seller_phone="call me")

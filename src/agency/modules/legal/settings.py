@@ -145,6 +145,13 @@ class LegalSettings(Settings):
             raise ValueError("must not contain angle brackets")
         return value
 
+    @field_validator("brand_name")
+    @classmethod
+    def _check_brand_name(cls, value: str) -> str:
+        if not value:  # already one line (above): every footer's copyright names it
+            raise ValueError("must not be empty: every footer names the brand")
+        return value
+
     @field_validator("seller_postcode")
     @classmethod
     def _check_seller_postcode(cls, value: str) -> str:
