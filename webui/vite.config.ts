@@ -103,7 +103,7 @@ function reactRouterTreeShaking(): Plugin {
  * index.ts (re-exports only, so a page's copies reach through it).
  */
 const PER_PAGE_MODULE =
-  /[\\/]src[\\/](?:components[\\/](?:icons|ui)[\\/]|lib[\\/](?:forms|cx|money)\.|features[\\/](?:[\w-]+[\\/]index\.ts$|content[\\/]|catalogue[\\/](?:PlanSummary|OfferPrice|PlanTierCard|HomePricing)\.|leads[\\/]LeadForm\.|speedtest[\\/]ScoreGauge\.|auth[\\/]AuthCard\.))/
+  /[\\/]src[\\/](?:components[\\/](?:icons|ui)[\\/]|lib[\\/](?:forms|cx|money|claims)\.|features[\\/](?:[\w-]+[\\/]index\.ts$|content[\\/]|catalogue[\\/](?:PlanSummary|OfferPrice|PreviousPrice|PlanTierCard|HomePricing)\.|leads[\\/]LeadForm\.|speedtest[\\/]ScoreGauge\.|auth[\\/]AuthCard\.))/
 /** ...except those the entry chunk has anyway (header and footer use them). */
 const ENTRY_MODULE = /[\\/](?:Icon|MenuIcon|CloseIcon|Button|Spinner)\.tsx$/
 /** `Card.tsx` copied for page `SalesFunnel` is the module `Card.page-SalesFunnel.tsx`. */
