@@ -13,8 +13,7 @@ import { badgeLabel, billingSuffix, formatPrice, priceWithSuffix, type Family, t
 import { cx } from '../../lib/cx'
 import { concerns, formValues, problem as formProblem, problemFromError, type FormProblem } from '../../lib/forms'
 import { EARLY_START_CONSENT_TEXT, EARLY_START_CONSENT_VERSION, WITHDRAWAL_DAYS, type BuyerType } from './order-terms'
-import { CHECKED_FIELDS, fieldProblem, type CheckedField } from './purchase-rules'
-import { isBuyerType, rememberBuyerType, rememberedBuyerType, saveDraft, takeDraft } from './purchase-memory'
+import type { CheckedField } from './purchase-rules'
 // Purchase styles load with the purchase pages only.
 import './purchase.css'
 
@@ -47,6 +46,11 @@ export interface PurchaseFormProps {
 
 const BADGE_TONES: Record<PlanBadge, BadgeTone> = { popular: 'purple', premium: 'blue', launch: 'green' }
 const FIELD_NAMES = ['plan', 'full_name', 'email', 'password', 'domain', 'buyer_type', 'early_start'] as const
+const CHECKED_FIELDS: readonly string[] = ['full_name', 'email', 'password', 'domain']
+// Loaded after the first paint (they are not needed to show the page): the field rules, and
+// what the browser remembers (the buyer type, a cancelled checkout's form).
+const rules = () => import('./purchase-rules')
+const memory = () => import('./purchase-memory')
 
 /** Where "Log in" should come back to: this page, with the chosen plan. */
 function returnUrl(pathname: string, search: string, plan: string): string {
@@ -90,7 +94,10 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
   const [showAll, setShowAll] = useState(!narrow || plans.length < 2)
   const shown = showAll ? plans : plans.filter((plan) => plan.key === planKey)
 
-  const revealAll = () => setShowAll(true)
+  const pickBuyer = (value: BuyerType) => {
+    setRadio('buyer_type', value)
+    setBuyerType(value)
+  }
 
   const pick = (key: string | null) => {
     setPlanKey(key)
@@ -108,33 +115,33 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
   // prerendered page before React hydrated it is in the form, not in the state: look.
   useLayoutEffect(() => {
     const form = formRef.current
-    if (!form) return
-    const draft = canceled ? takeDraft(page) : null
-    if (draft?.plan && plans.some((plan) => plan.key === draft.plan)) {
-      restoredPlan.current = draft.plan
-      // Once, as the page hydrates: the restored package may be outside the narrowed list.
-      // eslint-disable-next-line react-hooks/set-state-in-effect
-      if (draft.plan !== planKey) revealAll()
-    }
-    const checked = form.querySelector<HTMLInputElement>('input[name="plan"]:checked')
+    const checked = form?.querySelector<HTMLInputElement>('input[name="plan"]:checked')
     if (checked) pick(checked.value)
-    const buyer = form.querySelector<HTMLInputElement>('input[name="buyer_type"]:checked')?.value
-    const early = buyer && buyer !== 'consumer' ? buyer : null
-    const chosen = draft?.buyer_type ?? (isBuyerType(early) ? early : rememberedBuyerType())
-    if (chosen && chosen !== 'consumer') {
-      setRadio('buyer_type', chosen)
-      setBuyerType(chosen)
-    }
-    if (draft) {
-      const fill = (name: string, value: string) => {
+    if (form?.querySelector<HTMLInputElement>('input[name="buyer_type"]:checked')?.value === 'business') pickBuyer('business')
+    // Runs once, as the page hydrates.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  // Then what the browser remembers: a cancelled checkout's form, else the buyer type.
+  useEffect(() => {
+    const form = formRef.current
+    void memory().then(({ rememberedBuyerType, takeDraft }) => {
+      if (!form) return
+      const draft = canceled ? takeDraft(page) : null
+      if (draft?.plan && plans.some((plan) => plan.key === draft.plan)) {
+        restoredPlan.current = draft.plan
+        if (!setRadio('plan', draft.plan)) setShowAll(true) // outside the narrowed list
+        else pick(draft.plan)
+      }
+      const chosen = draft?.buyer_type ?? rememberedBuyerType()
+      if (chosen && !form.querySelector('input[name="buyer_type"][value="business"]:checked')) pickBuyer(chosen)
+      for (const name of ['domain', 'full_name', 'email'] as const) {
         const input = form.elements.namedItem(name)
+        const value = draft?.[name]
         if (input instanceof HTMLInputElement && value && input.value === '') input.value = value
       }
-      fill('domain', draft.domain)
-      fill('full_name', draft.full_name)
-      fill('email', draft.email)
-    }
-    // Runs once, as the page hydrates.
+    })
+    // Runs once, after the page hydrated.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
 
@@ -146,22 +153,22 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
     }
   })
 
-  // A signed-in buyer: how they bought before, unless this visit already says.
+  // A signed-in buyer: how they bought before, unless this browser already says.
   useEffect(() => {
     if (!user) return
     let live = true
-    api.get(BUYER_PATH).then(
-      (data) => {
+    void Promise.all([api.get(BUYER_PATH), memory()]).then(
+      ([data, { isBuyerType, rememberedBuyerType }]) => {
         const stored = data?.buyer_type
-        if (!live || !isBuyerType(stored) || rememberedBuyerType() !== null) return
-        setRadio('buyer_type', stored)
-        setBuyerType(stored)
+        if (live && isBuyerType(stored) && rememberedBuyerType() === null) pickBuyer(stored)
       },
       () => {},
     )
     return () => {
       live = false
     }
+    // Once per user; pickBuyer only touches the form and the state.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [user])
 
   // Signed in: the hidden account fields give their space back at once when they are below the
@@ -191,10 +198,10 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
   }
 
   /** A field left (blur) or changed while marked: its own message, or none once it is valid. */
-  const check = (name: CheckedField, value: string, leaving: boolean) => {
-    const message = fieldProblem(name, value)
+  const check = async (name: CheckedField, value: string, leaving: boolean) => {
     if (!leaving && !fieldErrors[name]) return // typing in a field not marked: wait for blur
     if (leaving && name !== 'domain' && value === '' && !fieldErrors[name]) return // just passing through
+    const message = (await rules()).fieldProblem(name, value)
     setFieldErrors((current) => {
       if ((current[name] ?? null) === message) return current
       const next = { ...current }
@@ -210,15 +217,15 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
 
   const handleBlur = (event: FocusEvent<HTMLFormElement>) => {
     const target = event.target
-    if (target instanceof HTMLInputElement && (CHECKED_FIELDS as readonly string[]).includes(target.name)) {
-      check(target.name as CheckedField, target.value, true)
+    if (target instanceof HTMLInputElement && CHECKED_FIELDS.includes(target.name)) {
+      void check(target.name as CheckedField, target.value, true)
     }
   }
 
   const handleInput = (event: FormEvent<HTMLFormElement>) => {
     const target = event.target
-    if (target instanceof HTMLInputElement && (CHECKED_FIELDS as readonly string[]).includes(target.name)) {
-      check(target.name as CheckedField, target.value, false)
+    if (target instanceof HTMLInputElement && CHECKED_FIELDS.includes(target.name)) {
+      void check(target.name as CheckedField, target.value, false)
     }
   }
 
@@ -226,12 +233,13 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
     event.preventDefault()
     if (busy) return
     const current = formValues(event.currentTarget, FIELD_NAMES)
+    const [{ fieldProblem }, { rememberBuyerType, saveDraft }] = await Promise.all([rules(), memory()])
     const chosen = plans.find((plan) => plan.key === current.plan) ?? null
     if (!chosen) {
       show(formProblem(MSG_SELECT_PACKAGE, ['plan']))
       return
     }
-    const names: CheckedField[] = user ? ['domain'] : [...CHECKED_FIELDS]
+    const names = (user ? ['domain'] : CHECKED_FIELDS) as readonly CheckedField[]
     const found: Record<string, string> = {}
     for (const name of names) {
       if (name === 'domain' && !family.show_domain) continue
@@ -246,7 +254,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
     setProblem(null)
     setFieldErrors({})
     setBusy(true)
-    const buyer: BuyerType = isBuyerType(current.buyer_type) ? current.buyer_type : 'consumer'
+    const buyer: BuyerType = current.buyer_type === 'business' ? 'business' : 'consumer'
     const consent = buyer === 'consumer' && current.early_start === 'yes'
     const body: CheckoutBody = { plan: chosen.key, page, buyer_type: buyer, early_start_consent: consent }
     if (consent) body.consent_version = EARLY_START_CONSENT_VERSION
@@ -381,7 +389,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
                   defaultChecked={value === 'consumer'}
                   onChange={() => {
                     setBuyerType(value)
-                    rememberBuyerType(value)
+                    void memory().then((m) => m.rememberBuyerType(value))
                   }}
                 />
                 {value === 'consumer' ? 'as a consumer' : 'as a business'}

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { resetCatalogueCache } from '../../features/catalogue'
@@ -158,7 +158,9 @@ describe('/start', () => {
     expect(screen.getByLabelText(/^Password/)).not.toBeVisible()
     expect(screen.getByText(/Signed in as/)).toHaveTextContent('Signed in as ada@example.eu')
     await submit()
-    expect(sentBody(fetchMock, CHECKOUT)).toEqual({ plan: 'full-stack-ai', page: 'start', buyer_type: 'consumer', early_start_consent: false })
+    await waitFor(() =>
+      expect(sentBody(fetchMock, CHECKOUT)).toEqual({ plan: 'full-stack-ai', page: 'start', buyer_type: 'consumer', early_start_consent: false }),
+    )
     expect(assign).toHaveBeenCalledWith('https://pay.example/session')
   })
 
@@ -167,13 +169,13 @@ describe('/start', () => {
     renderApp('/start?type=ugc&plan=starter-clip')
     await screen.findByRole('radiogroup', { name: 'Choose your package' })
     await submit()
-    expect(screen.getByRole('alert')).toHaveTextContent('Please correct the highlighted fields')
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please correct the highlighted fields')
     expect(screen.getByLabelText(/^Full Name/)).toHaveAttribute('aria-invalid', 'true')
     expect(screen.getByLabelText(/^Full Name/)).toHaveAccessibleDescription('Please enter your full name')
 
     await fillAccount({ name: 'Ada Lovelace', email: 'ada@example.eu' })
     await submit()
-    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a password')
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Please enter a password'))
     expect(screen.getByLabelText(/^Full Name/)).not.toHaveAttribute('aria-invalid')
     expect(screen.getByLabelText(/^Password/)).toHaveAttribute('aria-invalid', 'true')
     expect(fetchMock.mock.calls.filter(([url]) => url === CHECKOUT)).toHaveLength(0)
@@ -277,7 +279,7 @@ describe('/start', () => {
     await screen.findByRole('radiogroup', { name: 'Choose your package' })
     expect(packageRadios().filter((r) => (r as HTMLInputElement).checked)).toHaveLength(0)
     await submit()
-    expect(screen.getByRole('alert')).toHaveTextContent('Please select a package')
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please select a package')
     expect(fetchMock.mock.calls.filter(([url]) => url === CHECKOUT)).toHaveLength(0)
   })
 
