@@ -144,7 +144,7 @@ export default function AiAutomationPage() {
             <LeadForm
               source="ai-automation-strategy-call"
               submitLabel="Book My Free Strategy Call"
-              note="We only use your e-mail to schedule the call."
+              note="We use your e-mail to schedule the call, and for the newsletter only if you tick its box."
             />
           }
         />

@@ -131,7 +131,7 @@ export default function AiOnboardingSystemPage() {
               source="ai-onboarding-audit"
               submitLabel="Get My Free Audit"
               fields={[{ ...EMAIL_FIELD, label: 'Agency Email Address' }]}
-              note="No obligation. We only use your e-mail to schedule the audit."
+              note="No obligation. We use your e-mail to schedule the audit, and for the newsletter only if you tick its box."
             />
           }
         />
