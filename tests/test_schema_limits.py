@@ -158,6 +158,7 @@ NOT_FROM_REQUESTS = {
     (Withdrawal, "status"),
     (Cancellation, "subscription_id"),
     (Cancellation, "plan_name"),
+    (Cancellation, "kind"),
     (Cancellation, "status"),
     (User, "password_hash"),
     (User, "role"),

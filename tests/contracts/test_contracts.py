@@ -190,6 +190,38 @@ async def test_cancelling_by_domain_ends_the_subscription_at_the_period_end(
     assert status == 400 and "already cancelled" in data["error"]["message"]
 
 
+async def test_an_extraordinary_cancellation_is_a_request_with_its_reason(
+    shop: Any, fake: FakeStripe, smtp: SmtpServer
+) -> None:
+    stranger = await bought(shop, fake, "starter")
+    subscription = await Subscription.get()
+    before_mail = len(smtp.inbox.messages)
+    body = {"email": EMAIL, "reference": "AG-000001", "kind": "extraordinary"}
+    status, data = await call(stranger, "post", "/api/contracts/cancellation", body)
+    assert status == 400 and data["error"]["fields"] == {
+        "reason": "Please give the reason for the extraordinary cancellation"
+    }
+    body["reason"] = "The site was never delivered."
+    status, receipt = await call(stranger, "post", "/api/contracts/cancellation", body)
+    assert status == 201, receipt
+    assert receipt["kind"] == "extraordinary" and receipt["ends_on"] is None
+    assert "will answer you shortly" in receipt["message"]
+    # Nothing changes at Stripe: the agency decides.
+    assert fake.get(subscription.id)["cancel_at_period_end"] is False
+    row = await Cancellation.get()
+    assert (row.kind, row.reason, row.status) == (
+        "extraordinary",
+        "The site was never delivered.",
+        "received",
+    )
+    messages = (await sent(shop, smtp))[before_mail:]
+    by_to = {m["To"]: m for m in messages}
+    assert set(by_to) == {EMAIL, AGENCY}
+    assert "extraordinary cancellation" in by_to[EMAIL]["Subject"]
+    assert "The site was never delivered." in text_of(by_to[EMAIL])
+    assert "UTC" in text_of(by_to[EMAIL])
+
+
 async def test_a_cancellation_in_the_portal_is_confirmed_too(
     shop: Any, fake: FakeStripe, smtp: SmtpServer
 ) -> None:

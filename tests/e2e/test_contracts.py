@@ -19,10 +19,18 @@ from http.cookiejar import CookieJar
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import BACKENDS, postgres_create, postgres_drop
-from tests.e2e.conftest import LiveServer, running_server
+from tests.e2e.conftest import ConsoleLog, LiveServer, open_page, running_server
+from tests.e2e.test_accessibility import (
+    AXE_SOURCE,
+    AXE_TAGS,
+    REVIEW_AS_VIOLATION,
+    RUN_AXE,
+    WIDTHS,
+    describe,
+)
 from tests.e2e.test_accounts import log_in
 from tests.fakes.smtp import SmtpServer
 
@@ -216,3 +224,46 @@ def test_the_three_pages_are_in_the_sitemap(page: Page, server: LiveServer) -> N
     sitemap = page.request.get(server.url + "/sitemap.xml").text()
     for path in ("/withdrawal", "/withdraw", "/cancel"):
         assert f"<loc>{server.url}{path}</loc>" in sitemap
+
+
+@pytest.mark.parametrize("width", ["phone", "desktop"])
+def test_the_confirmation_steps_are_accessible(
+    browser: Browser, server: LiveServer, console: ConsoleLog, width: str
+) -> None:
+    """axe on the steps a prerendered page's sweep does not reach: both confirmations (the
+    cancellation with its extraordinary reason field open) and a receipt."""
+    buyer = Buyer(server, "starter", f"noether{next(BUYERS)}.example")
+    options = WIDTHS[width]
+    page = open_page(
+        browser,
+        console,
+        options["viewport"],
+        bypass_csp=True,
+        **{k: v for k, v in options.items() if k != "viewport"},
+    )
+    axe = AXE_SOURCE.read_text()
+
+    def check(state: str) -> None:
+        page.add_script_tag(content=axe)
+        violations = page.evaluate(RUN_AXE, [AXE_TAGS, REVIEW_AS_VIOLATION])
+        assert not violations, describe(state, width, violations)
+
+    try:
+        for path, reference in (("/cancel", buyer.domain), ("/withdraw", buyer.order_number)):
+            page.goto(server.url + path)
+            page.wait_for_load_state("networkidle")
+            page.get_by_label("E-mail address of the order").fill(buyer.email)
+            page.get_by_label("Order number or website domain").fill(reference)
+            page.get_by_role("button", name="Continue").click()
+            expect(page.get_by_role("heading", name=re.compile("^Confirm your"))).to_be_visible()
+            if path == "/cancel":
+                page.get_by_role("radio", name=re.compile("^Extraordinary")).check()
+                page.get_by_role("button", name="Cancel now").click()
+                expect(page.locator(".field__error")).to_be_visible()
+            check(f"{path} (confirmation)")
+        page.get_by_role("button", name="Confirm withdrawal").click()
+        expect(page.get_by_role("status")).to_be_visible()
+        check("/withdraw (receipt)")
+    finally:
+        page.context.close()
+    assert console.problems == []

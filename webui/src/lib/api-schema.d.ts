@@ -221,7 +221,11 @@ export interface paths {
     get: operations["get_get_catalogue"];
   };
   "/api/contracts/cancellation": {
-    /** Cancel the subscription at the end of its period (at Stripe); confirmed by e-mail. */
+    /**
+     * Cancel the subscription: ordinary, at the end of its period (at Stripe, confirmed by
+     * @description e-mail), or extraordinary with a reason (a request the agency decides on; receipt by
+     * e-mail).
+     */
     post: operations["post_post_cancellation"];
   };
   "/api/contracts/cancellation/check": {
@@ -365,8 +369,15 @@ export interface components {
       email: string | null;
       /** Ends At */
       ends_at: string | null;
+      /**
+       * Kind
+       * @description ordinary (at the period end) or extraordinary (for cause).
+       */
+      kind: string;
       /** Plan Name */
       plan_name: string;
+      /** Reason */
+      reason: string | null;
       /** Requested At */
       requested_at: string | null;
       /**
@@ -2661,7 +2672,11 @@ export interface operations {
       };
     };
   };
-  /** Cancel the subscription at the end of its period (at Stripe); confirmed by e-mail. */
+  /**
+   * Cancel the subscription: ordinary, at the end of its period (at Stripe, confirmed by
+   * @description e-mail), or extraordinary with a reason (a request the agency decides on; receipt by
+   * e-mail).
+   */
   post_post_cancellation: {
     requestBody?: {
       content: {
@@ -2671,6 +2686,17 @@ export interface operations {
            * @default
            */
           email?: string;
+          /**
+           * Kind
+           * @default ordinary
+           * @enum {string}
+           */
+          kind?: "ordinary" | "extraordinary";
+          /**
+           * Reason
+           * @default
+           */
+          reason?: string;
           /**
            * Reference
            * @description The order number (AG-000042) or the website's domain (example.com).
@@ -2691,6 +2717,11 @@ export interface operations {
              * @description The end of the current paid period.
              */
             ends_on: string | null;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "ordinary" | "extraordinary";
             /** Message */
             message: string;
             /** Order Number */

@@ -35,13 +35,14 @@ def list_contracts(ctx: typer.Context) -> None:
         )
     console.print(withdrawals)
     cancellations = Table(title=f"{len(lists.cancellations)} cancellation(s)")
-    for column in ("requested", "plan", "e-mail", "ends", "status", "via", "subscription"):
+    for column in ("requested", "plan", "e-mail", "type", "ends", "status", "via", "subscription"):
         cancellations.add_column(column)
     for c in lists.cancellations:
         cancellations.add_row(
             _when(c.requested_at),
             c.plan_name,
             c.email or "-",
+            c.kind + (f": {c.reason}" if c.reason else ""),
             c.ends_at.strftime("%Y-%m-%d") if c.ends_at else "-",
             c.status,
             c.via,

@@ -7,6 +7,7 @@ from tortoise.models import Model
 
 RECEIVED = "received"
 CONFIRMED = "confirmed"
+ORDINARY, EXTRAORDINARY = "ordinary", "extraordinary"
 
 
 class Withdrawal(Model):
@@ -29,7 +30,9 @@ class Withdrawal(Model):
 
 
 class Cancellation(Model):
-    """A subscription cancelled through the cancel page (set to end at its period end)."""
+    """A subscription cancelled through the cancel page: an ordinary cancellation is set to end
+    at its period end at once (status confirmed); an extraordinary one, for good cause, is a
+    request the agency decides on (status received, with the reason)."""
 
     id = fields.IntField(primary_key=True)
     subscription_id = fields.CharField(max_length=255, db_index=True)
@@ -38,6 +41,8 @@ class Cancellation(Model):
     email = fields.CharField(max_length=320)
     plan_name = fields.CharField(max_length=200)
     ends_at = fields.DatetimeField(null=True)
+    kind = fields.CharField(max_length=16, default=ORDINARY)
+    reason = fields.TextField(null=True)
     status = fields.CharField(max_length=16, default=CONFIRMED)
     requested_at = fields.DatetimeField(auto_now_add=True)
 

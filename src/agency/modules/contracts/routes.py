@@ -10,6 +10,7 @@ from agency.modules.auth import web as auth_web
 from agency.modules.contracts import service
 from agency.modules.contracts.schemas import (
     AdminContracts,
+    CancellationIn,
     CancellationPreview,
     CancellationReceipt,
     IdentifyIn,
@@ -53,11 +54,20 @@ async def post_cancellation_check(data: IdentifyIn) -> CancellationPreview:
 
 
 @blueprint.post("/api/contracts/cancellation")
-@validate_request(IdentifyIn)
+@validate_request(CancellationIn)
 @validate_response(CancellationReceipt, 201)
-async def post_cancellation(data: IdentifyIn) -> tuple[CancellationReceipt, int]:
-    """Cancel the subscription at the end of its period (at Stripe); confirmed by e-mail."""
-    receipt = await service.cancel(data.email, data.reference, client_ip=auth_web.client_ip())
+async def post_cancellation(data: CancellationIn) -> tuple[CancellationReceipt, int]:
+    """Cancel the subscription: ordinary, at the end of its period (at Stripe, confirmed by
+    e-mail), or extraordinary with a reason (a request the agency decides on; receipt by
+    e-mail)."""
+    receipt = await service.cancel(
+        data.email,
+        data.reference,
+        kind=data.kind,
+        reason=data.reason,
+        client_ip=auth_web.client_ip(),
+        settings=app_settings(),
+    )
     return receipt, 201
 
 

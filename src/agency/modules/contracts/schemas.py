@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agency.core.text import EMAIL_MAX, Line
+from agency.core.text import EMAIL_MAX, Line, Lines
 
 REFERENCE_MAX = 300
+REASON_MAX = 2000
 
 
 class IdentifyIn(BaseModel):
@@ -21,6 +23,14 @@ class IdentifyIn(BaseModel):
         max_length=REFERENCE_MAX,
         description="The order number (AG-000042) or the website's domain (example.com).",
     )
+
+
+class CancellationIn(IdentifyIn):
+    """The cancellation itself (§ 312k BGB): ordinary, at the end of the paid period, or
+    extraordinary, for good cause and as soon as possible, with the reason."""
+
+    kind: Literal["ordinary", "extraordinary"] = "ordinary"
+    reason: Lines = Field(default="", max_length=REASON_MAX)
 
 
 class WithdrawalPreview(BaseModel):
@@ -48,6 +58,7 @@ class CancellationPreview(BaseModel):
 
 
 class CancellationReceipt(CancellationPreview):
+    kind: Literal["ordinary", "extraordinary"]
     requested_at: datetime
     message: str
 
@@ -71,6 +82,8 @@ class AdminCancellationOut(BaseModel):
     status: str = Field(description="The subscription's status at Stripe (active until it ends).")
     ends_at: datetime | None
     requested_at: datetime | None
+    kind: str = Field(description="ordinary (at the period end) or extraordinary (for cause).")
+    reason: str | None
     via: str = Field(description="cancel_page, or dashboard (the customer portal, a webhook).")
 
 

@@ -22,7 +22,13 @@ from agency.core.settings import Settings
 from agency.core.text import bare_host, valid_email
 from agency.modules.auth import api as auth_api
 from agency.modules.billing import api as billing_api
-from agency.modules.contracts.models import Cancellation, Withdrawal
+from agency.modules.contracts.models import (
+    EXTRAORDINARY,
+    ORDINARY,
+    RECEIVED,
+    Cancellation,
+    Withdrawal,
+)
 from agency.modules.contracts.schemas import (
     AdminCancellationOut,
     AdminContracts,
@@ -58,8 +64,13 @@ MSG_NO_SUBSCRIPTION = (
 )
 MSG_ALREADY_ENDING = "This subscription is already cancelled: it ends on {day}."
 MSG_ALREADY_ENDED = "This subscription has already ended."
+MSG_REASON = "Please give the reason for the extraordinary cancellation"
 WITHDRAWN = "Your withdrawal has reached us. We have e-mailed you a receipt."
 CANCELLED = "Your cancellation is confirmed. We have e-mailed you a confirmation."
+REQUESTED = (
+    "Your extraordinary cancellation has reached us. We have e-mailed you a receipt and will "
+    "answer you shortly."
+)
 
 # Both pages, every call (the check and the confirmation) from one client address.
 CALLS_PER_ADDRESS = Limit("contracts-ip", limit=20, window=60 * 60, per_address=True)
@@ -261,11 +272,27 @@ async def check_cancellation(email: str, reference: str, *, client_ip: str) -> C
     return _cancellation_preview(await _cancellable(email, reference))
 
 
-async def cancel(email: str, reference: str, *, client_ip: str) -> CancellationReceipt:
-    """Set the subscription to end with its period at Stripe; billing e-mails the confirmation
-    at once (and only once, however the webhook that follows arrives)."""
+async def cancel(
+    email: str,
+    reference: str,
+    *,
+    kind: str = ORDINARY,
+    reason: str = "",
+    client_ip: str,
+    settings: Settings,
+) -> CancellationReceipt:
+    """Cancel the subscription these details name.
+
+    Ordinary: set to end with its period at Stripe; billing e-mails the confirmation at once
+    (and only once, however the webhook that follows arrives). Extraordinary (for good cause):
+    recorded with its reason and e-mailed to the agency, which decides; the customer gets the
+    receipt at once, and the subscription stays as it is until then."""
     await _limit(client_ip)
+    if kind == EXTRAORDINARY and not reason.strip():
+        raise ValidationFailed(MSG_REASON, fields={"reason": MSG_REASON})
     found = await _cancellable(email, reference)
+    if kind == EXTRAORDINARY:
+        return await _request_extraordinary(found, reason.strip(), settings)
     requested_at = datetime.now(UTC)
     subscription = await billing_api.cancel_at_period_end(
         found.subscription.id, requested_at=requested_at
@@ -282,7 +309,44 @@ async def cancel(email: str, reference: str, *, client_ip: str) -> CancellationR
     preview = _cancellation_preview(
         _Cancellable(found.email, found.user_id, found.order, subscription)
     )
-    return CancellationReceipt(**preview.model_dump(), requested_at=requested_at, message=CANCELLED)
+    return CancellationReceipt(
+        **preview.model_dump(), kind=ORDINARY, requested_at=requested_at, message=CANCELLED
+    )
+
+
+async def _request_extraordinary(
+    found: _Cancellable, reason: str, settings: Settings
+) -> CancellationReceipt:
+    row = await Cancellation.create(
+        subscription_id=found.subscription.id,
+        order_id=found.order.id,
+        user_id=found.user_id,
+        email=found.email,
+        plan_name=found.subscription.plan_name[:200],
+        ends_at=None,
+        kind=EXTRAORDINARY,
+        reason=reason,
+        status=RECEIVED,
+    )
+    context: dict[str, Any] = {
+        "plan_name": found.subscription.plan_name,
+        "order_number": found.order.number,
+        "domain": found.order.domain or "",
+        "email": found.email,
+        "requested_at": billing_api.date_time(row.requested_at),
+        "reason": reason,
+    }
+    await mail.send_mail(found.email, "cancellation_request_receipt", context)
+    if settings.agency_email:
+        await mail.send_mail(settings.agency_email, "cancellation_request", context)
+    log.info("extraordinary cancellation received", extra={"order_id": found.order.id})
+    preview = _cancellation_preview(found)
+    return CancellationReceipt(
+        **{**preview.model_dump(), "ends_on": None},
+        kind=EXTRAORDINARY,
+        requested_at=row.requested_at,
+        message=REQUESTED,
+    )
 
 
 # --- the /withdrawal page -----------------------------------------------------------------
@@ -325,16 +389,20 @@ async def admin_lists() -> AdminContracts:
     cancellations = []
     seen = set()
     for row in requests:
-        seen.add(row.subscription_id)
+        if row.kind == ORDINARY:
+            seen.add(row.subscription_id)
         now = status.get(row.subscription_id)
         cancellations.append(
             AdminCancellationOut(
                 subscription_id=row.subscription_id,
                 plan_name=row.plan_name,
                 email=row.email,
-                status=now.status if now else "ended",
+                status=(row.status if row.kind == EXTRAORDINARY else None)
+                or (now.status if now else "ended"),
                 ends_at=row.ends_at,
                 requested_at=row.requested_at,
+                kind=row.kind,
+                reason=row.reason,
                 via="cancel_page",
             )
         )
@@ -350,6 +418,8 @@ async def admin_lists() -> AdminContracts:
                 status=subscription.status,
                 ends_at=subscription.current_period_end,
                 requested_at=subscription.cancellation_confirmed_at,
+                kind=ORDINARY,
+                reason=None,
                 via="dashboard",
             )
         )

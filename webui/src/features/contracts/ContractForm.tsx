@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
-import { formValues, problemFromError, type FormProblem } from '../../lib/forms'
+import { formValues, problem, problemFromError, type FormProblem } from '../../lib/forms'
 import { CheckIcon } from '../../components/icons/CheckIcon'
 import { Button } from '../../components/ui/Button'
 import { ErrorBox } from '../../components/ui/ErrorBox'
@@ -12,8 +12,11 @@ import {
   EMAIL_MAX,
   formatDay,
   formatDayTime,
+  MSG_REASON,
+  REASON_MAX,
   REFERENCE_MAX,
   withdraw,
+  type CancellationKind,
   type CancellationPreview,
   type ContractKind,
   type Identification,
@@ -40,6 +43,7 @@ export function ContractForm({ kind }: { kind: ContractKind }) {
   const [formProblem, setFormProblem] = useState<FormProblem | null>(null)
   const [identified, setIdentified] = useState<{ values: Identification; preview: Preview } | null>(null)
   const [receipt, setReceipt] = useState<Receipt | null>(null)
+  const [cancellationKind, setCancellationKind] = useState<CancellationKind>('ordinary')
   const headingRef = useRef<HTMLHeadingElement>(null)
   const text = TEXT[kind]
   const fieldError = (name: string) => formProblem?.fields[name] ?? null
@@ -63,8 +67,14 @@ export function ContractForm({ kind }: { kind: ContractKind }) {
     }
   }
 
-  async function onConfirm() {
+  async function onConfirm(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
     if (busy || !identified) return
+    const reason = kind === 'cancellation' ? formValues(event.currentTarget, ['reason']).reason : ''
+    if (kind === 'cancellation' && cancellationKind === 'extraordinary' && !reason.trim()) {
+      setFormProblem(problem(MSG_REASON, ['reason']))
+      return
+    }
     setBusy(true)
     setFormProblem(null)
     try {
@@ -76,11 +86,14 @@ export function ContractForm({ kind }: { kind: ContractKind }) {
           what: `Your withdrawal from order ${done.order_number} (${done.plan_name}) was received on`,
         })
       } else {
-        const done = await cancel(identified.values)
+        const done = await cancel(identified.values, cancellationKind, reason)
         setReceipt({
           message: done.message,
           when: formatDayTime(done.requested_at),
-          what: `Your ${done.plan_name} subscription ends on ${formatDay(done.ends_on)}. Cancelled on`,
+          what:
+            done.kind === 'extraordinary'
+              ? `Your extraordinary cancellation of ${done.plan_name} was received on`
+              : `Your ${done.plan_name} subscription ends on ${formatDay(done.ends_on)}. Cancelled on`,
         })
       }
     } catch (err) {
@@ -107,7 +120,7 @@ export function ContractForm({ kind }: { kind: ContractKind }) {
   if (identified) {
     const { preview } = identified
     return (
-      <div className="contract-form__confirm">
+      <form className="contract-form__confirm" onSubmit={onConfirm} noValidate aria-describedby={formProblem ? errorId : undefined}>
         <h2 ref={headingRef} tabIndex={-1} className="contract-form__heading">
           {text.confirmHeading}
         </h2>
@@ -146,28 +159,75 @@ export function ContractForm({ kind }: { kind: ContractKind }) {
                   <dd>{preview.domain}</dd>
                 </>
               )}
-              <dt>Type</dt>
-              <dd>Ordinary cancellation at the end of the current billing period</dd>
               <dt>Ends on</dt>
-              <dd>{formatDay(preview.ends_on)}</dd>
+              <dd>{cancellationKind === 'ordinary' ? formatDay(preview.ends_on) : 'As soon as possible, once we have checked the reason'}</dd>
             </>
           )}
         </dl>
+        {!('deadline' in preview) && (
+          <fieldset className="contract-form__kind">
+            <legend className="field__label">Type of cancellation</legend>
+            <label className="contract-form__choice">
+              <input
+                type="radio"
+                name="kind"
+                value="ordinary"
+                checked={cancellationKind === 'ordinary'}
+                onChange={() => setCancellationKind('ordinary')}
+              />
+              <span>Ordinary: at the end of the current billing period, on {formatDay(preview.ends_on)}</span>
+            </label>
+            <label className="contract-form__choice">
+              <input
+                type="radio"
+                name="kind"
+                value="extraordinary"
+                checked={cancellationKind === 'extraordinary'}
+                onChange={() => setCancellationKind('extraordinary')}
+              />
+              <span>Extraordinary: for good cause, as soon as possible</span>
+            </label>
+            {cancellationKind === 'extraordinary' && (
+              <div className={formProblem?.fields.reason ? 'field field--invalid' : 'field'}>
+                <label className="field__label" htmlFor={`${id}-reason`}>
+                  Reason for the extraordinary cancellation
+                </label>
+                <textarea
+                  id={`${id}-reason`}
+                  name="reason"
+                  className="input"
+                  rows={4}
+                  maxLength={REASON_MAX}
+                  defaultValue=""
+                  aria-invalid={formProblem?.fields.reason ? true : undefined}
+                  aria-describedby={formProblem?.fields.reason ? `${id}-reason-error` : undefined}
+                />
+                {formProblem?.fields.reason && (
+                  <p id={`${id}-reason-error`} className="field__error">
+                    {formProblem.fields.reason}
+                  </p>
+                )}
+              </div>
+            )}
+          </fieldset>
+        )}
         <p className="contract-form__what">
           {'deadline' in preview
             ? 'Your withdrawal reaches us at once. We reimburse your payments within 14 days; if you asked us to start the work within the withdrawal period, an amount in proportion to the work done is deducted.'
-            : `Your subscription stays active until ${formatDay(preview.ends_on)} and then ends; nothing more is charged.`}{' '}
+            : cancellationKind === 'ordinary'
+              ? `Your subscription stays active until ${formatDay(preview.ends_on)} and then ends; nothing more is charged.`
+              : 'Your cancellation and its reason reach us at once; we check the reason and tell you when your contract ends.'}{' '}
           We e-mail you a receipt with the date and time at once.
         </p>
         <div className="contract-form__actions">
-          <Button type="button" variant="danger" busy={busy} onClick={onConfirm}>
+          <Button type="submit" variant="danger" busy={busy}>
             {text.confirm}
           </Button>
           <Button type="button" variant="outline" onClick={() => setIdentified(null)} disabled={busy}>
             Back
           </Button>
         </div>
-      </div>
+      </form>
     )
   }
 

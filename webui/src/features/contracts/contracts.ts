@@ -14,13 +14,16 @@ export type CancellationPreview = ResponseBody<'/api/contracts/cancellation/chec
 export type CancellationReceipt = ResponseBody<'/api/contracts/cancellation', 'post'>
 export type AdminContracts = ResponseBody<'/api/admin/contracts', 'get'>
 export type Identification = { email: string; reference: string }
+export type CancellationKind = 'ordinary' | 'extraordinary'
 
 // The server's messages (agency/modules/contracts/service.py).
 export const MSG_EMAIL = 'Please enter the e-mail address you ordered with'
 export const MSG_EMAIL_INVALID = 'Please enter a valid email address'
 export const MSG_REFERENCE = "Please enter your order number (for example AG-000042) or your website's domain"
+export const MSG_REASON = 'Please give the reason for the extraordinary cancellation'
 export const EMAIL_MAX = 254
 export const REFERENCE_MAX = 300
+export const REASON_MAX = 2000
 
 /** The form's first look: both fields given, the address plausible (the server checks the rest). */
 export function checkIdentification(values: Identification): FormProblem | null {
@@ -42,8 +45,8 @@ export const withdraw = (values: Identification): Promise<WithdrawalReceipt> =>
   api.post('/api/contracts/withdrawal', clean(values))
 export const checkCancellation = (values: Identification): Promise<CancellationPreview> =>
   api.post('/api/contracts/cancellation/check', clean(values))
-export const cancel = (values: Identification): Promise<CancellationReceipt> =>
-  api.post('/api/contracts/cancellation', clean(values))
+export const cancel = (values: Identification, kind: CancellationKind = 'ordinary', reason = ''): Promise<CancellationReceipt> =>
+  api.post('/api/contracts/cancellation', { ...clean(values), kind, reason: reason.trim() })
 export const fetchAdminContracts = (): Promise<AdminContracts> => api.get('/api/admin/contracts')
 
 const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })

@@ -66,6 +66,7 @@ export default function AdminContractsPage() {
                         <th scope="col">Requested</th>
                         <th scope="col">Subscription</th>
                         <th scope="col">Customer</th>
+                        <th scope="col">Type</th>
                         <th scope="col">Ends on</th>
                         <th scope="col">Status</th>
                         <th scope="col">Via</th>
@@ -77,6 +78,10 @@ export default function AdminContractsPage() {
                           <td>{formatDayTime(row.requested_at)}</td>
                           <td>{row.plan_name}</td>
                           <td>{row.email ?? '-'}</td>
+                          <td>
+                            {row.kind === 'extraordinary' ? 'Extraordinary' : 'Ordinary'}
+                            {row.reason && <p className="contracts-admin__reason">{row.reason}</p>}
+                          </td>
                           <td>{formatDay(row.ends_at)}</td>
                           <td>{row.status}</td>
                           <td>{VIA[row.via] ?? row.via}</td>

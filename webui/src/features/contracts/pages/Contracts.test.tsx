@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { checkIdentification, formatDay, formatDayTime, MSG_EMAIL, MSG_REFERENCE } from '../contracts'
+import { checkIdentification, formatDay, formatDayTime, MSG_EMAIL, MSG_REASON, MSG_REFERENCE } from '../contracts'
 import { mockFetch, renderApp } from '@test/utils'
 
 const visitor = { status: 401, body: { error: { code: 'unauthorized', message: 'Not signed in.' } } }
@@ -65,5 +65,33 @@ describe('contracts', () => {
     expect(screen.getAllByText(/26 December 2026/).length).toBeGreaterThan(0)
     await userEvent.click(screen.getByRole('button', { name: 'Cancel now' }))
     expect(await screen.findByRole('status')).toHaveTextContent('Your Starter subscription ends on 26 December 2026')
+  })
+
+  it('/cancel: an extraordinary cancellation needs its reason and sends it', async () => {
+    const sent: unknown[] = []
+    mockFetch((method, url, init) => {
+      if (method !== 'POST') return visitor
+      const preview = { plan_name: 'Starter', order_number: 'AG-000042', domain: null, ends_on: '2026-12-26' }
+      if (url === '/api/contracts/cancellation/check') return { status: 200, body: preview }
+      sent.push(JSON.parse(String(init.body)))
+      return {
+        status: 201,
+        body: { ...preview, ends_on: null, kind: 'extraordinary', requested_at: '2026-11-26T14:05:00Z', message: 'Your extraordinary cancellation has reached us.' },
+      }
+    })
+    renderApp('/cancel')
+    await userEvent.type(await screen.findByLabelText(/E-mail address of the order/), 'ada@example.com')
+    await userEvent.type(screen.getByLabelText(/Order number or website domain/), 'AG-000042')
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }))
+    await screen.findByRole('heading', { name: 'Confirm your cancellation' })
+    expect(screen.getByRole('radio', { name: /Ordinary: at the end of the current billing period, on 26 December 2026/ })).toBeChecked()
+    await userEvent.click(screen.getByRole('radio', { name: /Extraordinary: for good cause/ }))
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel now' }))
+    expect(screen.getByText(MSG_REASON, { selector: '.field__error' })).toBeInTheDocument()
+    expect(sent).toEqual([])
+    await userEvent.type(screen.getByLabelText('Reason for the extraordinary cancellation'), 'Never delivered.')
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel now' }))
+    expect(await screen.findByRole('status')).toHaveTextContent('Your extraordinary cancellation of Starter was received on 26 November 2026, 14:05 UTC')
+    expect(sent).toEqual([{ email: 'ada@example.com', reference: 'AG-000042', kind: 'extraordinary', reason: 'Never delivered.' }])
   })
 })
