@@ -192,3 +192,44 @@ def test_the_old_original_price_key_is_still_read() -> None:
         plan["save_percent"] = 12  # ignored: it follows from the prices
     again = CatalogueIn.model_validate(raw)
     assert [p.previous_price for p in again.plans] == [p.previous_price for p in DATA.plans]
+
+
+def test_the_migration_keeps_the_stored_struck_prices_as_history(tmp_path: Path) -> None:
+    """An install from before the price history: its plans' struck prices become recorded
+    previous prices (and a struck price not above the price is dropped)."""
+    import asyncio
+    import sqlite3
+
+    from tortoise.migrations.api.migrate import migrate
+
+    from agency.core import db
+    from tests.conftest import MODEL_MODULES
+
+    path = tmp_path / "old.db"
+    url = f"sqlite://{path}"
+    config = db.tortoise_config(url, MODEL_MODULES)
+
+    async def to(target: str) -> None:
+        try:
+            await migrate(config=config, app_labels=["models"], target=target)
+        finally:
+            await db.close_db()
+
+    asyncio.run(to("models.0017_mail_opt_out"))
+    with sqlite3.connect(path) as connection:
+        for key, price, struck in (("starter", 1900, 3900), ("odd", 5000, 4000), ("plain", 100, None)):
+            connection.execute(
+                "INSERT INTO catalogue_plan (key, family, name, description, price, currency,"
+                " original_price, mode, features, checkout, active, sort_order, updated_at)"
+                " VALUES (?, 'website', ?, '', ?, 'EUR', ?, 'payment', '[]', 1, 1, 0,"
+                " '2026-01-01 00:00:00')",
+                (key, key, price, struck),
+            )
+    asyncio.run(to("models.0018_catalogue_price_history"))
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute(
+            "SELECT plan, old_price, new_price, source FROM catalogue_price_change"
+        ).fetchall()
+        columns = [row[1] for row in connection.execute("PRAGMA table_info(catalogue_plan)")]
+    assert rows == [("starter", 3900, 1900, "migration")]
+    assert "original_price" not in columns and "save_percent" not in columns
