@@ -217,7 +217,8 @@ def test_the_migration_keeps_the_stored_struck_prices_as_history(tmp_path: Path)
 
     asyncio.run(to("models.0017_mail_opt_out"))
     with sqlite3.connect(path) as connection:
-        for key, price, struck in (("starter", 1900, 3900), ("odd", 5000, 4000), ("plain", 100, None)):
+        plans = (("starter", 1900, 3900), ("odd", 5000, 4000), ("plain", 100, None))
+        for key, price, struck in plans:
             connection.execute(
                 "INSERT INTO catalogue_plan (key, family, name, description, price, currency,"
                 " original_price, mode, features, checkout, active, sort_order, updated_at)"
