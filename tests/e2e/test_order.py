@@ -95,7 +95,6 @@ def test_the_package_comes_first_above_the_fold(
         # The package comes before the account fields.
         fields = page.get_by_label("Full Name").bounding_box()
         assert fields is not None and fields["y"] > box["y"]
-        page.screenshot(path=f"/tmp/notes/order-{viewport}-{path.strip('/').replace('?', '_')}.png")
     finally:
         page.context.close()
 
