@@ -89,6 +89,8 @@ OWN_KEYS = {
         "scheduling_url",
         "content_engine_plans",
         "pages_dir",
+        "urgency_claims",
+        "claims_file",
     },
 }
 NET_KEYS = {"ai_api_key", "ai_base_url", "ai_model", "ai_timeout", "ai_max_retries"}
