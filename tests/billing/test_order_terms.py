@@ -16,13 +16,15 @@ from hypothesis import strategies as st
 
 from agency.core import mail
 from agency.core.text import valid_email
-from agency.core.web import job_runner
+from agency.core.web import job_runner, settings_of
 from agency.modules.auth.models import User
 from agency.modules.billing import api as billing_api
 from agency.modules.billing.models import CheckoutSession, Customer, Order
 from agency.modules.billing.schemas import CheckoutIn
 from agency.modules.billing.service import checkout as checkout_service
 from agency.modules.billing.service import confirmation, order_terms, payments_notice
+from agency.modules.billing.settings import BillingSettings
+from agency.modules.legal import api as legal_api
 from tests.billing.conftest import VISITOR, WEBHOOK_SECRET, checkout, deliver, started_shop
 from tests.billing.test_purchase import session_id
 from tests.fakes.smtp import SmtpServer
@@ -240,10 +242,14 @@ async def test_the_order_confirmation_is_sent_once_after_payment(
     assert f"Terms: version {order_terms.TERMS_VERSION}" in text
     assert order_terms.EARLY_START_CONSENT_TEXT in text
     assert "RIGHT OF WITHDRAWAL" in text and "MODEL WITHDRAWAL FORM" in text
+    # The withdrawal information names the seller of the configuration.
+    seller = legal_api.placeholders(settings_of(BillingSettings, mailing_shop.app))
+    assert f"inform us ({seller['seller_name']}" in text
+    assert "http://shop.test/withdraw" in text
     assert re.search(r"you asked us on \d+ \w+ \d{4}, \d\d:\d\d UTC", text)
     assert (await Order.get(id=order.id)).confirmation_mail_id is not None
     # A job that runs again (a retry) sends nothing more.
-    assert await confirmation.send(order.id, "http://shop.test") is None
+    assert await confirmation.send(order.id, "http://shop.test", {}) is None
     assert await mail.OutboundMail.filter(subject__startswith="Your order").count() == 1
 
 
