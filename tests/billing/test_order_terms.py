@@ -239,6 +239,7 @@ async def test_the_order_confirmation_is_sent_once_after_payment(
     text = smtp.inbox.text_of(message)
     assert "Package: Pro AI" in text
     assert "Price: €999.00 one-time" in text
+    assert "Delivery: in 7 days" in text and "Guarantee: 30-day money-back guarantee" in text
     assert f"Terms: version {order_terms.TERMS_VERSION}" in text
     assert order_terms.EARLY_START_CONSENT_TEXT in text
     assert "RIGHT OF WITHDRAWAL" in text and "MODEL WITHDRAWAL FORM" in text
