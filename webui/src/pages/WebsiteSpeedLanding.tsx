@@ -8,6 +8,9 @@ import { SearchIcon } from '../components/icons/SearchIcon'
 import { ServerIcon } from '../components/icons/ServerIcon'
 import { ShieldIcon } from '../components/icons/ShieldIcon'
 import {
+  Claim,
+  claimText,
+  type ClaimKey,
   claimAttrs,
   claimShown,
   ClosingCta,
@@ -37,8 +40,8 @@ const PLAN = 'starter'
 const CTA = startUrl('website', PLAN)
 const CTA_LABEL = 'Get My Fast Website'
 
-const facts = [
-  { value: '73%', label: 'of buyers leave a site that loads slowly' },
+const facts: { value: string; label: string; claim?: ClaimKey }[] = [
+  { value: '73%', label: 'of buyers leave a site that loads slowly', claim: 'slow_site_leave' },
   { value: '99/100', label: 'PageSpeed score for the site we build you' },
   { value: '24h', label: 'from order to your new site going live' },
 ]
@@ -135,7 +138,13 @@ export default function WebsiteSpeedLandingPage() {
       <LandingHero
         badge="Website speed rebuild"
         title="Is Your Slow Website Costing You Clients?"
-        lead="73% of buyers leave a site that loads slowly. We rebuild yours with a 99/100 PageSpeed score, live within 24 hours, with hosting included in one small monthly price."
+        lead={
+          <>
+            <Claim claim="slow_site_leave">{(share) => `${share} of buyers leave a site that loads slowly. `}</Claim>
+            We rebuild yours with a 99/100 PageSpeed score, live within 24 hours, with hosting included in one small monthly
+            price.
+          </>
+        }
         points={['Live within 24 hours', '99/100 PageSpeed score', 'Hosting included, no plugins']}
         actions={
           <>
@@ -152,12 +161,17 @@ export default function WebsiteSpeedLandingPage() {
 
       <Section tone="muted" className="section--tight" aria-label="Why speed matters">
         <ul className="fact-strip">
-          {facts.map((fact) => (
-            <li key={fact.value} className="fact-strip__item">
-              <span className="fact-strip__value">{fact.value}</span>
-              <span className="fact-strip__label">{fact.label}</span>
-            </li>
-          ))}
+          {facts.map((fact) => {
+            // A marketing figure is the operator's (claims file): its configured value, or no item.
+            const value = fact.claim ? claimText(fact.claim) : fact.value
+            if (value === null) return null
+            return (
+              <li key={fact.label} className="fact-strip__item" {...(fact.claim ? claimAttrs(fact.claim) : {})}>
+                <span className="fact-strip__value">{value}</span>
+                <span className="fact-strip__label">{fact.label}</span>
+              </li>
+            )
+          })}
         </ul>
       </Section>
 
