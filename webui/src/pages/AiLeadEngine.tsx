@@ -39,7 +39,7 @@ const capabilities: IconCardItem[] = [
 ]
 
 const steps: StepItem[] = [
-  { title: 'Claim your spot', text: 'Secure one of the launch spots at checkout. It takes about two minutes.' },
+  { title: 'Claim your spot', text: 'Order the lead engine at the launch price at checkout. It takes about two minutes.' },
   { title: 'Short kick-off', text: 'Tell us your offer, your ideal customer and where leads come from today.' },
   { title: 'We build and connect', text: 'We set up capture, qualification questions, follow-up messages and your CRM hand-off.' },
   { title: 'Live in 72h', text: 'Your lead engine goes live within 72 hours and starts working on the next enquiry.' },
