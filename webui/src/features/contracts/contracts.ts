@@ -49,26 +49,31 @@ export const cancel = (values: Identification, kind: CancellationKind = 'ordinar
   api.post('/api/contracts/cancellation', { ...clean(values), kind, reason: reason.trim() })
 export const fetchAdminContracts = (): Promise<AdminContracts> => api.get('/api/admin/contracts')
 
-const DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
-const DAY_TIME = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: 'UTC',
-})
+// Made on first use: building an Intl formatter loads locale data, work the page's first
+// paint and hydration need not do.
+let day: Intl.DateTimeFormat | null = null
+let dayTime: Intl.DateTimeFormat | null = null
+const DAY = () => (day ??= new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }))
+const DAY_TIME = () =>
+  (dayTime ??= new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+  }))
 
 /** "2026-12-10" or an ISO date-time -> "10 December 2026" (UTC, as the e-mails write it). */
 export function formatDay(value: string | null | undefined): string {
   if (!value) return '-'
   const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value)
-  return Number.isNaN(date.getTime()) ? value : DAY.format(date)
+  return Number.isNaN(date.getTime()) ? value : DAY().format(date)
 }
 
 /** An ISO date-time -> "26 November 2026, 14:05 UTC". */
 export function formatDayTime(value: string | null | undefined): string {
   if (!value) return '-'
   const date = new Date(value)
-  return Number.isNaN(date.getTime()) ? value : `${DAY_TIME.format(date).replace(' at ', ', ')} UTC`
+  return Number.isNaN(date.getTime()) ? value : `${DAY_TIME().format(date).replace(' at ', ', ')} UTC`
 }
