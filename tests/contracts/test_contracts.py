@@ -113,9 +113,13 @@ async def test_the_withdrawal_period_and_the_business_buyer(shop: Any, fake: Fak
     stranger = await bought(shop, fake, "starter")
     order = await Order.get()
     body = {"email": EMAIL, "reference": str(order.id)}
-    await Order.filter(id=order.id).update(order_date=datetime.now(UTC) - timedelta(days=15))
+    ordered = datetime.now(UTC) - timedelta(days=15)
+    await Order.filter(id=order.id).update(order_date=ordered)
     status, data = await call(stranger, "post", "/api/contracts/withdrawal/check", body)
-    assert status == 400 and "withdrawal period of order" in data["error"]["message"]
+    last = ordered.date() + timedelta(days=14)
+    assert status == 400 and data["error"]["message"] == (
+        f"The withdrawal period of order AG-{order.id:06d} ended on {last.day} {last:%B %Y}."
+    )
     await Order.filter(id=order.id).update(order_date=datetime.now(UTC) - timedelta(days=14))
     status, data = await call(stranger, "post", "/api/contracts/withdrawal/check", body)
     assert status == 200, data  # the 14th day after the order still counts

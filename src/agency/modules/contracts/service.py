@@ -158,7 +158,7 @@ async def _withdrawable(
             continue
         deadline = deadline_of(order.order_date)
         if today > deadline:
-            over = billing_api.long_date(datetime(deadline.year, deadline.month, deadline.day))
+            over = _day(deadline)
             problem = problem or MSG_PERIOD_OVER.format(number=order.number, deadline=over)
             continue
         return address, order
