@@ -45,6 +45,7 @@ export function ContractForm({ kind }: { kind: ContractKind }) {
   const [receipt, setReceipt] = useState<Receipt | null>(null)
   const [cancellationKind, setCancellationKind] = useState<CancellationKind>('ordinary')
   const headingRef = useRef<HTMLHeadingElement>(null)
+  const reasonRef = useRef<HTMLTextAreaElement>(null)
   const text = TEXT[kind]
   const fieldError = (name: string) => formProblem?.fields[name] ?? null
 
@@ -73,6 +74,7 @@ export function ContractForm({ kind }: { kind: ContractKind }) {
     const reason = kind === 'cancellation' ? formValues(event.currentTarget, ['reason']).reason : ''
     if (kind === 'cancellation' && cancellationKind === 'extraordinary' && !reason.trim()) {
       setFormProblem(problem(MSG_REASON, ['reason']))
+      reasonRef.current?.focus()
       return
     }
     setBusy(true)
@@ -193,6 +195,7 @@ export function ContractForm({ kind }: { kind: ContractKind }) {
                   Reason for the extraordinary cancellation
                 </label>
                 <textarea
+                  ref={reasonRef}
                   id={`${id}-reason`}
                   name="reason"
                   className="input"
