@@ -9,7 +9,7 @@ import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Field } from '../../components/ui/Field'
 import { api, type RequestBody } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
-import { badgeLabel, billingSuffix, formatPrice, priceWithSuffix, type Family, type Plan, type PlanBadge } from '../catalogue'
+import { PreviousPrice, badgeLabel, billingSuffix, formatPrice, priceWithSuffix, type Family, type Plan, type PlanBadge } from '../catalogue'
 import { cx } from '../../lib/cx'
 import { concerns, formValues, problem as formProblem, problemFromError, type FormProblem } from '../../lib/forms'
 import { EARLY_START_CONSENT_TEXT, EARLY_START_CONSENT_VERSION, WITHDRAWAL_DAYS, type BuyerType } from './order-terms'
@@ -597,12 +597,7 @@ function PackageOption({
         </span>
         <span id={`${id}-extra`} className="package-option__extra">
           {badge && <span className="visually-hidden">{badge}. </span>}
-          {hasOriginal && plan.original_price !== null && (
-            <s className="package-option__was">
-              <span className="visually-hidden">Was </span>
-              {formatPrice(plan.original_price, plan.currency)}
-            </s>
-          )}
+          {hasOriginal && <PreviousPrice plan={plan} className="package-option__was" />}
           {plan.save_percent !== null && plan.save_percent > 0 && <span className="save-badge">Save {plan.save_percent}%</span>}
         </span>
       </span>

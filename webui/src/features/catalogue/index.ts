@@ -2,3 +2,4 @@ export { DEFAULT_FAMILY, badgeLabel, billingSuffix, familyPlans, findFamily, fin
 export { HomePricing } from './HomePricing'
 export { OfferPrice, usePlan } from './OfferPrice'
 export { PlanTiers } from './PlanTierCard'
+export { PreviousPrice } from './PreviousPrice'
