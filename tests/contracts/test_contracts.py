@@ -280,6 +280,17 @@ async def test_admins_list_withdrawals_and_cancellations(shop: Any, fake: FakeSt
         "active",
         EMAIL,
     )
+    path = f"/api/admin/contracts/withdrawals/{withdrawal['id']}/handled"
+    assert (await call(stranger, "post", path))[0] == 401
+    for _ in range(2):  # again is harmless
+        status, marked = await call(admin, "post", path)
+        assert status == 200 and marked["status"] == "handled"
+    assert (await call(admin, "post", "/api/admin/contracts/withdrawals/99999/handled"))[0] == 404
+    assert (await call(admin, "post", f"/api/admin/contracts/withdrawals/{2**40}/handled"))[
+        0
+    ] == 404
+    [listed] = (await call(admin, "get", "/api/admin/contracts"))[1]["withdrawals"]
+    assert listed["status"] == "handled"
 
 
 async def test_deleting_the_account_ends_the_subscription_at_stripe_first(

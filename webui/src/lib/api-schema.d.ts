@@ -82,6 +82,10 @@ export interface paths {
     /** Withdrawals and cancellations, newest first (admins only). */
     get: operations["get_get_admin_contracts"];
   };
+  "/api/admin/contracts/withdrawals/{withdrawal_id}/handled": {
+    /** Mark a withdrawal handled (reimbursed) (admins only). */
+    post: operations["post_post_admin_withdrawal_handled"];
+  };
   "/api/admin/generations/{generation_id}": {
     /** A generation's state: queued, running, done (ideas or article_id) or failed (error). */
     get: operations["get_get_generation"];
@@ -1773,6 +1777,49 @@ export interface operations {
             cancellations: components["schemas"]["AdminCancellationOut"][];
             /** Withdrawals */
             withdrawals: components["schemas"]["AdminWithdrawalOut"][];
+          };
+        };
+      };
+    };
+  };
+  /** Mark a withdrawal handled (reimbursed) (admins only). */
+  post_post_admin_withdrawal_handled: {
+    parameters: {
+      path: {
+        withdrawal_id: number;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Deadline
+             * Format: date
+             */
+            deadline: string;
+            /** Domain */
+            domain: string | null;
+            /** Email */
+            email: string;
+            /** Id */
+            id: number;
+            /** Order Number */
+            order_number: string;
+            /**
+             * Ordered At
+             * Format: date-time
+             */
+            ordered_at: string;
+            /** Plan Name */
+            plan_name: string;
+            /**
+             * Received At
+             * Format: date-time
+             */
+            received_at: string;
+            /** Status */
+            status: string;
           };
         };
       };

@@ -7,6 +7,7 @@ from tortoise.models import Model
 
 RECEIVED = "received"
 CONFIRMED = "confirmed"
+HANDLED = "handled"  # an admin has dealt with it (a withdrawal reimbursed, a request answered)
 ORDINARY, EXTRAORDINARY = "ordinary", "extraordinary"
 
 

@@ -10,6 +10,7 @@ from agency.modules.auth import web as auth_web
 from agency.modules.contracts import service
 from agency.modules.contracts.schemas import (
     AdminContracts,
+    AdminWithdrawalOut,
     CancellationIn,
     CancellationPreview,
     CancellationReceipt,
@@ -77,3 +78,11 @@ async def post_cancellation(data: CancellationIn) -> tuple[CancellationReceipt, 
 async def get_admin_contracts() -> AdminContracts:
     """Withdrawals and cancellations, newest first (admins only)."""
     return await service.admin_lists()
+
+
+@blueprint.post("/api/admin/contracts/withdrawals/<int:withdrawal_id>/handled")
+@auth_web.admin_required
+@validate_response(AdminWithdrawalOut, 200)
+async def post_admin_withdrawal_handled(withdrawal_id: int) -> AdminWithdrawalOut:
+    """Mark a withdrawal handled (reimbursed) (admins only)."""
+    return await service.mark_withdrawal_handled(withdrawal_id)

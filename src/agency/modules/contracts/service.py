@@ -19,11 +19,13 @@ from agency.core.errors import NotFound, ValidationFailed
 from agency.core.paths import PACKAGE_DIR
 from agency.core.ratelimit import Limit
 from agency.core.settings import Settings
+from agency.core.sql import fits_int_id
 from agency.core.text import bare_host, valid_email
 from agency.modules.auth import api as auth_api
 from agency.modules.billing import api as billing_api
 from agency.modules.contracts.models import (
     EXTRAORDINARY,
+    HANDLED,
     ORDINARY,
     RECEIVED,
     Cancellation,
@@ -424,21 +426,36 @@ async def admin_lists() -> AdminContracts:
             )
         )
     return AdminContracts(
-        withdrawals=[
-            AdminWithdrawalOut(
-                id=w.id,
-                order_number=w.order_number,
-                plan_name=w.plan_name,
-                email=w.email,
-                domain=w.domain,
-                ordered_at=w.ordered_at,
-                deadline=w.deadline,
-                received_at=w.received_at,
-                status=w.status,
-            )
-            for w in withdrawals
-        ],
+        withdrawals=[_admin_withdrawal(w) for w in withdrawals],
         cancellations=cancellations,
+    )
+
+
+MSG_WITHDRAWAL_NOT_FOUND = "Withdrawal not found."
+
+
+async def mark_withdrawal_handled(withdrawal_id: int) -> AdminWithdrawalOut:
+    """An admin has dealt with the withdrawal (reimbursed); again is harmless."""
+    row = await Withdrawal.get_or_none(id=withdrawal_id) if fits_int_id(withdrawal_id) else None
+    if row is None:
+        raise NotFound(MSG_WITHDRAWAL_NOT_FOUND, code="withdrawal_not_found")
+    if row.status != HANDLED:
+        row.status = HANDLED
+        await row.save(update_fields=["status"])
+    return _admin_withdrawal(row)
+
+
+def _admin_withdrawal(w: Withdrawal) -> AdminWithdrawalOut:
+    return AdminWithdrawalOut(
+        id=w.id,
+        order_number=w.order_number,
+        plan_name=w.plan_name,
+        email=w.email,
+        domain=w.domain,
+        ordered_at=w.ordered_at,
+        deadline=w.deadline,
+        received_at=w.received_at,
+        status=w.status,
     )
 
 

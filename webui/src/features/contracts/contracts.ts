@@ -48,6 +48,8 @@ export const checkCancellation = (values: Identification): Promise<CancellationP
 export const cancel = (values: Identification, kind: CancellationKind = 'ordinary', reason = ''): Promise<CancellationReceipt> =>
   api.post('/api/contracts/cancellation', { ...clean(values), kind, reason: reason.trim() })
 export const fetchAdminContracts = (): Promise<AdminContracts> => api.get('/api/admin/contracts')
+export const markWithdrawalHandled = (id: number): Promise<AdminContracts['withdrawals'][number]> =>
+  api.post('/api/admin/contracts/withdrawals/{withdrawal_id}/handled', undefined, { params: { withdrawal_id: id } })
 
 // Made on first use: building an Intl formatter loads locale data, work the page's first
 // paint and hydration need not do.

@@ -1,8 +1,12 @@
+import { useState } from 'react'
 import { DashPageHeader } from '../../../components/dashboard/DashPageHeader'
 import { LoadState } from '../../../components/dashboard/LoadState'
+import { Button } from '../../../components/ui/Button'
 import { Card } from '../../../components/ui/Card'
+import { ErrorBox } from '../../../components/ui/ErrorBox'
+import { errorMessage } from '../../../lib/api-client'
 import { useApiData } from '../../../lib/use-api-data'
-import { fetchAdminContracts, formatDay, formatDayTime } from '../contracts'
+import { fetchAdminContracts, formatDay, formatDayTime, markWithdrawalHandled } from '../contracts'
 import '../contracts.css'
 
 const VIA: Record<string, string> = { cancel_page: 'Cancel page', dashboard: 'Dashboard / portal' }
@@ -10,6 +14,20 @@ const VIA: Record<string, string> = { cancel_page: 'Cancel page', dashboard: 'Da
 /** /dashboard/admin/contracts (admins): withdrawals with their deadline, and cancellations with the date each subscription ends. */
 export default function AdminContractsPage() {
   const loaded = useApiData('contracts', fetchAdminContracts)
+  const [busy, setBusy] = useState<number | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const handled = async (id: number) => {
+    setBusy(id)
+    setProblem(null)
+    try {
+      await markWithdrawalHandled(id)
+      loaded.reload()
+    } catch (err) {
+      setProblem(errorMessage(err))
+    } finally {
+      setBusy(null)
+    }
+  }
   return (
     <div className="dash-page">
       <DashPageHeader
@@ -21,6 +39,7 @@ export default function AdminContractsPage() {
           <>
             <Card className="dash-card">
               <h2 className="contracts-admin__heading">Withdrawals ({data.withdrawals.length})</h2>
+              {problem && <ErrorBox>{problem}</ErrorBox>}
               {data.withdrawals.length === 0 ? (
                 <p>No withdrawals yet.</p>
               ) : (
@@ -46,7 +65,20 @@ export default function AdminContractsPage() {
                           <td>{row.email}</td>
                           <td>{formatDay(row.ordered_at)}</td>
                           <td>{formatDay(row.deadline)}</td>
-                          <td>{row.status}</td>
+                          <td>
+                            {row.status}
+                            {row.status !== 'handled' && (
+                              <Button
+                                size="sm"
+                                variant="outline"
+                                className="contracts-admin__action"
+                                busy={busy === row.id}
+                                onClick={() => void handled(row.id)}
+                              >
+                                Mark handled
+                              </Button>
+                            )}
+                          </td>
                         </tr>
                       ))}
                     </tbody>

@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { checkIdentification, formatDay, formatDayTime, MSG_EMAIL, MSG_REASON, MSG_REFERENCE } from '../contracts'
-import { mockFetch, renderApp } from '@test/utils'
+import { mockFetch, mockSignedIn, renderApp, testUser } from '@test/utils'
 
 const visitor = { status: 401, body: { error: { code: 'unauthorized', message: 'Not signed in.' } } }
 const NEUTRAL = 'We could not find a contract for these details. Please check the e-mail address and the order number or domain, or write to us: we will help.'
@@ -93,5 +93,33 @@ describe('contracts', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Cancel now' }))
     expect(await screen.findByRole('status')).toHaveTextContent('Your extraordinary cancellation of Starter was received on 26 November 2026, 14:05 UTC')
     expect(sent).toEqual([{ email: 'ada@example.com', reference: 'AG-000042', kind: 'extraordinary', reason: 'Never delivered.' }])
+  })
+
+  it('/dashboard/admin/contracts: lists both and marks a withdrawal handled', async () => {
+    let status = 'received'
+    const withdrawal = () => ({
+      id: 7, order_number: 'AG-000042', plan_name: 'Starter', email: 'ada@example.com', domain: null,
+      ordered_at: '2026-11-26T10:00:00Z', deadline: '2026-12-10', received_at: '2026-11-27T09:30:00Z', status,
+    })
+    const cancellation = {
+      subscription_id: 'sub_1', plan_name: 'Professional', email: 'bob@example.com', status: 'received', ends_at: null,
+      requested_at: '2026-11-27T10:00:00Z', kind: 'extraordinary', reason: 'Never delivered.', via: 'cancel_page',
+    }
+    mockSignedIn({ ...testUser, role: 'admin' }, (method, url) => {
+      if (url === '/api/admin/contracts') return { status: 200, body: { withdrawals: [withdrawal()], cancellations: [cancellation] } }
+      if (method === 'POST' && url === '/api/admin/contracts/withdrawals/7/handled') {
+        status = 'handled'
+        return { status: 200, body: withdrawal() }
+      }
+      return undefined
+    })
+    renderApp('/dashboard/admin/contracts')
+    expect(await screen.findByText('Withdrawals (1)')).toBeInTheDocument()
+    expect(screen.getByText('10 December 2026')).toBeInTheDocument()
+    expect(screen.getByText('Extraordinary')).toBeInTheDocument()
+    expect(screen.getByText('Never delivered.')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Mark handled' }))
+    expect(await screen.findByText('handled')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Mark handled' })).not.toBeInTheDocument()
   })
 })
