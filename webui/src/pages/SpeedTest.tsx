@@ -1,6 +1,7 @@
 import { HandshakeIcon } from '../components/icons/HandshakeIcon'
 import { SearchIcon } from '../components/icons/SearchIcon'
 import { UsersIcon } from '../components/icons/UsersIcon'
+import { Claim } from '../lib/claims'
 import { SpeedTestPage } from '../features/speedtest'
 
 /** /speed-test: the generic speed test (the strict domain rule of spec §5). */
@@ -15,7 +16,12 @@ export default function SpeedTestPageRoute() {
       urlPlaceholder="yourwebsite.com"
       why={{
         title: 'A slow site costs you customers',
-        text: '73% of buyers leave a site that loads slowly. Every second counts, on every page.',
+        text: (
+          <>
+            <Claim claim="slow_site_leave">{(share) => `${share} of buyers leave a site that loads slowly. `}</Claim>
+            Every second counts, on every page.
+          </>
+        ),
         items: [
           { title: 'Visitors leave', text: 'A visitor who waits for a blank screen goes back to the search results and clicks your competitor.', Icon: UsersIcon },
           { title: 'Google notices', text: 'Page experience is part of how Google ranks pages. A fast site is easier to find.', Icon: SearchIcon },

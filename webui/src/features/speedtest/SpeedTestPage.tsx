@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { ClockIcon } from '../../components/icons/ClockIcon'
 import { GaugeIcon } from '../../components/icons/GaugeIcon'
 import { BoltIcon } from '../../components/icons/BoltIcon'
@@ -26,7 +27,7 @@ const MEASURES: IconCardItem[] = [
 
 export interface SpeedTestPageProps extends SpeedTestToolProps {
   /** Why speed matters to this page's audience. */
-  why: { title: string; text: string; items: readonly IconCardItem[] }
+  why: { title: string; text: ReactNode; items: readonly IconCardItem[] }
   closing: { title: string; text: string }
 }
 
