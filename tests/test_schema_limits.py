@@ -27,7 +27,7 @@ from agency.modules.billing.models import (
     WebhookEvent,
 )
 from agency.modules.blog.models import Article, SlugRedirect
-from agency.modules.catalogue.models import Family, Plan
+from agency.modules.catalogue.models import Family, Plan, PriceChange
 from agency.modules.contracts.models import Cancellation, Withdrawal
 from agency.modules.leads.models import Lead
 from agency.modules.notifications.models import Notification
@@ -151,6 +151,11 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
 }
 # Strings no request writes as sent: hashes, ids, Stripe's values, our own words.
 NOT_FROM_REQUESTS = {
+    # A plan's price changes: written by the seed and `agency catalogue set-price`, from a plan
+    # already stored (its key and currency) and a fixed source name.
+    (PriceChange, "plan"),
+    (PriceChange, "currency"),
+    (PriceChange, "source"),
     # Withdrawals and cancellations: copied from the order and subscription found.
     (Withdrawal, "order_number"),
     (Withdrawal, "plan_name"),

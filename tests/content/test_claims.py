@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from agency.app import create_app
 from agency.core.errors import ValidationFailed
 from agency.core.settings import SettingsError
-from agency.modules.content import claims
+from agency.modules.content.service import claims
 from tests.conftest import make_settings, web_client
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from agency.core.paths import config_dir
 from agency.core.settings import SettingsError, check_settings
-from agency.modules.content.service import (
+from agency.modules.content.service.pages import (
     CONTENT_ENGINE_PLAN_KEYS,
     CONTENT_ENGINE_ROUTES,
     CONTENT_PAGE_NAMES,
@@ -29,7 +29,7 @@ from agency.modules.content.service import (
     route_of,
     tel_href,
 )
-from agency.modules.content.service import check_settings as check_content_settings
+from agency.modules.content.service.pages import check_settings as check_content_settings
 from agency.registry import MODULES
 from agency.settings import Settings, load_settings
 

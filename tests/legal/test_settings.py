@@ -175,7 +175,7 @@ def test_bad_values_are_listed_by_variable() -> None:
 
 
 def test_the_pages_contact_is_the_seller_s_unless_set_apart() -> None:
-    from agency.modules.content.service import SiteDetails
+    from agency.modules.content.service.pages import SiteDetails
 
     details = SiteDetails.from_settings(settings(**SELLER))
     assert (details.contact_email, details.phone) == (SELLER["seller_email"], "+49 40 555 0123")

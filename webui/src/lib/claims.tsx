@@ -5,7 +5,7 @@ import { siteConfig } from './site-config'
 /**
  * Claims only the operator can vouch for (urgency and scarcity texts, marketing figures,
  * testimonials, client logos) come from the server's claims configuration, never from code
- * (src/agency/modules/content/claims.py; `urgency_claims = false` removes every urgency claim).
+ * (src/agency/modules/content/service/claims.py; `urgency_claims = false` removes every urgency claim).
  *
  * The element that holds a claim carries `data-claim="<key>"`; what shows instead when it is
  * off carries `data-claim-off="<key>"`. The prerender renders both and every text as a token;

@@ -65,7 +65,7 @@ export const DEV_SITE_CONFIG: SiteConfig = {
   brandName: 'agency',
 }
 
-/** Token of a claim's text in prerendered HTML (content/claims.py fills it). */
+/** Token of a claim's text in prerendered HTML (content/service/claims.py fills it). */
 export const claimToken = (key: string) => `__AGENCY_CLAIM_${key.toUpperCase()}__`
 
 const PRERENDER_CONFIG: SiteConfig = {

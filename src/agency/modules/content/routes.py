@@ -11,8 +11,8 @@ from agency.core.errors import NotFound
 from agency.core.modules import HtmlFilter
 from agency.core.web import app_settings, site_files
 from agency.modules.blog import api as blog_api
-from agency.modules.content import service
 from agency.modules.content.schemas import ContentPageOut
+from agency.modules.content.service import pages as site_pages
 from agency.modules.content.settings import ContentSettings
 from agency.modules.contracts import api as contracts_api
 from agency.modules.legal import api as legal_api
@@ -25,23 +25,23 @@ WITHDRAWAL = "withdrawal"  # the withdrawal information (contracts), like the le
 def install(settings: ContentSettings, extensions: dict[str, Any]) -> HtmlFilter:
     """Read the site details and the Markdown pages once, at start-up: keep the pages for
     `/api/pages/<name>` and return the filter that fills both into the prerendered HTML."""
-    details = service.SiteDetails.from_settings(settings)
-    pages = service.ContentPages(
-        service.pages_dir(settings), details, legal_api.imprint_html(settings)
+    details = site_pages.SiteDetails.from_settings(settings)
+    pages = site_pages.ContentPages(
+        site_pages.pages_dir(settings), details, legal_api.imprint_html(settings)
     )
-    pages.pages[WITHDRAWAL] = service.ContentPage(
+    pages.pages[WITHDRAWAL] = site_pages.ContentPage(
         WITHDRAWAL,
         contracts_api.WITHDRAWAL_PAGE_TITLE,
         contracts_api.withdrawal_information_html(settings),
     )
     extensions[PAGES] = pages
-    return service.html_filter(details, pages)
+    return site_pages.html_filter(details, pages)
 
 
-def pages() -> service.ContentPages:
+def pages() -> site_pages.ContentPages:
     """The footer pages `install` read at start-up."""
     found = current_app.extensions[PAGES]
-    if not isinstance(found, service.ContentPages):
+    if not isinstance(found, site_pages.ContentPages):
         raise TypeError(f"app.extensions[{PAGES!r}] holds no content pages")
     return found
 
@@ -65,7 +65,7 @@ async def get_robots() -> Response:
     """Crawler rules, pointing at the sitemap by its absolute address."""
     base = app_settings().public_url
     return Response(
-        service.robots_txt(base),
+        site_pages.robots_txt(base),
         content_type="text/plain; charset=utf-8",
         headers={"Cache-Control": "public, max-age=3600"},
     )
@@ -83,7 +83,7 @@ async def get_sitemap() -> Response:
         (f"/blog/{slug}", changed) for slug, changed in await blog_api.published_for_sitemap()
     ]
     return Response(
-        service.sitemap_xml(base, paths, articles),
+        site_pages.sitemap_xml(base, paths, articles),
         content_type="application/xml; charset=utf-8",
         headers={"Cache-Control": "no-cache"},
     )

@@ -28,7 +28,7 @@ from markdown_it import MarkdownIt
 
 from agency.core.errors import AppError
 from agency.core.paths import config_dir
-from agency.modules.content import claims
+from agency.modules.content.service import claims
 from agency.modules.content.settings import ContentSettings
 from agency.modules.legal import api as legal_api
 
