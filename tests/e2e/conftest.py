@@ -8,16 +8,19 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 
 from agency.core.paths import web_dir
-from tests.conftest import free_port
+from tests.conftest import free_port, postgres_create, postgres_drop
 from tests.fakes.smtp import SmtpServer
 from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
 
@@ -150,6 +153,35 @@ def running_server(
             process.kill()
         log.close()
         stripe_context.__exit__(None, None, None)
+
+
+def in_thread(work: Any, *args: Any) -> Any:
+    """Run `work` (which uses asyncio.run) off the main thread, where Playwright's loop runs."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(work, *args).result()
+
+
+@contextmanager
+def running_server_on(
+    backend: str,
+    label: str,
+    tmp_path_factory: pytest.TempPathFactory,
+    smtp_server: SmtpServer,
+    **settings: str,
+) -> Iterator[LiveServer]:
+    """`running_server` on a database of its own: a fresh PostgreSQL database named after
+    `label` (dropped afterwards) for "postgres", the server's own SQLite file otherwise."""
+    if backend != "postgres":
+        with running_server(tmp_path_factory, smtp_server, **settings) as live:
+            yield live
+        return
+    name = f"agency_e2e_{label}_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    url = in_thread(postgres_create, name)
+    try:
+        with running_server(tmp_path_factory, smtp_server, DATABASE_URL=url, **settings) as live:
+            yield live
+    finally:
+        in_thread(postgres_drop, name)
 
 
 @pytest.fixture(scope="session")

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 import time
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from http.cookiejar import CookieJar
 from typing import Any
@@ -21,8 +19,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import BACKENDS, postgres_create, postgres_drop
-from tests.e2e.conftest import ConsoleLog, LiveServer, open_page, running_server
+from tests.conftest import BACKENDS
+from tests.e2e.conftest import ConsoleLog, LiveServer, open_page, running_server_on
 from tests.e2e.test_accessibility import (
     AXE_SOURCE,
     AXE_TAGS,
@@ -38,12 +36,6 @@ BUYERS = itertools.count()
 PASSWORD = "withdraw 2026 ok"
 
 
-def in_thread(work: Any, *args: Any) -> Any:
-    """Run `work` (which uses asyncio.run) off the main thread, where Playwright's loop runs."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(work, *args).result()
-
-
 @pytest.fixture(scope="module", params=BACKENDS)
 def server(
     request: pytest.FixtureRequest,
@@ -51,17 +43,8 @@ def server(
     smtp_server: SmtpServer,
 ) -> Iterator[LiveServer]:
     """A server of its own on each database (SQLite, PostgreSQL)."""
-    if request.param == "postgres":
-        name = f"agency_e2e_contracts_{os.getpid()}_{uuid.uuid4().hex[:6]}"
-        url = in_thread(postgres_create, name)
-        try:
-            with running_server(tmp_path_factory, smtp_server, DATABASE_URL=url) as live:
-                yield live
-        finally:
-            in_thread(postgres_drop, name)
-    else:
-        with running_server(tmp_path_factory, smtp_server) as live:
-            yield live
+    with running_server_on(request.param, "contracts", tmp_path_factory, smtp_server) as live:
+        yield live
 
 
 class Buyer:

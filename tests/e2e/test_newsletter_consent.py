@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 import time
 import urllib.request
-import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from email.message import EmailMessage
 from typing import Any
@@ -27,8 +24,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import BACKENDS, postgres_create, postgres_drop
-from tests.e2e.conftest import DESKTOP, PHONE, ConsoleLog, LiveServer, open_page, running_server
+from tests.conftest import BACKENDS
+from tests.e2e.conftest import (
+    DESKTOP,
+    PHONE,
+    ConsoleLog,
+    LiveServer,
+    open_page,
+    running_server_on,
+)
 from tests.fakes.customer_site import CustomerSite, run_customer_site
 from tests.fakes.kit import FakeKit, run_fake_kit
 from tests.fakes.pagespeed import run_fake_pagespeed
@@ -45,12 +49,6 @@ THANKS = "Thank you! We'll contact you within 24 hours to schedule your free con
 ANALYSED = [f"score-{n}.example" for n in (42, 55, 61)]
 BROKEN = "not-a-page.example"  # a JSON file, not a page: the analysis fails
 _visitors = itertools.count(1)
-
-
-def in_thread(work: Any, *args: Any) -> Any:
-    """Run `work` (which uses asyncio.run) off the main thread, where Playwright's loop runs."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(work, *args).result()
 
 
 @dataclass
@@ -86,19 +84,10 @@ def consent(
             "KIT_FORM_ID": kit.form_id,
             "TRUSTED_PROXIES": "1",
         }
-        if request.param == "postgres":
-            name = f"agency_e2e_consent_{os.getpid()}_{uuid.uuid4().hex[:6]}"
-            url = in_thread(postgres_create, name)
-            try:
-                with running_server(
-                    tmp_path_factory, smtp_server, DATABASE_URL=url, **settings
-                ) as live:
-                    yield ConsentServer(live, kit, request.param)
-            finally:
-                in_thread(postgres_drop, name)
-        else:
-            with running_server(tmp_path_factory, smtp_server, **settings) as live:
-                yield ConsentServer(live, kit, request.param)
+        with running_server_on(
+            request.param, "consent", tmp_path_factory, smtp_server, **settings
+        ) as live:
+            yield ConsentServer(live, kit, request.param)
 
 
 def visitor(browser: Browser, console: ConsoleLog, viewport: dict[str, int] = DESKTOP) -> Page:

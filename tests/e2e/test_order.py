@@ -7,20 +7,25 @@ without payments saying so before anything is typed."""
 from __future__ import annotations
 
 import itertools
-import os
 import re
 import time
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.conftest import BACKENDS, postgres_create, postgres_drop
-from tests.e2e.conftest import PHONE, ConsoleLog, LiveServer, open_page, running_server
+from tests.conftest import BACKENDS
+from tests.e2e.conftest import (
+    PHONE,
+    ConsoleLog,
+    LiveServer,
+    open_page,
+    running_server,
+    running_server_on,
+)
 from tests.e2e.test_accessibility import (
     AXE_SOURCE,
     AXE_TAGS,
@@ -37,11 +42,6 @@ ORDER = "Order with obligation to pay"
 CONSENT = re.compile("I want you to start the work before the 14-day withdrawal period ends")
 
 
-def in_thread(work: Any, *args: Any) -> Any:
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(work, *args).result()
-
-
 @pytest.fixture(scope="module", params=BACKENDS)
 def server(
     request: pytest.FixtureRequest,
@@ -49,17 +49,8 @@ def server(
     smtp_server: SmtpServer,
 ) -> Iterator[LiveServer]:
     """A server of its own on each database (SQLite, PostgreSQL)."""
-    if request.param == "postgres":
-        name = f"agency_e2e_order_{os.getpid()}_{uuid.uuid4().hex[:6]}"
-        url = in_thread(postgres_create, name)
-        try:
-            with running_server(tmp_path_factory, smtp_server, DATABASE_URL=url) as live:
-                yield live
-        finally:
-            in_thread(postgres_drop, name)
-    else:
-        with running_server(tmp_path_factory, smtp_server) as live:
-            yield live
+    with running_server_on(request.param, "order", tmp_path_factory, smtp_server) as live:
+        yield live
 
 
 def email() -> str:
