@@ -222,7 +222,9 @@ async def test_any_subject_arrives_literally_with_exactly_our_headers_or_is_refu
 SUBJECT_VALUES = {
     "analysis_report": {"heading", "domain"},  # a fixed heading; a host name (valid_host)
     "new_lead": {"form", "email"},  # tests/leads/test_lead_mail_headers.py
-    "password_reset": set(),
+    # The brand (seller.brand): the legal module's brand_name, validated as one line without
+    # angle brackets (LegalSettings._check_seller_line), never a person's name.
+    "password_reset": {"seller"},
     "site_live": {"domain"},
     "site_score_drop": {"domain", "score"},
     "speed_report": {"domain", "score", "rating"},

@@ -3,12 +3,16 @@ import { useLocation } from 'react-router-dom'
 import { pageOwnsHead } from '../lib/page-head'
 import { siteConfig } from '../lib/site-config'
 import type { RouteText } from './route-text'
-import { fullTitle, NOT_FOUND_TITLE, notFoundPage, SITE_NAME, type AppRoute } from './routes'
+import { fullTitle, NOT_FOUND_TITLE, notFoundPage, type AppRoute } from './routes'
 
 /** Default Open Graph image (1200×630, webui/public/og-image.jpg). */
 const OG_IMAGE = '/og-image.jpg'
 
+/** Where a route's description names the brand (route-text.ts). */
+const BRAND = '{brand}'
+
 interface Head {
+  siteName: string
   title: string
   description: string
   url: string
@@ -18,12 +22,13 @@ interface Head {
 }
 
 function headFor(route: AppRoute, pathname: string, [title, description]: RouteText): Head {
-  const { baseUrl } = siteConfig()
+  const { baseUrl, brandName } = siteConfig()
   return {
     title: fullTitle(title),
-    description,
+    description: description.replaceAll(BRAND, brandName),
     url: baseUrl + (route.path.includes(':') ? pathname : route.path),
     image: baseUrl + OG_IMAGE,
+    siteName: brandName,
     ogType: route.ogType ?? 'website',
     noindex: route.layout === 'dashboard',
   }
@@ -36,7 +41,7 @@ function HeadTags({ head }: { head: Head }) {
       <title>{head.title}</title>
       <meta name="description" content={head.description} />
       <link rel="canonical" href={head.url} />
-      <meta property="og:site_name" content={SITE_NAME} />
+      <meta property="og:site_name" content={head.siteName} />
       <meta property="og:title" content={head.title} />
       <meta property="og:description" content={head.description} />
       <meta property="og:type" content={head.ogType} />
@@ -66,7 +71,7 @@ function applyHead(head: Head) {
   document.title = head.title
   setTag('meta', 'description', head.description)
   setTag('link', 'canonical', head.url)
-  setTag('meta', 'og:site_name', SITE_NAME)
+  setTag('meta', 'og:site_name', head.siteName)
   setTag('meta', 'og:title', head.title)
   setTag('meta', 'og:description', head.description)
   setTag('meta', 'og:type', head.ogType)

@@ -5,7 +5,8 @@
  * (see RouteMeta.tsx). routes.test.tsx checks that both tables list the same paths.
  */
 
-/** [page part of the <title> (the site name is appended), meta description]. */
+/** [page part of the <title> (the brand is appended), meta description, where `{brand}`
+ * stands for the configured brand name (RouteMeta.tsx fills it)]. */
 export type RouteText = readonly [title: string, description: string]
 
 const HOME_DESCRIPTION =
@@ -39,19 +40,19 @@ export const ROUTE_TEXT: Readonly<Record<string, RouteText>> = {
   '/agency-analysis': ['Agency Growth Analysis', 'Analyse a client website for growth potential: client value, scalability, profitability and revenue opportunities.'],
   '/blog': ['Blog', 'Articles on fast websites, sales funnels, SEO and AI automation for small businesses.'],
   '/sales-funnel': ['Done-For-You Sales Funnel in 7 Days', 'A complete sales funnel built for you in 7 days. Book a free 30-minute consultation.'],
-  '/login': ['Log in', 'Log in to your agency dashboard to see your websites, plan and billing.'],
-  '/signup': ['Create your account', 'Create your agency account to order services and manage your websites.'],
-  '/forgot-password': ['Reset your password', 'Request a single-use link to reset the password of your agency account.'],
-  '/support': ['Support', 'Get help with your website, plan or payment from the agency team.'],
+  '/login': ['Log in', 'Log in to your {brand} dashboard to see your websites, plan and billing.'],
+  '/signup': ['Create your account', 'Create your {brand} account to order services and manage your websites.'],
+  '/forgot-password': ['Reset your password', 'Request a single-use link to reset the password of your {brand} account.'],
+  '/support': ['Support', 'Get help with your website, plan or payment from the {brand} team.'],
   '/how-it-works': ['How it works', 'How you get your website: fill in a short form, we design and build it, and it goes live on your domain within 24 hours.'],
   '/features': ['Features', 'What every website includes: a 99/100 PageSpeed score, free hosting, premium design, e-mail automation and SEO.'],
   '/pricing': ['Pricing', 'Website plans Starter, Professional and Premium: monthly prices, what each includes, hosting and support.'],
   '/faq': ['FAQ', 'Answers to common questions about our websites, AI services, delivery times, payments and guarantees.'],
-  '/about': ['About us', 'agency is a small European digital agency building fast websites, AI automation and video content for small businesses.'],
-  '/contact': ['Contact', 'Contact the agency team about a project, your website or your account.'],
-  '/careers': ['Careers', 'Work with agency: open roles and how to apply.'],
-  '/privacy': ['Privacy Policy', 'How agency collects, uses and protects your personal data.'],
-  '/terms': ['Terms of Service', 'The terms that apply when you use this site and buy services from agency.'],
+  '/about': ['About us', '{brand} is a small European digital agency building fast websites, AI automation and video content for small businesses.'],
+  '/contact': ['Contact', 'Contact the {brand} team about a project, your website or your account.'],
+  '/careers': ['Careers', 'Work with {brand}: open roles and how to apply.'],
+  '/privacy': ['Privacy Policy', 'How {brand} collects, uses and protects your personal data.'],
+  '/terms': ['Terms of Service', 'The terms that apply when you use this site and buy services from {brand}.'],
   '/cookies': ['Cookie Policy', 'Which cookies this site uses and why.'],
   '/imprint': ['Legal notice', 'Who runs this site: the company, its address, register, VAT ID and contact (Impressum).'],
   '/withdrawal': ['Withdrawal information', 'Your right of withdrawal as a consumer, how to withdraw, what follows, and the model withdrawal form.'],
@@ -60,9 +61,9 @@ export const ROUTE_TEXT: Readonly<Record<string, RouteText>> = {
   '/start': ['Get started', 'Choose your package and continue to secure checkout.'],
   '/ai-start': ['Start Your Website, Live in 24 Hours', 'Choose your website package and continue to secure checkout.'],
   '/success': ['Payment successful', 'Your payment went through. Next steps are on their way to your inbox.'],
-  '/reset-password': ['Choose a new password', 'Set a new password for your agency account.'],
+  '/reset-password': ['Choose a new password', 'Set a new password for your {brand} account.'],
   '/unsubscribe': ['Unsubscribe', 'Stop the reports and other e-mails we send to your address without being asked.'],
-  '/blog/:slug': ['Blog', 'An article from the agency blog.'],
+  '/blog/:slug': ['Blog', 'An article from the {brand} blog.'],
   '/dashboard': ['Dashboard', 'Your subscription and websites at a glance.'],
   '/dashboard/websites': ['Your websites', 'All websites we build and host for you.'],
   '/dashboard/websites/:id': ['Website details', 'Status and speed-score history of one of your websites.'],

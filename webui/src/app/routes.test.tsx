@@ -132,7 +132,7 @@ describe('route table', () => {
     renderApp('/login')
     await screen.findByRole('heading', { level: 1, name: 'Welcome back.' })
     await waitFor(() => expect(document.title).toBe('Log in | agency'))
-    expect(document.head.querySelector('meta[name="description"]')).toHaveAttribute('content', ROUTE_TEXT['/login']?.[1])
+    expect(document.head.querySelector('meta[name="description"]')).toHaveAttribute('content', ROUTE_TEXT['/login']?.[1].replace('{brand}', 'agency'))
     expect(document.head.querySelector('link[rel="canonical"]')?.getAttribute('href')).toMatch(/\/login$/)
   })
 

@@ -9,6 +9,7 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
 import { decodePath, pathKey, trimTrailingSlashes } from '../lib/router'
+import { siteConfig } from '../lib/site-config'
 
 export interface PageModule {
   default: ComponentType
@@ -39,7 +40,6 @@ export interface AppRoute extends RouteDef {
   Component: LazyExoticComponent<ComponentType>
 }
 
-export const SITE_NAME = 'agency'
 
 
 const pub = (path: string, page: string, extra: Partial<RouteDef> = {}): RouteDef => ({
@@ -254,7 +254,7 @@ export function findRoute(pathname: string): AppRoute | undefined {
 export const prerenderedPaths: readonly string[] = routes.filter((r) => r.prerender).map((r) => r.path)
 export const spaPatterns: readonly string[] = routes.filter((r) => !r.prerender).map((r) => r.path)
 
-/** A page title as shown in the browser: the page part, then the site name. */
+/** A page title as shown in the browser: the page part, then the brand (AGENCY_BRAND_NAME). */
 export function fullTitle(title: string): string {
-  return `${title} | ${SITE_NAME}`
+  return `${title} | ${siteConfig().brandName}`
 }

@@ -46,13 +46,13 @@ export default function ArticlePage() {
           navigate(`/blog/${article.slug}`, { replace: true })
           return
         }
-        showArticleHead(article, 'agency', siteConfig().baseUrl)
+        showArticleHead(article, siteConfig().brandName, siteConfig().baseUrl)
         setLoaded({ slug, article })
       },
       (error: unknown) => {
         if (!(error instanceof ApiError && error.status === 404)) console.warn('Blog: the article could not be loaded', error)
         if (!live) return
-        document.title = 'Article not found | agency'
+        document.title = `Article not found | ${siteConfig().brandName}`
         setLoaded({ slug, article: null })
       },
     )

@@ -19,7 +19,9 @@ from datetime import UTC, datetime
 from agency.modules.blog.schemas import BlogPageOut, PublishedArticleOut
 from agency.modules.blog.service.sanitise import sanitise
 
-SITE_NAME = "agency"  # the web UI's SITE_NAME (src/app/routes.tsx)
+# The brand when the page has none to read (the API-only server): the default brand_name.
+SITE_NAME = "agency"
+_SITE_NAME_META = re.compile(r'<meta property="og:site_name" content="([^"]*)"')
 # What the build leaves where the list or the article goes (webui: BLOG_REGION_MARKER).
 REGION_MARKER = "<!--agency-blog-->"
 MONTHS = (
@@ -127,10 +129,17 @@ def _replace_tag(text: str, pattern: str, replacement: str) -> str:
     return re.sub(pattern, lambda _m: replacement, text, count=1)
 
 
+def site_name(page: str) -> str:
+    """The brand a built page names (its `og:site_name`, which the server filled from the
+    configured brand_name at start-up), for the titles and the structured data set here."""
+    match = _SITE_NAME_META.search(page)
+    return html.unescape(match.group(1)) if match else SITE_NAME
+
+
 def _set_head(
     text: str, *, title: str, description: str, url: str, extra: list[str], noindex: bool = False
 ) -> str:
-    full = _e(f"{title} | {SITE_NAME}")
+    full = _e(f"{title} | {site_name(text)}")
     desc = _e(description)
     text = _replace_tag(text, r"<title>[^<]*</title>", f"<title>{full}</title>")
     for attr, key, value in (
@@ -193,6 +202,7 @@ def article_page(template: str, article: PublishedArticleOut, base_url: str) -> 
     """/blog/{slug} with the article in it and its head tags."""
     url = f"{base_url}/blog/{article.slug}"
     description = article.meta_description or article.title
+    brand = site_name(template)
     structured = {
         "@context": "https://schema.org",
         "@type": "Article",
@@ -204,8 +214,8 @@ def article_page(template: str, article: PublishedArticleOut, base_url: str) -> 
         "url": url,
         "image": f"{base_url}/og-image.jpg",
         "keywords": ", ".join(article.keywords),
-        "author": {"@type": "Organization", "name": SITE_NAME, "url": base_url},
-        "publisher": {"@type": "Organization", "name": SITE_NAME, "url": base_url},
+        "author": {"@type": "Organization", "name": brand, "url": base_url},
+        "publisher": {"@type": "Organization", "name": brand, "url": base_url},
     }
     extra = [
         f'<meta property="article:published_time" content="{article.published_at.isoformat()}">',
