@@ -29,7 +29,7 @@ from agency.modules.billing.models import (
 from agency.modules.blog.models import Article, SlugRedirect
 from agency.modules.catalogue.models import Family, Plan, PriceChange
 from agency.modules.contracts.models import Cancellation, Withdrawal
-from agency.modules.leads.models import Lead
+from agency.modules.leads.models import Lead, NewsletterConsent
 from agency.modules.notifications.models import Notification
 from agency.modules.seo.models import Generation
 from agency.modules.sites.models import SpeedCheck, Website
@@ -121,12 +121,12 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
     ("CheckoutIn", "domain"): [(CheckoutSession, "domain"), (Website, "domain")],
     ("CheckoutIn", "full_name"): [(Profile, "first_name"), (Profile, "last_name")],
     ("CheckoutIn", "email"): [(User, "email")],
-    ("LeadIn", "source"): [(Lead, "source")],
-    ("LeadIn", "email"): [(Lead, "email")],
+    ("LeadIn", "source"): [(Lead, "source"), (NewsletterConsent, "form")],
+    ("LeadIn", "email"): [(Lead, "email"), (NewsletterConsent, "email")],
     ("LeadIn", "name"): [(Lead, "name")],
     ("LeadIn", "domain"): [(Lead, "domain")],
-    ("SpeedTestIn", "email"): [(SpeedTest, "email"), (Lead, "email")],
-    ("AnalysisIn", "email"): [(Analysis, "email"), (Lead, "email")],
+    ("SpeedTestIn", "email"): [(SpeedTest, "email"), (Lead, "email"), (NewsletterConsent, "email")],
+    ("AnalysisIn", "email"): [(Analysis, "email"), (Lead, "email"), (NewsletterConsent, "email")],
     ("PlanIn", "key"): [(Plan, "key")],
     ("PlanIn", "family"): [(Plan, "family")],
     ("PlanIn", "name"): [(Plan, "name")],
@@ -207,6 +207,10 @@ NOT_FROM_REQUESTS = {
     (Plan, "stripe_product_id"),
     (Plan, "stripe_price_id"),
     (Lead, "page"),
+    # A newsletter consent: the version of our own wording and Kit's outcome, in our words (its
+    # form is the speed test's or analysis's source, checked against their pages, or LeadIn's).
+    (NewsletterConsent, "wording_version"),
+    (NewsletterConsent, "outcome"),
     (SpeedTest, "public_id"),
     # The host the service reads out of SpeedTestIn.url (checked to fit), and the URL it builds.
     (SpeedTest, "domain"),

@@ -129,6 +129,7 @@ EXPECTED = {
     "auth.password_resets": 2,
     "billing.webhook_events": 1,
     "insights.leads": 1,
+    "leads.newsletter_consents": 0,  # tests/leads/test_newsletter_consent_records.py checks it
     "insights.speed_test_emails": 0,  # tests/speedtest/test_speedtests.py fills and checks it
     "insights.analyses": 0,  # tests/analysis/test_analyses.py fills and checks it
     "notifications.read": 0,  # tests/notifications/ fills and checks it

@@ -1,4 +1,4 @@
-"""`agency leads ...`: the leads from the public forms."""
+"""`agency leads ...`: the leads from the public forms, and the newsletter consents."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from rich.table import Table
 
 from agency.core.cli.support import CliContext, console
 from agency.core.db import private_file
+from agency.modules.leads.service import consents as consent_service
 from agency.modules.leads.service import leads as lead_service
 
 app = typer.Typer(help="Leads from the site's forms.", no_args_is_help=True)
@@ -54,3 +55,26 @@ def export(
     private_file(csv_file)
     csv_file.write_text(lead_service.to_csv(leads))
     console.print(f"wrote {len(leads)} lead(s) to {csv_file}")
+
+
+@app.command("consents")
+def consents(
+    ctx: typer.Context,
+    email: Annotated[str | None, typer.Option(help="Only this e-mail address's.")] = None,
+) -> None:
+    """Show the newsletter consents (ticked opt-in boxes), newest first: when, the e-mail, the
+    form, the version of the box's wording and what Kit made of it."""
+    context: CliContext = ctx.obj
+    rows = context.run(lambda: consent_service.list_consents(email))
+    table = Table(title=f"{len(rows)} newsletter consent(s)")
+    for column in ("date", "e-mail", "form", "wording", "outcome"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(
+            row.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+            row.email,
+            row.form_label,
+            row.wording_version,
+            row.outcome.replace("_", " "),
+        )
+    console.print(table)

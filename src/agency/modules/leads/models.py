@@ -18,3 +18,20 @@ class Lead(Model):
 
     class Meta:
         table = "insights_lead"
+
+
+class NewsletterConsent(Model):
+    """A ticked newsletter box that reached the server: who (the e-mail), where (the form or
+    page), which wording they ticked (its version), when, and what Kit made of it. Kept to
+    demonstrate the consent (GDPR Art. 7(1)), whatever Kit answered."""
+
+    id = fields.IntField(primary_key=True)
+    email = fields.CharField(max_length=320, db_index=True)
+    form = fields.CharField(max_length=64)
+    wording_version = fields.CharField(max_length=64)
+    # subscribed, refused (Kit refused or did not answer) or not_configured (no Kit).
+    outcome = fields.CharField(max_length=16)
+    created_at = fields.DatetimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        table = "leads_newsletter_consent"

@@ -71,6 +71,18 @@ class NewsletterOutcome(BaseModel):
     message: str = Field(description="What the page shows about the newsletter.")
 
 
+class NewsletterConsentOut(BaseModel):
+    """A recorded newsletter consent (a ticked opt-in box), as the export and admins see it."""
+
+    email: str
+    form: str = Field(description="The form or page whose box was ticked.")
+    form_label: str
+    wording_version: str = Field(description="The version of the box's wording.")
+    wording: str = Field(description="The box's wording in that version.")
+    outcome: str = Field(description="What Kit made of it: subscribed, refused, not_configured.")
+    created_at: datetime
+
+
 class LeadReceipt(BaseModel):
     message: str
     newsletter: NewsletterOutcome | None = Field(

@@ -12,7 +12,8 @@ export function ticked(value: string | undefined): boolean {
  * The newsletter's opt-in: an unticked box of its own (never ticked for the visitor, never a
  * condition of the form), saying what the newsletter is, with the privacy policy beside it.
  * The e-mail joins the newsletter only when the visitor ticks it. (The checkbox's own markup,
- * not `Checkbox`: this sits in first loads kept within the JavaScript budget.)
+ * not `Checkbox`: this sits in first loads kept within the JavaScript budget.) The wording is
+ * versioned (newsletter-consent.ts): the server records that version with every ticked box.
  */
 export function NewsletterOptIn() {
   const id = useId()

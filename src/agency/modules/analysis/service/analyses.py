@@ -210,7 +210,7 @@ async def start_analysis(
             speed_test_public_id=speed.id if speed else None,
         )
         await jobs.enqueue(JOB_KIND, {"analysis_id": row.public_id}, max_attempts=JOB_ATTEMPTS)
-    outcome = await leads_api.newsletter_opt_in(settings, asked.email, newsletter)
+    outcome = await leads_api.newsletter_opt_in(settings, asked.email, newsletter, source)
     return AnalysisStarted(**(await out(row)).model_dump(), newsletter=outcome)
 
 

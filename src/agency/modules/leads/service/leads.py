@@ -16,6 +16,7 @@ from agency.core.text import is_line, valid_email
 from agency.modules.auth import api as auth_api
 from agency.modules.leads.models import Lead
 from agency.modules.leads.schemas import LeadOut, LeadReceipt
+from agency.modules.leads.service import consents
 from agency.modules.leads.service import newsletter as newsletter_service
 from agency.modules.leads.settings import LeadsSettings
 
@@ -115,7 +116,7 @@ async def submit_lead(
         message=message,
         notify=settings.agency_email,
     )
-    outcome = await newsletter_service.opt_in(settings, lead.email, newsletter)
+    outcome = await newsletter_service.opt_in(settings, lead.email, newsletter, source)
     return LeadReceipt(message=form.confirmation, newsletter=outcome)
 
 
@@ -278,6 +279,10 @@ async def erase_user(user_id: int) -> None:
 
 async def prune_leads(settings: LeadsSettings, now: datetime) -> dict[str, int]:
     """Retention (core runs it hourly and in `agency db prune`): leads are deleted
-    `retention_leads_days` after they were sent (730, the privacy page's 24 months)."""
+    `retention_leads_days` after they were sent (730, the privacy page's 24 months), and the
+    newsletter consents after as long."""
     cutoff = now - timedelta(days=settings.retention_leads_days)
-    return {"insights.leads": await Lead.filter(created_at__lt=cutoff).delete()}
+    return {
+        "insights.leads": await Lead.filter(created_at__lt=cutoff).delete(),
+        "leads.newsletter_consents": await consents.prune(settings, now),
+    }

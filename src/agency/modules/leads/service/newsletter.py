@@ -1,6 +1,7 @@
 """The newsletter: subscribing an e-mail to the agency's Kit (formerly ConvertKit) form, from our
 server only (the key never reaches a browser), and only when the visitor ticked a form's
-unticked opt-in box (`opt_in`; the speed-test, analysis and lead forms send `newsletter: true`).
+unticked opt-in box (`opt_in`; the speed-test, analysis and lead forms send `newsletter: true`),
+each ticked box recorded as a consent (`consents`).
 
 - v3: `POST {base}/v3/forms/{form_id}/subscribe` with `{"api_key", "email"}`
   (base https://api.convertkit.com);
@@ -21,6 +22,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from agency.modules.leads.schemas import NewsletterOutcome
+from agency.modules.leads.service import consents
 from agency.modules.leads.settings import LeadsSettings
 from agency.net import bounded_body
 from agency.net.tls import tls_context
@@ -144,18 +146,24 @@ MSG_SUBSCRIBED = "You're subscribed to the newsletter."
 MSG_NOT_OFFERED = "The newsletter is not available at the moment: you were not subscribed."
 
 
-async def opt_in(settings: LeadsSettings, email: str, wanted: bool) -> NewsletterOutcome | None:
+async def opt_in(
+    settings: LeadsSettings, email: str, wanted: bool, form: str
+) -> NewsletterOutcome | None:
     """A form's opt-in box: subscribe `email` with Kit only when the visitor ticked the box
-    (`wanted`, the request's explicit `newsletter: true`); None when it was not ticked. Never
-    raises: the form's own request (a test, an analysis, a lead) has been carried out, and the
-    outcome says whether the subscription happened."""
+    (`wanted`, the request's explicit `newsletter: true`); None when it was not ticked. A ticked
+    box is recorded as a consent (`consents`) with `form` (the form or page) and Kit's outcome,
+    whatever Kit answered. Never raises: the form's own request (a test, an analysis, a lead)
+    has been carried out, and the outcome says whether the subscription happened."""
     if wanted is not True:
         return None
     if not kit_configured(settings):
+        await consents.record(email, form, consents.NOT_CONFIGURED)
         return NewsletterOutcome(subscribed=False, message=MSG_NOT_OFFERED)
     try:
         await subscribe(settings, email)
     except NewsletterFailed as exc:
+        await consents.record(email, form, consents.REFUSED)
         return NewsletterOutcome(subscribed=False, message=exc.message)
+    await consents.record(email, form, consents.SUBSCRIBED)
     log.info("newsletter: subscribed an e-mail through a form's opt-in box")
     return NewsletterOutcome(subscribed=True, message=MSG_SUBSCRIBED)

@@ -241,7 +241,7 @@ async def start_speed_test(
     await check_address(target, settings, resolver)
     await leads_api.remember_lead(address, source, target.domain, settings)
     test = await begin(target, strategy, settings, source=source, email=address)
-    outcome = await leads_api.newsletter_opt_in(settings, address, newsletter)
+    outcome = await leads_api.newsletter_opt_in(settings, address, newsletter, source)
     return SpeedTestStarted(**test.model_dump(), notice=report_notice(address), newsletter=outcome)
 
 
