@@ -116,6 +116,187 @@ def test_a_bad_claims_file_stops_the_start_with_its_key(tmp_path: Path) -> None:
         site(tmp_path, claims_file=mine)
 
 
+def _slot(slot: str) -> str:
+    """A testimonial slot as the prerender writes it (features/content/Testimonials.tsx)."""
+    token = f"__AGENCY_CLAIM_{slot.upper()}"
+    return (
+        f'<li data-claim="{slot}"><figure><p class="stars" data-claim="{slot}_rating">'
+        f'<span>{token}_RATING__</span><span aria-hidden="true">{token}_STARS__</span></p>'
+        f'<p class="result" data-claim="{slot}_result">{token}_RESULT__</p>'
+        f"<blockquote><p>\u201c{token}_QUOTE__\u201d</p></blockquote><figcaption>"
+        f"<span>{token}_INITIALS__</span><span>{token}_NAME__</span>"
+        f"<span>{token}_POSITION__</span></figcaption></figure></li>"
+    )
+
+
+# /sales-funnel's testimonials and client logo strip as the prerender writes them.
+FUNNEL = (
+    '<html><head><meta name="agency-site" content="__AGENCY_SITE__" /></head><body>'
+    '<section data-claim="testimonials_sales_funnel"><h2>Testimonials</h2><ul>'
+    + "".join(_slot(f"t_sales_funnel_{n}") for n in (1, 2, 3))
+    + '</ul></section><section data-claim="client_logos"><ul>'
+    + "".join(
+        f'<li data-claim="logo_{n}"><img src="__AGENCY_CLAIM_LOGO_{n}_IMAGE__" '
+        f'alt="__AGENCY_CLAIM_LOGO_{n}__" width="160" height="48"/></li>'
+        for n in range(1, 7)
+    )
+    + "</ul></section><footer>end</footer></body></html>"
+)
+
+
+async def funnel(tmp_path: Path, mine: str | None = None) -> str:
+    web = tmp_path / "web"
+    (web / "sales-funnel").mkdir(parents=True)
+    (web / "index.html").write_text("<html><h1>Home</h1></html>")
+    (web / "sales-funnel" / "index.html").write_text(FUNNEL)
+    (web / "routes.json").write_text(
+        json.dumps({"prerendered": ["/", "/sales-funnel"], "spa": [], "sitemap": ["/"]})
+    )
+    overrides: dict[str, Any] = {}
+    if mine is not None:
+        (tmp_path / "claims.toml").write_text(mine)
+        overrides["claims_file"] = tmp_path / "claims.toml"
+    app = create_app(make_settings(tmp_path, "sqlite://:memory:", web_dir=web, **overrides))
+    async with app.test_app(), web_client(app) as http:
+        response: httpx.Response = await http.get("/sales-funnel")
+        assert response.status_code == 200
+        return response.text
+
+
+async def test_by_default_the_testimonials_and_logos_are_the_specs(tmp_path: Path) -> None:
+    text = await funnel(tmp_path)
+    assert "__AGENCY_CLAIM" not in text
+    assert "\u201cWe had a webinar, a sales page and no system." in text
+    assert "<span>HK</span><span>Hannah Koch</span><span>Founder, Kestrel Coaching</span>" in text
+    assert ">Live in 7 days<" in text and text.count("<span>Rated 5 out of 5</span>") == 3
+    assert 'src="/logos/alder-and-co.svg" alt="Alder &amp; Co"' in text
+    assert text.count("<img") == 6
+    shown = site_json(text)["claims"]
+    assert shown["t_sales_funnel_count"] == "3" and shown["logo_6"] == "Alder & Co"
+
+
+async def test_an_operators_file_replaces_a_testimonial_and_a_logo(tmp_path: Path) -> None:
+    text = await funnel(
+        tmp_path,
+        "[testimonials.sales_funnel.hannah_koch]\n"
+        'quote = "Our funnel sold <more> & faster."\nname = "Maria Weber"\n'
+        'position = "Owner, Weber Yoga"\nresult = ""\nrating = 4\n'
+        '[logos.vela_studio]\nname = "Weber Yoga"\nimage = "/media/weber-yoga.svg"\n',
+    )
+    assert "Hannah Koch" not in text and "We had a webinar" not in text
+    assert "\u201cOur funnel sold &lt;more&gt; &amp; faster.\u201d" in text
+    assert "<span>MW</span><span>Maria Weber</span><span>Owner, Weber Yoga</span>" in text
+    assert ">Live in 7 days<" not in text  # an empty result goes with its element
+    assert 'data-claim="t_sales_funnel_1_result"' not in text
+    assert "<span>Rated 4 out of 5</span>" in text and ">\u2605\u2605\u2605\u2605<" in text
+    assert "Luca Bianchi" in text and "Higher order value" in text  # left out: the defaults
+    assert 'src="/media/weber-yoga.svg" alt="Weber Yoga"' in text and "Vela Studio" not in text
+    shown = site_json(text)["claims"]
+    assert shown["t_sales_funnel_1_name"] == "Maria Weber" and shown["logo_5"] == "Weber Yoga"
+    assert "t_sales_funnel_1_result" not in shown
+
+
+async def test_single_testimonials_and_logos_can_be_switched_off(tmp_path: Path) -> None:
+    text = await funnel(
+        tmp_path,
+        "[testimonials.sales_funnel.hannah_koch]\non = false\n"
+        '[testimonials.sales_funnel.ingrid_solberg]\nquote = ""\n'
+        "[logos.kestrel_coaching]\non = false\n",
+    )
+    # One testimonial is left: it fills the first slot, the others are cut with no gap.
+    assert "Hannah Koch" not in text and "Ingrid Solberg" not in text
+    assert '<li data-claim="t_sales_funnel_1">' in text and "Luca Bianchi" in text
+    assert 'data-claim="t_sales_funnel_2"' not in text and text.count("<blockquote>") == 1
+    assert 'alt="Kestrel Coaching"' not in text and text.count("<img") == 5
+    assert 'alt="Brightpath Academy"' in text
+    shown = site_json(text)["claims"]
+    assert shown["t_sales_funnel_count"] == "1" and "t_sales_funnel_2" not in shown
+    assert shown["logo_1"] == "Brightpath Academy" and "logo_6" not in shown
+
+
+async def test_with_none_left_the_section_goes(tmp_path: Path) -> None:
+    text = await funnel(
+        tmp_path,
+        "".join(
+            f"[testimonials.sales_funnel.{who}]\non = false\n"
+            for who in ("hannah_koch", "luca_bianchi", "ingrid_solberg")
+        )
+        + "[sections]\nclient_logos = false\n",
+    )
+    assert "<section" not in text and "<footer>end</footer>" in text
+    shown = site_json(text)["claims"]
+    assert "testimonials_sales_funnel" not in shown and "client_logos" not in shown
+    assert shown["testimonials_home"] == "on"  # other pages keep theirs
+
+
+@pytest.mark.parametrize(
+    ("mine", "named"),
+    [
+        ('[testimonials.sales_funnel.jane_doe]\nquote = "x"\n', "jane_doe"),
+        ('[testimonials.pricing_page.hannah_koch]\nquote = "x"\n', "pricing_page"),
+        ('[testimonials.sales_funnel.hannah_koch]\ncompany = "x"\n', "company"),
+        ('[logos.acme]\nname = "Acme"\n', "acme"),
+        ('[logos.vela_studio]\nimage = "javascript:alert(1)"\n', "image"),
+        ("[testimonials.home.sophie_laurent]\nrating = 6\n", "rating"),
+    ],
+)
+def test_an_unknown_testimonial_or_logo_stops_the_start(
+    tmp_path: Path, mine: str, named: str
+) -> None:
+    (tmp_path / "claims.toml").write_text(mine)
+    with pytest.raises(SettingsError, match=rf"AGENCY_CLAIMS_FILE(.|\n)*{named}"):
+        site(tmp_path, claims_file=tmp_path / "claims.toml")
+
+
+lines = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc")),
+    max_size=80,
+)
+
+
+@given(
+    quote=lines,
+    name=lines,
+    rating=st.integers(0, 5),
+    off=st.sets(st.sampled_from(["hannah_koch", "luca_bianchi", "ingrid_solberg"])),
+)
+def test_testimonial_slots_hold_exactly_what_shows(
+    tmp_path_factory: pytest.TempPathFactory, quote: str, name: str, rating: int, off: set[str]
+) -> None:
+    """Whatever an operator writes: the shown testimonials fill slots 1..n in the bundled order
+    with the given texts (a quote that is only spaces removes its testimonial)."""
+    mine = tmp_path_factory.mktemp("claims") / "claims.toml"
+    body = ""
+    for who in ("hannah_koch", "luca_bianchi", "ingrid_solberg"):
+        fields: dict[str, Any] = {"quote": quote, "name": name, "rating": rating}
+        if who != "luca_bianchi":
+            fields = {}
+        if who in off:
+            fields["on"] = False
+        if fields:
+            values = "".join(
+                f"{k} = {json.dumps(v, ensure_ascii=False)}\n" for k, v in fields.items()
+            )
+            body += f"[testimonials.sales_funnel.{who}]\n{values}"
+    mine.write_text(body, encoding="utf-8")
+    data = claims.merged(claims.read_file(mine), claims.read_file(claims.default_file()))
+    shown = claims.enabled(data, urgency=True, today=date(2026, 11, 26))
+    expected = [
+        who
+        for who in ("hannah_koch", "luca_bianchi", "ingrid_solberg")
+        if who not in off and (who != "luca_bianchi" or quote.strip())
+    ]
+    assert shown.get("t_sales_funnel_count") == (str(len(expected)) if expected else None)
+    assert ("testimonials_sales_funnel" in shown) == bool(expected)
+    for number in range(1, 4):
+        assert (f"t_sales_funnel_{number}" in shown) == (number <= len(expected))
+    if "luca_bianchi" in expected:
+        slot = f"t_sales_funnel_{expected.index('luca_bianchi') + 1}"
+        assert shown[f"{slot}_quote"] == quote
+        assert shown.get(f"{slot}_name", "") == (name if name.strip() else "")
+        assert shown.get(f"{slot}_stars", "") == "\u2605" * rating
+
+
 def test_the_web_uis_default_claims_are_the_servers() -> None:
     """webui/src/lib/claims-defaults.json is what the client shows without the meta tag
     (development, unit tests): the bundled file's claims."""

@@ -15,19 +15,34 @@ import { siteConfig } from './site-config'
  */
 export type ClaimKey = keyof typeof DEFAULT_CLAIMS
 
+/** A numbered slot of a list of claims (`t_<page>_<n>` testimonials, `logo_<n>` logos) or one
+ * of its fields (`t_home_1_quote`): the server fills the slots in order with the entries that
+ * show, so a list never has a gap. */
+export type SlotKey = `t_${string}` | `logo_${string}`
+
 const prerendering = () => typeof document === 'undefined'
 
 /** The claim's text, or null when it is off (in the prerender: its token). */
-export function claimText(key: ClaimKey): string | null {
+export function claimText(key: ClaimKey | SlotKey): string | null {
   const text = siteConfig().claims[key]
   return typeof text === 'string' && text !== '' ? text : null
 }
 
 /** Whether a claim (or a section: testimonials, client_logos) shows. */
-export const claimShown = (key: ClaimKey) => claimText(key) !== null
+export const claimShown = (key: ClaimKey | SlotKey) => claimText(key) !== null
+
+/** The slots of a list that show, of `slots` at most (`claimSlots('t_home', 4)`). */
+export function claimSlots(prefix: `t_${string}` | 'logo', slots: number): SlotKey[] {
+  const shown: SlotKey[] = []
+  for (let n = 1; n <= slots; n++) {
+    const slot: SlotKey = `${prefix}_${n}`
+    if (claimShown(slot)) shown.push(slot)
+  }
+  return shown
+}
 
 /** Props of the element that holds a claim. */
-export const claimAttrs = (key: ClaimKey) => ({ 'data-claim': key })
+export const claimAttrs = (key: ClaimKey | SlotKey) => ({ 'data-claim': key })
 
 /** Whether the stand-in of a claim is rendered: when the claim is off, and in the prerender. */
 export const standInShown = (key: ClaimKey) => prerendering() || !claimShown(key)

@@ -29,7 +29,6 @@ import {
   SectionHead,
   StickyMobileCta,
   Testimonials,
-  type Testimonial,
   startUrl,
   formatEuro,
 } from '../features/content'
@@ -62,27 +61,6 @@ const valueStack: readonly { item: string; detail: string; value: number }[] = [
   { item: 'Content strategy call', detail: 'We turn your idea into angles that sell your product', value: 150 },
 ]
 const TOTAL_VALUE = valueStack.reduce((sum, row) => sum + row.value, 0)
-
-const testimonials: readonly Testimonial[] = [
-  {
-    quote: 'I recorded one voice memo about our pricing change. The next morning I had a month of posts and clips waiting for my approval.',
-    name: 'Lena Hoffmann',
-    position: 'Co-founder, B2B invoicing start-up',
-    result: '30 pieces from one idea',
-  },
-  {
-    quote: 'Approval control is what sold me. I reject maybe two pieces a batch, everything else is scheduled before my coffee is cold.',
-    name: 'Marco Bianchi',
-    position: 'Founder, developer tooling company',
-    result: '20 hours a week back',
-  },
-  {
-    quote: 'We went from posting when someone had time to posting every day. Demo requests from LinkedIn now come in every week.',
-    name: 'Sofia Andersson',
-    position: 'CEO, HR-tech start-up',
-    result: 'Daily posting, zero filming days',
-  },
-]
 
 const faq: readonly FaqItem[] = [
   {
@@ -301,10 +279,10 @@ export default function AiScaleStartupPage() {
         </Card>
       </Section>
 
-      {claimShown('testimonials') && (
-        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+      {claimShown('testimonials_ai_scale_startup') && (
+        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials_ai_scale_startup')}>
           <SectionHead eyebrow="Founders using it" title="One idea in, a month of content out" titleId="testimonials-title" />
-          <Testimonials items={testimonials} />
+          <Testimonials page="ai_scale_startup" slots={3} />
         </Section>
       )}
 

@@ -16,7 +16,7 @@ import {
   type IconProps,
 } from '../components/icons/index'
 import { HomePricing } from '../features/catalogue'
-import { Claim, claimAttrs, claimShown, ClosingCta, SectionHead, TestimonialCarousel, type CarouselTestimonial } from '../features/content'
+import { Claim, claimAttrs, claimShown, ClosingCta, SectionHead, TestimonialCarousel } from '../features/content'
 import { Badge } from '../components/ui/Badge'
 import { ButtonLink } from '../components/ui/Button'
 import { Card } from '../components/ui/Card'
@@ -57,37 +57,6 @@ const features: InfoCard[] = [
   { title: 'Premium Designs', text: 'Modern, mobile-first designs made to turn visitors into customers.', Icon: PaletteIcon },
   { title: 'Email Automation', text: 'Capture leads and follow up automatically with built-in e-mail flows.', Icon: MailIcon },
   { title: 'SEO Optimized', text: 'Clean code, meta tags and structured data so customers can find you.', Icon: SearchIcon },
-]
-
-const testimonials: CarouselTestimonial[] = [
-  {
-    quote:
-      'I filled in the form on a Monday evening and my new website was live the next day. It loads instantly on my phone, and I have not touched a single setting since.',
-    name: 'Sophie Laurent',
-    position: 'Owner, flower studio in Lyon',
-    avatar: '/img/testimonials/sophie-laurent.svg',
-  },
-  {
-    quote:
-      'Our old site was a pile of plugins that broke after every update. Now it scores 99 on PageSpeed, hosting is included, and customers find us on Google.',
-    name: 'Marco Bianchi',
-    position: 'Co-founder, family restaurant in Bologna',
-    avatar: '/img/testimonials/marco-bianchi.svg',
-  },
-  {
-    quote:
-      'The e-mail automation answers every enquiry within seconds. I book more first sessions and spend my evenings coaching, not answering messages.',
-    name: 'Elena Novak',
-    position: 'Business coach in Ljubljana',
-    avatar: '/img/testimonials/elena-novak.svg',
-  },
-  {
-    quote:
-      'We compared three agencies and a page builder. This was faster, cheaper and completely done for us, and the design looks better than any of the quotes we got.',
-    name: 'Jan Kowalczyk',
-    position: 'Managing director, carpentry workshop in Poznań',
-    avatar: '/img/testimonials/jan-kowalczyk.svg',
-  },
 ]
 
 /** Decorative browser mock-up standing in for the hero image. */
@@ -206,15 +175,15 @@ export default function HomePage() {
         <CardGrid items={features} columns={4} />
       </Section>
 
-      {claimShown('testimonials') && (
-        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+      {claimShown('testimonials_home') && (
+        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials_home')}>
           <SectionHead
             eyebrow="Testimonials"
             title="Small businesses with fast websites"
             titleId="testimonials-title"
             text="What owners say after their new site went live."
           />
-          <TestimonialCarousel items={testimonials} label="Customer testimonials" />
+          <TestimonialCarousel page="home" slots={4} label="Customer testimonials" />
         </Section>
       )}
 

@@ -22,7 +22,6 @@ import {
   SectionHead,
   StickyMobileCta,
   Testimonials,
-  type Testimonial,
   startUrl,
 } from '../features/content'
 import { DOMAIN_FIELD, EMAIL_FIELD, LeadForm, NAME_FIELD } from '../features/leads'
@@ -40,27 +39,6 @@ const fixes: IconCardItem[] = [
   { title: 'Missing trust signals', text: 'Qualifications, reviews and before/after information placed where patients look for reassurance.', Icon: ShieldIcon },
   { title: 'Weak local search', text: 'Clean structure, titles and local details so patients nearby find your clinic on Google.', Icon: SearchIcon },
   { title: 'No tracking', text: 'Enquiries and bookings are measured, so you finally know which ads and pages bring patients.', Icon: ChartIcon },
-]
-
-const testimonials: Testimonial[] = [
-  {
-    quote: 'Our old page took ages to load on mobile. The new one is instant, and patients now book straight from their phones.',
-    name: 'Dr. Laura Fischer',
-    position: 'Owner, dental practice in Munich',
-    result: 'More mobile bookings',
-  },
-  {
-    quote: 'They rebuilt our landing page in a day. The consultation form is shorter and we get far fewer half-finished enquiries.',
-    name: 'Marc Dubois',
-    position: 'Practice manager, aesthetic clinic in Lyon',
-    result: 'Live in 24 hours',
-  },
-  {
-    quote: 'For the first time we can see which ads bring real consultations. That alone changed how we spend our budget.',
-    name: 'Sofia Romano',
-    position: 'Marketing lead, physiotherapy centre in Milan',
-    result: 'Tracking that works',
-  },
 ]
 
 const faq: FaqItem[] = [
@@ -144,10 +122,10 @@ export default function LeadGenerationPage() {
         </div>
       </Section>
 
-      {claimShown('testimonials') && (
-        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+      {claimShown('testimonials_lead_generation') && (
+        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials_lead_generation')}>
           <SectionHead eyebrow="Testimonials" title="Clinics that rebuilt with us" titleId="testimonials-title" />
-          <Testimonials items={testimonials} />
+          <Testimonials page="lead_generation" slots={3} />
         </Section>
       )}
 

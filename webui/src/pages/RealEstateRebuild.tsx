@@ -19,7 +19,6 @@ import {
   SectionHead,
   StickyMobileCta,
   Testimonials,
-  type Testimonial,
 } from '../features/content'
 import { PlanTiers } from '../features/catalogue'
 import { ButtonLink } from '../components/ui/Button'
@@ -58,27 +57,6 @@ const features: IconCardItem[] = [
   { title: 'Seller leads', text: 'A valuation request form that turns homeowners in your area into listing appointments.', Icon: MailIcon },
   { title: 'Local SEO', text: 'Clean structure, titles and local details, so people searching for an agent nearby find you.', Icon: SearchIcon },
   { title: 'Hosting included', text: 'Fast, secure hosting with SSL set up for you. No plugins to update, nothing to maintain.', Icon: ServerIcon },
-]
-
-const testimonials: Testimonial[] = [
-  {
-    quote: 'The demo convinced me before I paid anything. A day later the new site was live, and our listings finally look as good as the homes.',
-    name: 'Anna Kowalski',
-    position: 'Owner, real estate agency in Kraków',
-    result: 'Live in 24 hours',
-  },
-  {
-    quote: 'Buyers book viewings straight from their phones now. Before, they called the office, or more often, they did not.',
-    name: 'Thomas Müller',
-    position: 'Managing director, estate agents in Vienna',
-    result: 'More viewing requests',
-  },
-  {
-    quote: 'Sellers look at your website before they invite you for a valuation. Ours now says we are the modern agency in town.',
-    name: 'Claire Martin',
-    position: 'Independent estate agent in Bordeaux',
-    result: 'More valuation requests',
-  },
 ]
 
 const faq: FaqItem[] = [
@@ -220,10 +198,10 @@ export default function RealEstateRebuildPage() {
         <PlanTiers type={TYPE} planKeys={PLANS} />
       </Section>
 
-      {claimShown('testimonials') && (
-        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+      {claimShown('testimonials_real_estate_rebuild') && (
+        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials_real_estate_rebuild')}>
           <SectionHead eyebrow="Testimonials" title="Agents who rebuilt with us" titleId="testimonials-title" />
-          <Testimonials items={testimonials} />
+          <Testimonials page="real_estate_rebuild" slots={3} />
         </Section>
       )}
 

@@ -22,7 +22,6 @@ import {
   SectionHead,
   StickyMobileCta,
   Testimonials,
-  type Testimonial,
   startUrl,
 } from '../features/content'
 import { OfferPrice } from '../features/catalogue'
@@ -43,27 +42,6 @@ const steps: StepItem[] = [
   { title: 'Order your rebuild', text: 'Secure the launch price and send us the link to your current funnel.' },
   { title: 'We rebuild', text: 'We redesign the pages, polish the copy and set up tracking.' },
   { title: 'Live in 48h', text: 'Your new funnel goes live within 48 hours, ready for traffic.' },
-]
-
-const testimonials: Testimonial[] = [
-  {
-    quote: 'Our old funnel leaked at the order page. Two days after the rebuild, it was the step where people actually bought.',
-    name: 'Jonas Berg',
-    position: 'Founder, online fitness programme',
-    result: 'Live in 48h',
-  },
-  {
-    quote: 'The copy polish alone was worth it. Visitors finally understand what we sell before they scroll.',
-    name: 'Emma Laurent',
-    position: 'Course creator, language coaching',
-    result: 'Clearer offer',
-  },
-  {
-    quote: 'With tracking in place I can see each step of the funnel. I stopped guessing and started fixing the right things.',
-    name: 'Tomás Ruiz',
-    position: 'Owner, e-commerce skincare brand',
-    result: 'Every step measured',
-  },
 ]
 
 const faq: FaqItem[] = [
@@ -145,10 +123,10 @@ export default function RebuildSalesFunnelPage() {
         </div>
       </Section>
 
-      {claimShown('testimonials') && (
-        <Section tone="muted" aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+      {claimShown('testimonials_rebuild_sales_funnel') && (
+        <Section tone="muted" aria-labelledby="testimonials-title" {...claimAttrs('testimonials_rebuild_sales_funnel')}>
           <SectionHead eyebrow="Testimonials" title="Funnels we rebuilt" titleId="testimonials-title" />
-          <Testimonials items={testimonials} />
+          <Testimonials page="rebuild_sales_funnel" slots={3} />
         </Section>
       )}
 

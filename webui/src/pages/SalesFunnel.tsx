@@ -11,6 +11,8 @@ import { RocketIcon } from '../components/icons/RocketIcon'
 import {
   claimAttrs,
   claimShown,
+  claimSlots,
+  claimText,
   CheckList,
   Guarantee,
   IconCards,
@@ -23,7 +25,6 @@ import {
   SectionHead,
   StickyMobileCta,
   Testimonials,
-  type Testimonial,
 } from '../features/content'
 import { DOMAIN_FIELD, EMAIL_FIELD, LeadForm, NAME_FIELD } from '../features/leads'
 import { PlanTiers } from '../features/catalogue'
@@ -60,41 +61,6 @@ const process: ProcessStep[] = [
   { day: 'Days 4–5', title: 'Design and build', text: 'Mobile-first pages built for speed and connected to your checkout, calendar and e-mail tool.' },
   { day: 'Day 6', title: 'Tracking and testing', text: 'Every step tracked and tested on phones, tablets and desktops, including a real test order.' },
   { day: 'Day 7', title: 'Launch', text: 'Your funnel goes live, ready for traffic. Unlimited revisions for 30 days after delivery.' },
-]
-
-const testimonials: Testimonial[] = [
-  {
-    quote: 'We had a webinar, a sales page and no system. Seven days later we had a funnel that sells our course while we sleep.',
-    name: 'Hannah Koch',
-    position: 'Founder, Kestrel Coaching',
-    result: 'Live in 7 days',
-  },
-  {
-    quote: 'The order bump in the Growth Funnel pays for itself. Our average order went up in the first month.',
-    name: 'Luca Bianchi',
-    position: 'Co-founder, Lumen Skincare',
-    result: 'Higher order value',
-  },
-  {
-    quote: 'The teardown call alone showed us three leaks we had ignored for a year. The build fixed all of them.',
-    name: 'Ingrid Solberg',
-    position: 'Marketing lead, Fjord Outdoor',
-    result: 'Three leaks fixed',
-  },
-]
-
-interface ClientLogo {
-  file: string
-  name: string
-}
-
-const logos: ClientLogo[] = [
-  { file: 'kestrel-coaching', name: 'Kestrel Coaching' },
-  { file: 'brightpath-academy', name: 'Brightpath Academy' },
-  { file: 'lumen-skincare', name: 'Lumen Skincare' },
-  { file: 'fjord-outdoor', name: 'Fjord Outdoor' },
-  { file: 'vela-studio', name: 'Vela Studio' },
-  { file: 'alder-and-co', name: 'Alder & Co' },
 ]
 
 const faq: FaqItem[] = [
@@ -204,10 +170,10 @@ export default function SalesFunnelPage() {
         </ol>
       </Section>
 
-      {claimShown('testimonials') && (
-        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+      {claimShown('testimonials_sales_funnel') && (
+        <Section aria-labelledby="testimonials-title" {...claimAttrs('testimonials_sales_funnel')}>
           <SectionHead eyebrow="Testimonials" title="Founders who launched with us" titleId="testimonials-title" />
-          <Testimonials items={testimonials} />
+          <Testimonials page="sales_funnel" slots={3} />
         </Section>
       )}
 
@@ -217,9 +183,9 @@ export default function SalesFunnelPage() {
             Funnels we have built for
           </h2>
           <ul className="logo-strip__list">
-            {logos.map((logo) => (
-              <li key={logo.file}>
-                <img src={`/logos/${logo.file}.svg`} alt={logo.name} width="160" height="48" loading="lazy" decoding="async" />
+            {claimSlots('logo', 6).map((slot) => (
+              <li key={slot} {...claimAttrs(slot)}>
+                <img src={claimText(`${slot}_image`) ?? undefined} alt={claimText(slot) ?? ''} width="160" height="48" loading="lazy" decoding="async" />
               </li>
             ))}
           </ul>

@@ -26,7 +26,6 @@ import {
   SectionHead,
   StickyMobileCta,
   Testimonials,
-  type Testimonial,
   startUrl,
 } from '../features/content'
 import { OfferPrice } from '../features/catalogue'
@@ -59,27 +58,6 @@ const included: IconCardItem[] = [
   { title: 'E-mail automation', text: 'Every enquiry is captured and answered automatically, so no lead waits until Monday.', Icon: MailIcon },
   { title: 'SEO built in', text: 'Titles, descriptions and structured data set up for every page from day one.', Icon: SearchIcon },
   { title: '100% done for you', text: 'We design, build, host and maintain it. You send us your current link, we do the rest.', Icon: HandshakeIcon },
-]
-
-const testimonials: Testimonial[] = [
-  {
-    quote: 'Our old WordPress site scored in the forties on mobile. The rebuild scores 99, and people finally fill in the contact form instead of leaving.',
-    name: 'Katrin Vogel',
-    position: 'Owner, interior design studio in Hamburg',
-    result: 'Scores 99 on mobile',
-  },
-  {
-    quote: 'I sent them my link on Monday afternoon and the new site was live on Tuesday. I did not have to write a brief or learn a tool.',
-    name: 'Pieter de Jong',
-    position: 'Founder, bike repair shop in Utrecht',
-    result: 'Live in 24 hours',
-  },
-  {
-    quote: 'No more plugin updates, no more hosting invoices. One monthly price and a site that is faster than any of my competitors.',
-    name: 'Lucía Fernández',
-    position: 'Physiotherapist, private practice in Valencia',
-    result: 'Hosting included',
-  },
 ]
 
 const faq: FaqItem[] = [
@@ -217,10 +195,10 @@ export default function WebsiteSpeedLandingPage() {
         </div>
       </Section>
 
-      {claimShown('testimonials') && (
-        <Section tone="muted" aria-labelledby="testimonials-title" {...claimAttrs('testimonials')}>
+      {claimShown('testimonials_website_speed_landing') && (
+        <Section tone="muted" aria-labelledby="testimonials-title" {...claimAttrs('testimonials_website_speed_landing')}>
           <SectionHead eyebrow="Testimonials" title="Slow sites we made fast" titleId="testimonials-title" />
-          <Testimonials items={testimonials} />
+          <Testimonials page="website_speed_landing" slots={3} />
         </Section>
       )}
 

@@ -1,24 +1,72 @@
 import { render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { resetCatalogueCache } from '../catalogue'
 import { testCatalogue } from '@test/catalogue'
 import { mockFetch, renderApp } from '@test/utils'
-import { TestimonialCarousel, nextIndex, previousIndex, type CarouselTestimonial } from './TestimonialCarousel'
+import { resetSiteConfigForTests } from '../../lib/site-config'
+import { TestimonialCarousel, nextIndex, previousIndex } from './TestimonialCarousel'
+import { Testimonials } from './Testimonials'
 
-const items: CarouselTestimonial[] = [
+interface Item {
+  quote: string
+  name: string
+  position: string
+  avatar?: string
+  result?: string
+  rating?: number
+}
+
+const items: Item[] = [
   { quote: 'First quote.', name: 'Ana One', position: 'Owner, shop A', avatar: '/img/a.svg' },
   { quote: 'Second quote.', name: 'Ben Two', position: 'Owner, shop B', avatar: '/img/b.svg' },
   { quote: 'Third quote.', name: 'Cleo Three', position: 'Owner, shop C', avatar: '/img/c.svg' },
   { quote: 'Fourth quote.', name: 'Dan Four', position: 'Owner, shop D', avatar: '/img/d.svg' },
 ]
 
+/** The claims the server sends for a page's testimonials that show (content/service/claims.py):
+ * numbered slots from 1 with their fields, and the count. */
+function testimonialClaims(page: string, shown: Item[]): Record<string, string> {
+  const claims: Record<string, string> = { [`testimonials_${page}`]: 'on', [`t_${page}_count`]: String(shown.length) }
+  shown.forEach((item, i) => {
+    const slot = `t_${page}_${i + 1}`
+    const rating = item.rating ?? 5
+    Object.assign(claims, {
+      [slot]: 'on',
+      [`${slot}_quote`]: item.quote,
+      [`${slot}_name`]: item.name,
+      [`${slot}_position`]: item.position,
+      [`${slot}_initials`]: item.name.split(' ').map((word) => word[0]).join(''),
+      ...(item.avatar ? { [`${slot}_avatar`]: item.avatar } : {}),
+      ...(item.result ? { [`${slot}_result`]: item.result } : {}),
+      ...(rating ? { [`${slot}_rating`]: `Rated ${rating} out of 5`, [`${slot}_stars`]: '★'.repeat(rating) } : {}),
+    })
+  })
+  return claims
+}
+
+/** The page as the server sends it: `<meta name="agency-site">` with these claims. */
+function withClaims(claims: Record<string, string>) {
+  document.head.querySelectorAll('meta[name="agency-site"]').forEach((old) => old.remove())
+  const meta = document.createElement('meta')
+  meta.name = 'agency-site'
+  meta.content = JSON.stringify({ claims })
+  document.head.append(meta)
+  resetSiteConfigForTests()
+}
+
+afterEach(() => {
+  document.head.querySelectorAll('meta[name="agency-site"]').forEach((meta) => meta.remove())
+  resetSiteConfigForTests()
+})
+
 /** The one slide exposed to assistive technology (inactive slides are aria-hidden). */
 const activeSlide = () => screen.getByRole('group', { name: /of 4$/ })
 const dot = (n: number) => screen.getByRole('button', { name: `Show testimonial ${n}` })
 
 function setup() {
-  render(<TestimonialCarousel items={items} label="Customer testimonials" />)
+  withClaims(testimonialClaims('test', items))
+  render(<TestimonialCarousel page="test" slots={4} label="Customer testimonials" />)
   return userEvent.setup()
 }
 
@@ -88,6 +136,39 @@ describe('TestimonialCarousel', () => {
     expect(activeSlide()).toHaveAccessibleName('3 of 4')
     await user.tab() // the slides hold nothing focusable: next comes the Next button
     expect(screen.getByRole('button', { name: 'Next testimonial' })).toHaveFocus()
+  })
+})
+
+describe('testimonials from the claims configuration', () => {
+  it('the carousel shows only the testimonials that show, counted without the one switched off', () => {
+    withClaims(testimonialClaims('test', [items[0], items[2], { ...items[3], name: 'Eve Replaced', avatar: undefined, rating: 0 }] as Item[]))
+    render(<TestimonialCarousel page="test" slots={4} label="Customer testimonials" />)
+    expect(screen.getByRole('group', { name: '1 of 3' })).toBeInTheDocument()
+    expect(document.querySelectorAll('[aria-roledescription="slide"]')).toHaveLength(3)
+    expect(screen.getAllByRole('button', { name: /^Show testimonial \d$/ })).toHaveLength(3)
+    expect(screen.queryByText('Ben Two')).not.toBeInTheDocument()
+    const last = document.querySelector('[data-claim="t_test_3"]') as HTMLElement
+    expect(within(last).getByText('Eve Replaced')).toBeInTheDocument()
+    // No rating and no avatar configured: neither the stars nor an empty image.
+    expect(last.querySelector('.testimonial__stars')).toBeNull()
+    expect(last.querySelector('img')).toBeNull()
+  })
+
+  it('the grid shows the configured texts, a result only where one is set, and nothing when none shows', () => {
+    withClaims(testimonialClaims('grid', [{ ...items[0], result: '+38% booked calls', rating: 4 }, items[1]]))
+    const { container, unmount } = render(<Testimonials page="grid" slots={3} />)
+    const quotes = container.querySelectorAll('li')
+    expect(quotes).toHaveLength(2)
+    expect(within(quotes[0] as HTMLElement).getByText('“First quote.”')).toBeInTheDocument()
+    expect(within(quotes[0] as HTMLElement).getByText('+38% booked calls')).toBeInTheDocument()
+    expect(within(quotes[0] as HTMLElement).getByText('Rated 4 out of 5')).toBeInTheDocument()
+    expect(within(quotes[0] as HTMLElement).getByText('AO')).toBeInTheDocument()
+    expect(quotes[1]?.querySelector('.testimonial__result')).toBeNull()
+    expect(quotes[1]).toHaveAttribute('data-claim', 't_grid_2')
+    unmount()
+    withClaims({})
+    const empty = render(<Testimonials page="grid" slots={3} />)
+    expect(empty.container.querySelectorAll('li')).toHaveLength(0)
   })
 })
 

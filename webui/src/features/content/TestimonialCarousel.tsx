@@ -1,14 +1,8 @@
 import { useId, useState, type KeyboardEvent } from 'react'
 import { ArrowRightIcon } from '../../components/icons/ArrowRightIcon'
+import { claimAttrs, claimSlots, claimText } from '../../lib/claims'
 import { cx } from '../../lib/cx'
-
-export interface CarouselTestimonial {
-  quote: string
-  name: string
-  position: string
-  /** Self-hosted avatar (96x96 SVG under public/img/testimonials/). */
-  avatar: string
-}
+import { fieldAttrs, slotText } from './Testimonials'
 
 /** Previous index, wrapping from the first slide to the last. */
 export function previousIndex(index: number, count: number): number {
@@ -21,7 +15,10 @@ export function nextIndex(index: number, count: number): number {
 }
 
 export interface TestimonialCarouselProps {
-  items: readonly CarouselTestimonial[]
+  /** The page's key in the claims configuration (`[testimonials.<page>.*]`). */
+  page: string
+  /** How many testimonials the page has in the bundled configuration. */
+  slots: number
   /** Accessible name of the carousel region. */
   label: string
 }
@@ -31,12 +28,16 @@ export interface TestimonialCarouselProps {
  * Wraps at both ends; starts (and prerenders) at slide 0; no autoplay. The left and right
  * arrow keys move between quotes while focus is inside the carousel. All slides share one
  * grid cell (the tallest sets the height, so the buttons never jump); the inactive ones are
- * invisible, inert and hidden from assistive technology.
+ * invisible, inert and hidden from assistive technology. The texts, avatars and the count in
+ * the slides' names are the operator's (content/service/claims.py), so the server's page and
+ * the hydrated one agree however many testimonials show.
  */
-export function TestimonialCarousel({ items, label }: TestimonialCarouselProps) {
+export function TestimonialCarousel({ page, slots, label }: TestimonialCarouselProps) {
   const [index, setIndex] = useState(0)
   const baseId = useId()
+  const items = claimSlots(`t_${page}`, slots)
   const count = items.length
+  const shownCount = claimText(`t_${page}_count`)
   if (count === 0) return null
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
@@ -63,30 +64,44 @@ export function TestimonialCarousel({ items, label }: TestimonialCarouselProps) 
           <ArrowRightIcon size={20} className="carousel__arrow-icon--flip" />
         </button>
         <div id={`${baseId}-slides`} className="carousel__slides" aria-live="polite">
-          {items.map((item, i) => (
+          {items.map((slot, i) => (
             <div
-              key={item.name}
+              key={slot}
+              {...claimAttrs(slot)}
               id={`${baseId}-slide-${i}`}
               className={cx('carousel__slide', i === index && 'carousel__slide--active')}
               role="group"
               aria-roledescription="slide"
-              aria-label={`${i + 1} of ${count}`}
+              aria-label={`${i + 1} of ${shownCount}`}
               aria-hidden={i !== index || undefined}
               inert={i !== index}
             >
               <figure className="carousel__figure">
-                <p className="testimonial__stars">
-                  <span aria-hidden="true">★★★★★</span>
-                  <span className="visually-hidden">Rated 5 out of 5</span>
-                </p>
+                {slotText(slot, 'rating') !== null && (
+                  <p className="testimonial__stars" {...fieldAttrs(slot, 'rating')}>
+                    <span aria-hidden="true">{slotText(slot, 'stars')}</span>
+                    <span className="visually-hidden">{slotText(slot, 'rating')}</span>
+                  </p>
+                )}
                 <blockquote className="carousel__quote">
-                  <p>“{item.quote}”</p>
+                  <p>“{slotText(slot, 'quote')}”</p>
                 </blockquote>
                 <figcaption className="carousel__author">
-                  <img className="carousel__avatar" src={item.avatar} alt="" width={56} height={56} loading="lazy" decoding="async" />
+                  {slotText(slot, 'avatar') !== null && (
+                    <img
+                      className="carousel__avatar"
+                      {...fieldAttrs(slot, 'avatar')}
+                      src={slotText(slot, 'avatar') ?? undefined}
+                      alt=""
+                      width={56}
+                      height={56}
+                      loading="lazy"
+                      decoding="async"
+                    />
+                  )}
                   <span>
-                    <span className="testimonial__name">{item.name}</span>
-                    <span className="testimonial__position">{item.position}</span>
+                    <span className="testimonial__name">{slotText(slot, 'name')}</span>
+                    <span className="testimonial__position">{slotText(slot, 'position')}</span>
                   </span>
                 </figcaption>
               </figure>
@@ -104,9 +119,10 @@ export function TestimonialCarousel({ items, label }: TestimonialCarouselProps) 
         </button>
       </div>
       <div className="carousel__dots" role="group" aria-label="Choose a testimonial">
-        {items.map((item, i) => (
+        {items.map((slot, i) => (
           <button
-            key={item.name}
+            key={slot}
+            {...claimAttrs(slot)}
             type="button"
             className={cx('carousel__dot', i === index && 'carousel__dot--active')}
             aria-label={`Show testimonial ${i + 1}`}

@@ -1,51 +1,59 @@
 import { Card } from '../../components/ui/Card'
+import { claimAttrs, claimSlots, claimText, type SlotKey } from '../../lib/claims'
 
-export interface Testimonial {
-  quote: string
-  name: string
-  position: string
-  /** Short measurable outcome shown as a highlight, e.g. "+38% booked calls". */
-  result?: string
+/** A field of a testimonial slot (`quote`, `name`, ...), or null when it is empty. */
+export const slotText = (slot: SlotKey, field: string) => claimText(`${slot}_${field}`)
+
+/** A testimonial slot's field in its own element, cut by the server when the field is empty. */
+export const fieldAttrs = (slot: SlotKey, field: string) => claimAttrs(`${slot}_${field}`)
+
+export interface TestimonialsProps {
+  /** The page's key in the claims configuration (`[testimonials.<page>.*]`). */
+  page: string
+  /** How many testimonials the page has in the bundled configuration. */
+  slots: number
 }
 
-function initials(name: string): string {
-  return name
-    .split(/\s+/)
-    .map((part) => part[0] ?? '')
-    .join('')
-    .slice(0, 2)
-    .toUpperCase()
-}
-
-/** A grid of static customer quotes with an initials avatar (no external images). */
-export function Testimonials({ items }: { items: readonly Testimonial[] }) {
+/** A grid of customer quotes with an initials avatar (no external images); every text is
+ * the operator's (content/service/claims.py). */
+export function Testimonials({ page, slots }: TestimonialsProps) {
   return (
     <ul className="testimonials">
-      {items.map((item) => (
-        <li key={item.name}>
-          <Card className="testimonial">
-            <figure className="testimonial__figure">
-              <p className="testimonial__stars">
-                <span className="visually-hidden">Rated 5 out of 5</span>
-                <span aria-hidden="true">★★★★★</span>
-              </p>
-              {item.result && <p className="testimonial__result">{item.result}</p>}
-              <blockquote className="testimonial__quote">
-                <p>“{item.quote}”</p>
-              </blockquote>
-              <figcaption className="testimonial__author">
-                <span className="testimonial__avatar" aria-hidden="true">
-                  {initials(item.name)}
-                </span>
-                <span>
-                  <span className="testimonial__name">{item.name}</span>
-                  <span className="testimonial__position">{item.position}</span>
-                </span>
-              </figcaption>
-            </figure>
-          </Card>
-        </li>
-      ))}
+      {claimSlots(`t_${page}`, slots).map((slot) => {
+        const rating = slotText(slot, 'rating')
+        const result = slotText(slot, 'result')
+        return (
+          <li key={slot} {...claimAttrs(slot)}>
+            <Card className="testimonial">
+              <figure className="testimonial__figure">
+                {rating !== null && (
+                  <p className="testimonial__stars" {...fieldAttrs(slot, 'rating')}>
+                    <span className="visually-hidden">{rating}</span>
+                    <span aria-hidden="true">{slotText(slot, 'stars')}</span>
+                  </p>
+                )}
+                {result !== null && (
+                  <p className="testimonial__result" {...fieldAttrs(slot, 'result')}>
+                    {result}
+                  </p>
+                )}
+                <blockquote className="testimonial__quote">
+                  <p>“{slotText(slot, 'quote')}”</p>
+                </blockquote>
+                <figcaption className="testimonial__author">
+                  <span className="testimonial__avatar" aria-hidden="true">
+                    {slotText(slot, 'initials')}
+                  </span>
+                  <span>
+                    <span className="testimonial__name">{slotText(slot, 'name')}</span>
+                    <span className="testimonial__position">{slotText(slot, 'position')}</span>
+                  </span>
+                </figcaption>
+              </figure>
+            </Card>
+          </li>
+        )
+      })}
     </ul>
   )
 }

@@ -19,8 +19,9 @@ import tomllib
 from datetime import date
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agency.core.errors import ValidationFailed
 from agency.core.paths import config_dir
@@ -33,14 +34,48 @@ LAUNCH_PRICING_UNTIL = "launch_pricing_until"
 TEXT_MAX = 300
 
 
+QUOTE_MAX = 600
+IMAGE = re.compile(r"^(/[A-Za-z0-9._~/-]*|https://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+)$")
+
+
+class Testimonial(BaseModel):
+    """One testimonial; a field left out keeps the bundled value."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    on: bool = True
+    quote: str = ""
+    name: str = ""
+    position: str = ""
+    result: str = ""
+    rating: int = Field(default=5, ge=0, le=5)
+    avatar: str = ""
+
+
+class Logo(BaseModel):
+    """One client logo of the logo strip."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    on: bool = True
+    name: str = ""
+    image: str = ""
+
+
+_Entry = TypeVar("_Entry", Testimonial, Logo)
+
+
 class ClaimsFile(BaseModel):
-    """A claims file: `[urgency]` and `[figures]` texts, `[sections]` switches."""
+    """A claims file: `[urgency]` and `[figures]` texts, `[sections]` switches, the
+    `[testimonials.<page>.<person>]` and the `[logos.<key>]`."""
 
     model_config = ConfigDict(extra="forbid")
 
     urgency: dict[str, str] = {}
     figures: dict[str, str] = {}
     sections: dict[str, bool] = {}
+    testimonials: dict[str, dict[str, Testimonial]] = {}
+    logos: dict[str, Logo] = {}
 
 
 def default_file() -> Path:
@@ -61,7 +96,28 @@ def read_file(path: Path) -> ClaimsFile:
                 raise ValidationFailed(f"{path}: {key!r} is not a claim key (a-z, 0-9, _)")
             if isinstance(value, str) and (len(value) > TEXT_MAX or "\n" in value):
                 raise ValidationFailed(f"{path}: {key} must be one line of at most {TEXT_MAX}")
+    for page, people in data.testimonials.items():
+        for person, item in people.items():
+            _check_entry(path, f"testimonials.{page}.{person}", (page, person), item)
+    for key, logo in data.logos.items():
+        _check_entry(path, f"logos.{key}", (key,), logo)
     return data
+
+
+def _check_entry(path: Path, where: str, keys: tuple[str, ...], entry: Testimonial | Logo) -> None:
+    for key in keys:
+        if not KEY.match(key) or len(key) > 24:
+            message = f"{where}: {key!r} is not a key (a-z, 0-9, _; 24 at most)"
+            raise ValidationFailed(f"{path}: {message}")
+    for field, value in entry.model_dump().items():
+        if not isinstance(value, str):
+            continue
+        limit = QUOTE_MAX if field == "quote" else TEXT_MAX
+        if len(value) > limit or "\n" in value:
+            raise ValidationFailed(f"{path}: {where}.{field} must be one line of at most {limit}")
+        if field in ("avatar", "image") and value and not IMAGE.match(value):
+            message = f"{where}.{field}: {value!r} is not a path here or an https:// address"
+            raise ValidationFailed(f"{path}: {message}")
 
 
 def merged(custom: ClaimsFile | None, defaults: ClaimsFile) -> ClaimsFile:
@@ -75,11 +131,83 @@ def merged(custom: ClaimsFile | None, defaults: ClaimsFile) -> ClaimsFile:
             raise ValidationFailed(
                 f"[{name}]: unknown claim(s) {', '.join(unknown)}; the claims are {known}"
             )
+    testimonials = {page: dict(people) for page, people in defaults.testimonials.items()}
+    for page, people in custom.testimonials.items():
+        if page not in testimonials:
+            known = ", ".join(testimonials)
+            raise ValidationFailed(f"[testimonials.{page}]: unknown page; the pages are {known}")
+        for person, item in people.items():
+            if person not in testimonials[page]:
+                known = ", ".join(testimonials[page])
+                message = f"[testimonials.{page}.{person}]: unknown testimonial; {page} has {known}"
+                raise ValidationFailed(message)
+            testimonials[page][person] = _over(testimonials[page][person], item)
+    logos = dict(defaults.logos)
+    for key, logo in custom.logos.items():
+        if key not in logos:
+            raise ValidationFailed(f"[logos.{key}]: unknown logo; the logos are {', '.join(logos)}")
+        logos[key] = _over(logos[key], logo)
     return ClaimsFile(
         urgency={**defaults.urgency, **custom.urgency},
         figures={**defaults.figures, **custom.figures},
         sections={**defaults.sections, **custom.sections},
+        testimonials=testimonials,
+        logos=logos,
     )
+
+
+def _over(default: _Entry, custom: _Entry) -> _Entry:
+    """The default entry with the fields the operator's file sets."""
+    return default.model_copy(update=custom.model_dump(exclude_unset=True))
+
+
+def initials(name: str) -> str:
+    """The avatar's letters: the first of each word, two at most."""
+    return "".join(part[0] for part in name.split())[:2].upper()
+
+
+def _testimonial_claims(data: ClaimsFile) -> dict[str, str]:
+    """Per page: `testimonials_<page>` while one shows, and the testimonials that show in
+    numbered slots `t_<page>_<n>` (n from 1, the bundled order) with their fields, so a
+    testimonial switched off leaves no gap and the carousel counts what shows."""
+    shown: dict[str, str] = {}
+    if not data.sections.get("testimonials", False):
+        return shown
+    for page, people in data.testimonials.items():
+        items = [item for item in people.values() if item.on and item.quote.strip()]
+        if not items:
+            continue
+        shown[f"testimonials_{page}"] = SECTION_ON
+        shown[f"t_{page}_count"] = str(len(items))
+        for number, item in enumerate(items, start=1):
+            slot = f"t_{page}_{number}"
+            shown[slot] = SECTION_ON
+            fields = {
+                "quote": item.quote,
+                "name": item.name,
+                "position": item.position,
+                "initials": initials(item.name),
+                "result": item.result,
+                "avatar": item.avatar,
+            }
+            if item.rating:
+                fields["rating"] = f"Rated {item.rating} out of 5"
+                fields["stars"] = "★" * item.rating
+            shown.update({f"{slot}_{key}": text for key, text in fields.items() if text.strip()})
+    return shown
+
+
+def _logo_claims(data: ClaimsFile) -> dict[str, str]:
+    """`client_logos` while one logo shows, and those that show in slots `logo_<n>`."""
+    shown: dict[str, str] = {}
+    logos = [logo for logo in data.logos.values() if logo.on and logo.name.strip()]
+    if not data.sections.get("client_logos", False) or not logos:
+        return shown
+    shown["client_logos"] = SECTION_ON
+    for number, logo in enumerate(logos, start=1):
+        shown[f"logo_{number}"] = logo.name
+        shown[f"logo_{number}_image"] = logo.image
+    return shown
 
 
 def _launch_pricing(text: str, until: str, today: date) -> str:
@@ -110,6 +238,9 @@ def enabled(data: ClaimsFile, *, urgency: bool, today: date) -> dict[str, str]:
         shown.update({key: text for key, text in texts.items() if text.strip()})
     shown.update({key: text for key, text in data.figures.items() if text.strip()})
     shown.update({key: SECTION_ON for key, on in data.sections.items() if on})
+    shown.pop("client_logos", None)
+    shown.update(_testimonial_claims(data))
+    shown.update(_logo_claims(data))
     return shown
 
 
@@ -122,7 +253,8 @@ def load(claims_file: Path | None, *, urgency: bool, today: date | None = None) 
 
 def all_keys() -> set[str]:
     defaults = read_file(default_file())
-    return set(defaults.urgency) | set(defaults.figures) | set(defaults.sections)
+    shown = enabled(defaults, urgency=True, today=date.min)
+    return set(defaults.urgency) | set(defaults.figures) | set(defaults.sections) | set(shown)
 
 
 def token(key: str) -> str:
