@@ -48,9 +48,9 @@ class ContentSettings(LegalSettings):
     )
     claims_file: Path | None = Field(
         default=None,
-        description="A claims file (urgency texts, marketing figures, testimonials and client "
-        "logos on or off) over the bundled `config/claims.toml`, the specs' wording. Empty: "
-        "the bundled one.",
+        description="A claims file (urgency texts, marketing figures, each testimonial's texts "
+        "and each client logo, every one replaceable or switched off) over the bundled "
+        "`config/claims.toml`, the specs' wording. Empty: the bundled one.",
     )
     pages_dir: Path | None = Field(
         default=None,
