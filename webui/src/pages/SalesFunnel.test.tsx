@@ -54,6 +54,35 @@ describe('/sales-funnel', () => {
     expect(section('faq').getByText(/14-day money-back guarantee/)).toBeInTheDocument()
   })
 
+  it("shows the operator's client logos and testimonials: replaced, one switched off, no gap", async () => {
+    setSiteMeta({
+      claims: {
+        ...DEV_SITE_CONFIG.claims,
+        // What the server sends with logo 2 and testimonial 2 switched off and two replaced.
+        logo_1: 'Weber Yoga Studio',
+        logo_1_image: '/media/weber.svg',
+        logo_2: 'Lumen Skincare',
+        logo_2_image: '/logos/lumen-skincare.svg',
+        logo_3: undefined,
+        logo_4: undefined,
+        logo_5: undefined,
+        logo_6: undefined,
+        t_sales_funnel_count: '2',
+        t_sales_funnel_1_name: 'Maria Weber',
+        t_sales_funnel_3: undefined,
+      },
+    })
+    mockLanding()
+    await renderLanding('/sales-funnel')
+    const logos = section('clients').getAllByRole('img')
+    expect(logos.map((logo) => logo.getAttribute('alt'))).toEqual(['Weber Yoga Studio', 'Lumen Skincare'])
+    expect(logos[0]).toHaveAttribute('src', '/media/weber.svg')
+    const quotes = document.querySelectorAll('.testimonial')
+    expect(quotes).toHaveLength(2)
+    expect(quotes[0]).toHaveTextContent('Maria Weber')
+    expect(quotes[0]).toHaveTextContent('HK') // the initials are the server's, from the name it sends
+  })
+
   it('every call to action goes to the booking section, none to /start', async () => {
     mockLanding()
     await renderLanding('/sales-funnel')
