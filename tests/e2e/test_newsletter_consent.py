@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from agency.modules.leads.service.consents import NEWSLETTER_CONSENT_VERSION
 from tests.conftest import BACKENDS
 from tests.e2e.conftest import (
     DESKTOP,
@@ -323,6 +324,17 @@ def test_a_lead_form_reaches_the_newsletter_only_with_the_box(
     expect(page.get_by_text(SUBSCRIBED)).to_be_visible()
     assert consent.kit.on_form(ticked)
     assert unexpected(console) == [], console.problems
+    # The ticked box is recorded as a consent (what admins list); the unticked one is not.
+    assert consents_of(consent.server, without) == []
+    [recorded] = consents_of(consent.server, ticked)
+    assert recorded["form"] == "ai-automation-strategy-call"
+    assert recorded["wording_version"] == NEWSLETTER_CONSENT_VERSION
+    assert recorded["outcome"] == "subscribed"
+
+
+def consents_of(server: LiveServer, address: str) -> list[dict[str, Any]]:
+    listed = server.cli("leads", "consents", "--email", address, "--json")
+    return list(json.loads(listed.stdout))
 
 
 # -------------------------------------------------------------- the report's one-click header

@@ -7,6 +7,7 @@ The box's wording and version are the web UI's too."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -219,3 +220,8 @@ def test_agency_leads_consents_lists_them(tmp_path: Path, monkeypatch: pytest.Mo
     assert "a@shop.example" in lines[1] and "Speed test" in lines[1] and "subscribed" in lines[1]
     one = runner.invoke(cli_app, ["leads", "consents", "--email", "A@Shop.example"], env=env)
     assert "1 newsletter consent(s)" in one.stdout and "b@shop.example" not in one.stdout
+    as_json = runner.invoke(cli_app, ["leads", "consents", "--json"], env=env)
+    assert [(c["email"], c["form_label"], c["outcome"]) for c in json.loads(as_json.stdout)] == [
+        ("b@shop.example", "AI booking demo", "not_configured"),
+        ("a@shop.example", "Speed test", "subscribed"),
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
@@ -61,11 +62,15 @@ def export(
 def consents(
     ctx: typer.Context,
     email: Annotated[str | None, typer.Option(help="Only this e-mail address's.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="As JSON, for scripts.")] = False,
 ) -> None:
     """Show the newsletter consents (ticked opt-in boxes), newest first: when, the e-mail, the
     form, the version of the box's wording and what Kit made of it."""
     context: CliContext = ctx.obj
     rows = context.run(lambda: consent_service.list_consents(email))
+    if as_json:
+        typer.echo(json.dumps([row.model_dump(mode="json") for row in rows], indent=2))
+        return
     table = Table(title=f"{len(rows)} newsletter consent(s)")
     for column in ("date", "e-mail", "form", "wording", "outcome"):
         table.add_column(column)
