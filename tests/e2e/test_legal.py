@@ -6,6 +6,7 @@ hydration does not see it), gone once real details are configured."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -179,4 +180,35 @@ def test_the_demo_notice_does_not_move_the_page(
         assert page.evaluate("window.__shift") < 0.01
     finally:
         page.context.close()
+    assert console.problems == [], console.problems
+
+
+@pytest.mark.parametrize("path", ["/", "/start"])
+def test_the_configured_brand_names_the_site_and_hydrates_cleanly(
+    page: Page, seller_server: LiveServer, console: ConsoleLog, path: str
+) -> None:
+    """The brand (Pixelwerk) in the logo, the title and og:site_name from the first byte, the
+    same after hydration (no warning) and after a client-side navigation."""
+    page.goto(seller_server.url + path)
+    page.wait_for_load_state("networkidle")
+    logo = page.get_by_role("banner").get_by_role("link", name="Pixelwerk home")
+    expect(logo).to_have_text("Pixelwerk")
+    expect(page).to_have_title(re.compile(r" \| Pixelwerk$"))
+    site_name = page.locator('meta[property="og:site_name"]')
+    expect(site_name).to_have_attribute("content", "Pixelwerk")
+    footer_logo = page.get_by_role("contentinfo").get_by_role("link", name="Pixelwerk home")
+    expect(footer_logo).to_be_visible()
+    if path == "/":
+        page.screenshot(path="/tmp/notes/brand-1280.png")
+        page.get_by_role("contentinfo").get_by_role("link", name="Privacy", exact=True).click()
+        expect(page).to_have_url(seller_server.url + "/privacy")
+        expect(page).to_have_title("Privacy Policy | Pixelwerk")
+        expect(page.locator('meta[name="description"]')).to_have_attribute(
+            "content", re.compile(r"^How Pixelwerk collects")
+        )
+    else:
+        logo.click()
+        expect(page).to_have_url(seller_server.url + "/")
+        expect(page).to_have_title("Your Website. Live in 24 Hours. | Pixelwerk")
+    assert "agency" not in page.title()
     assert console.problems == [], console.problems

@@ -97,7 +97,10 @@ def test_the_blog_titles_name_the_brand_of_the_built_page() -> None:
 
 @pytest.fixture
 def app_settings(tmp_path: Path, database_url: str, smtp: SmtpServer) -> Settings:
-    return mailing_settings(tmp_path, database_url, smtp, **SELLER)
+    # A bare sender address: the brand becomes its display name.
+    return mailing_settings(
+        tmp_path, database_url, smtp, mail_from="kontakt@nordlicht.example", **SELLER
+    )
 
 
 async def test_the_password_reset_mail_names_the_brand(app: Any, smtp: SmtpServer) -> None:
@@ -110,6 +113,7 @@ async def test_the_password_reset_mail_names_the_brand(app: Any, smtp: SmtpServe
     await delivered(app)
     [message] = smtp.inbox.messages
     assert message["Subject"] == "Reset your Pixelwerk password"
+    assert message["From"] == "Pixelwerk <kontakt@nordlicht.example>"
     text = smtp.inbox.text_of(message)
     assert "your Pixelwerk account" in text and "The Pixelwerk team" in text
     html_part = message.get_body(preferencelist=("html",))
@@ -143,3 +147,13 @@ def test_the_brand_is_escaped_in_html_and_the_default_without_a_seller(orm: str)
     assert "The Nord &amp; Licht team" in body and "your Nord &amp; Licht account" in body
     subject, text, _ = mail.render("password_reset", context)  # no seller configured
     assert subject == "Reset your agency password" and "The agency team" in text
+
+
+def test_a_sender_with_its_own_display_name_keeps_it(orm: str) -> None:
+    mail.set_footer(mail_footer(Settings(**{**SELLER, "brand_name": 'Nord "Licht"'})))
+    try:
+        assert mail.sender("Team Nord <a@nord.example>") == "Team Nord <a@nord.example>"
+        assert mail.sender("a@nord.example") == '"Nord \\"Licht\\"" <a@nord.example>'
+    finally:
+        mail.set_footer(None)
+    assert mail.sender("a@nord.example") == "a@nord.example"  # no seller: as configured

@@ -48,6 +48,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.policy import EmailPolicy
@@ -178,6 +179,8 @@ class MailFooter:
     text: str
     html: str
     context: Mapping[str, Any] = field(default_factory=dict)
+    # The sender's display name when `mail_from` gives none of its own (the brand).
+    sender_name: str = ""
 
 
 def render(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
@@ -193,6 +196,16 @@ def render(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
         text = f"{text.rstrip()}\n\n-- \n{footer.text.strip()}\n"
         html = _with_footer(html, footer.html)
     return subject, text, html
+
+
+def sender(mail_from: str) -> str:
+    """The From header: `mail_from` as configured, or, when it is a bare address, named by the
+    footer's `sender_name` (the brand)."""
+    name, address = parseaddr(mail_from)
+    footer = _footer.get("footer")
+    if name or footer is None or not footer.sender_name:
+        return mail_from
+    return str(Address(display_name=footer.sender_name, addr_spec=address))
 
 
 def _with_footer(html: str, fragment: str) -> str:
@@ -261,7 +274,7 @@ class Mailer:
 
     def build(self, mail: OutboundMail) -> EmailMessage:
         message = EmailMessage(policy=POLICY)
-        message["From"] = self.settings.mail_from
+        message["From"] = sender(self.settings.mail_from)
         message["To"] = mail.to
         set_subject(message, mail.subject)
         sender_domain = parseaddr(self.settings.mail_from)[1].rpartition("@")[2]

@@ -119,7 +119,9 @@ class Settings(BaseSettings):
 
     # E-mail. Without smtp_host, mail is kept in the outbox (`agency mail outbox`).
     mail_from: str = Field(
-        default="agency <hello@agency.local>", description="The sender of every e-mail."
+        default="agency <hello@agency.local>",
+        description="The sender of every e-mail. A bare address is sent with the brand "
+        "(`brand_name`) as its display name.",
     )
     smtp_host: str = Field(
         default="",

@@ -185,7 +185,12 @@ def mail_footer(settings: LegalSettings) -> MailFooter:
         '<p style="margin-top: 32px; padding-top: 12px; border-top: 1px solid #e5e7eb; '
         'color: #6b7280; font-size: 12px; line-height: 1.5;">' + "<br>".join(html_lines) + "</p>"
     )
-    return MailFooter(text="\n".join(lines), html=fragment, context={"seller": seller(settings)})
+    return MailFooter(
+        text="\n".join(lines),
+        html=fragment,
+        context={"seller": seller(settings)},
+        sender_name=settings.brand_name,
+    )
 
 
 def seller(settings: LegalSettings) -> dict[str, str]:

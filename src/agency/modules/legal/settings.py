@@ -63,8 +63,9 @@ class LegalSettings(Settings):
 
     brand_name: str = Field(
         default="agency",
-        description="The name the site trades under, shown beside the seller's legal name "
-        "(legal notice, e-mail footer).",
+        description="The name the site trades under: the logo, every page title, the "
+        "footer's copyright, the legal notice and the e-mails (their texts and, for a bare "
+        "`mail_from` address, the sender's name).",
     )
     seller_name: str = Field(
         default=DEMO_SELLER["seller_name"],
