@@ -250,7 +250,7 @@ async def test_the_order_confirmation_is_sent_once_after_payment(
     assert re.search(r"you asked us on \d+ \w+ \d{4}, \d\d:\d\d UTC", text)
     assert (await Order.get(id=order.id)).confirmation_mail_id is not None
     # A job that runs again (a retry) sends nothing more.
-    assert await confirmation.send(order.id, "http://shop.test", {}) is None
+    assert await confirmation.send(order.id, "http://shop.test") is None
     assert await mail.OutboundMail.filter(subject__startswith="Your order").count() == 1
 
 

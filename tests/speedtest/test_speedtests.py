@@ -732,6 +732,7 @@ async def test_the_e_mail_on_a_speed_test_goes_after_the_leads_time(app: Any) ->
         "insights.leads": 1,
         "insights.speed_test_emails": 1,
         "insights.analyses": 0,
+        "leads.newsletter_consents": 0,
     }
     emails = {t.public_id: t.email for t in await SpeedTest.all()}
     assert emails == {old["id"]: None, young["id"]: "young@shop.example"}

@@ -21,7 +21,6 @@ from agency.modules.billing.service import order_terms
 from agency.modules.billing.service.order_numbers import order_number
 from agency.modules.billing.settings import BillingSettings
 from agency.modules.catalogue import api as catalogue_api
-from agency.modules.legal import api as legal_api
 
 JOB_KIND = "billing.order_confirmation"
 TEMPLATE = "order_confirmation"
@@ -49,15 +48,13 @@ def order_terms_of(local: CheckoutSession | None, metadata: Mapping[str, Any]) -
 
 
 def handler(settings: BillingSettings) -> Callable[[dict[str, Any]], Awaitable[None]]:
-    seller = legal_api.placeholders(settings)
-
     async def handle(payload: dict[str, Any]) -> None:
-        await send(int(payload["order_id"]), settings.public_url, seller)
+        await send(int(payload["order_id"]), settings.public_url)
 
     return handle
 
 
-async def send(order_id: int, public_url: str, seller: Mapping[str, str]) -> int | None:
+async def send(order_id: int, public_url: str) -> int | None:
     """Queue the e-mail for the order, unless it was already; returns the mail's id."""
     async with in_transaction():
         # Claimed by the first run (the update's row lock); a retry after success finds it set.
@@ -72,7 +69,8 @@ async def send(order_id: int, public_url: str, seller: Mapping[str, str]) -> int
             log.info("order confirmation not sent: the account is gone", extra={"order": order_id})
             return None
         context = await _context(order, account.first_name or "there", public_url)
-        context["seller"] = dict(seller)  # who the withdrawal information names
+        # The seller the withdrawal information names and the brand come from the mail
+        # footer's shared `seller` (legal module), as in every other e-mail.
         mail_id = await mail.send_mail(account.email, TEMPLATE, context)
         await Order.filter(id=order_id).update(confirmation_mail_id=mail_id)
         return mail_id
