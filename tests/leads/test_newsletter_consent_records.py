@@ -8,7 +8,6 @@ The box's wording and version are the web UI's too."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -17,15 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from agency.app import create_app
-from agency.cli import app as cli_app
 from agency.modules.leads.models import NewsletterConsent
 from agency.modules.leads.service import consents
 from agency.modules.leads.service.leads import prune_leads
 from agency.modules.leads.settings import LeadsSettings
 from agency.settings import Settings
+from tests.conftest import run_agency
 from tests.fakes.kit import FakeKit, run_fake_kit
 from tests.fakes.pagespeed import FakePageSpeed
 from tests.helpers.http import HEADERS, PASSWORD, sign_up
@@ -182,14 +180,11 @@ def test_the_web_ui_box_has_the_servers_wording_and_version() -> None:
 # ------------------------------------------------------------------ the admins' list
 
 
-def test_agency_leads_consents_lists_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for key in [k for k in os.environ if k.startswith("AGENCY_")]:
-        monkeypatch.delenv(key)
-    monkeypatch.chdir(tmp_path)
-    runner = CliRunner()
-    env = {"COLUMNS": "200"}
-    upgraded = runner.invoke(cli_app, ["db", "upgrade"], env=env)
-    assert upgraded.exit_code == 0, upgraded.output
+@pytest.mark.slow  # runs the `agency` command in a subprocess
+def test_agency_leads_consents_lists_them(tmp_path: Path) -> None:
+    # The command as a user runs it: a process of its own on a fresh data directory.
+    upgraded = run_agency(tmp_path, "db", "upgrade")
+    assert upgraded.returncode == 0, upgraded.stderr
     with sqlite3.connect(tmp_path / "data" / "agency.db") as database:
         database.executemany(
             "INSERT INTO leads_newsletter_consent (email, form, wording_version, outcome, "
@@ -211,16 +206,16 @@ def test_agency_leads_consents_lists_them(tmp_path: Path, monkeypatch: pytest.Mo
                 ),
             ],
         )
-    listed = runner.invoke(cli_app, ["leads", "consents"], env=env)
-    assert listed.exit_code == 0, (listed.output, listed.exception)
+    listed = run_agency(tmp_path, "leads", "consents")
+    assert listed.returncode == 0, listed.stderr
     assert "2 newsletter consent(s)" in listed.stdout
     lines = [line for line in listed.stdout.splitlines() if "@shop.example" in line]
     assert "b@shop.example" in lines[0] and "AI booking demo" in lines[0]
     assert "not configured" in lines[0] and "newsletter-2026-11-26" in lines[0]
     assert "a@shop.example" in lines[1] and "Speed test" in lines[1] and "subscribed" in lines[1]
-    one = runner.invoke(cli_app, ["leads", "consents", "--email", "A@Shop.example"], env=env)
+    one = run_agency(tmp_path, "leads", "consents", "--email", "A@Shop.example")
     assert "1 newsletter consent(s)" in one.stdout and "b@shop.example" not in one.stdout
-    as_json = runner.invoke(cli_app, ["leads", "consents", "--json"], env=env)
+    as_json = run_agency(tmp_path, "leads", "consents", "--json")
     assert [(c["email"], c["form_label"], c["outcome"]) for c in json.loads(as_json.stdout)] == [
         ("b@shop.example", "AI booking demo", "not_configured"),
         ("a@shop.example", "Speed test", "subscribed"),
