@@ -119,7 +119,9 @@ def test_a_runner_killed_mid_job_leaves_it_to_another_after_its_lease(
     starts, done = _lines(log, "start"), _lines(log, "done")
     assert [pid for _, _, pid in starts] == [str(doomed.pid), str(successor.pid)]
     assert [pid for _, _, pid in done] == [str(successor.pid)]
-    assert waited < lease + 5, waited  # the kind's short lease, not the default five minutes
+    # The kind's short lease, not the default five minutes; the margin covers a busy machine
+    # starting the successor process (7 s seen under load).
+    assert waited < lease + 30, waited
     finished = with_database(database_url, row)
     assert (finished.status, finished.attempts, finished.locked_by) == (jobs.DONE, 2, None)
 
