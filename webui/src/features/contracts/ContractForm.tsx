@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react'
-import { formValues, problem, problemFromError, type FormProblem } from '../../lib/forms'
+import { formValues, problem, problemFromError, useHydrated, type FormProblem } from '../../lib/forms'
 import { CheckIcon } from '../../components/icons/CheckIcon'
 import { Button } from '../../components/ui/Button'
 import { ErrorBox } from '../../components/ui/ErrorBox'
@@ -39,6 +39,7 @@ const TEXT: Record<ContractKind, { check: string; confirm: string; confirmHeadin
 export function ContractForm({ kind }: { kind: ContractKind }) {
   const id = useId()
   const errorId = `${id}-error`
+  const hydrated = useHydrated()
   const [busy, setBusy] = useState(false)
   const [formProblem, setFormProblem] = useState<FormProblem | null>(null)
   const [identified, setIdentified] = useState<{ values: Identification; preview: Preview } | null>(null)
@@ -257,7 +258,9 @@ export function ContractForm({ kind }: { kind: ContractKind }) {
         error={fieldError('reference')}
       />
       <div>
-        <Button type="submit" busy={busy}>
+        {/* Enabled once hydrated: a click before would submit the prerendered form natively,
+            putting the e-mail into the address bar and the logs. */}
+        <Button type="submit" busy={busy} disabled={!hydrated}>
           {text.check}
         </Button>
       </div>
