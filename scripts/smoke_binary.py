@@ -7,8 +7,9 @@
    PageSpeed Insights and the fake Kit): `agency stripe sync` run from the binary, a sign-up, a
    checkout paid on the fake's pay page whose webhooks the binary applies, a lead whose
    notification is mailed to the agency, a password reset whose e-mail arrives with a link that
-   works, a newsletter sign-up that reaches Kit, a speed test run by the binary's job runner
-   whose report is mailed, and `agency speedtest` run from the binary.
+   works, a newsletter opt-in (a lead form with its box ticked) that reaches Kit, a speed test
+   run by the binary's job runner whose report is mailed, and `agency speedtest` run from the
+   binary.
 
 Usage (from the repository root, with the venv's python: the fakes need the dev packages):
     .venv/bin/python scripts/smoke_binary.py dist/agency
@@ -410,15 +411,20 @@ def run_configured(binary: Path) -> None:
                     {"email": BUYER["email"], "password": NEW_PASSWORD},
                 )
 
-            with step("newsletter: POST /api/newsletter subscribes the e-mail with Kit"):
+            with step("newsletter: a lead form with its opt-in box ticked subscribes with Kit"):
                 api(
                     client,
                     "POST",
-                    "/api/newsletter",
-                    {"email": VISITOR, "source": "speed-test"},
+                    "/api/leads",
+                    {
+                        "source": "ai-booking-demo",
+                        "email": VISITOR,
+                        "name": "Ada",
+                        "newsletter": True,
+                    },
+                    expect=201,
                 )
-                if not kit.on_form(VISITOR):
-                    raise SmokeFailure(f"{VISITOR} is not on the fake Kit's form")
+                wait_for("the fake Kit's subscriber", lambda: kit.on_form(VISITOR) or None)
 
             with step("speed test: queued, run by the binary's job runner, report e-mailed"):
                 started = api(
