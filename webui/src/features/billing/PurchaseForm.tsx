@@ -11,7 +11,7 @@ import { api, type RequestBody } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
 import { PreviousPrice, badgeLabel, billingSuffix, formatPrice, priceWithSuffix, type Family, type Plan, type PlanBadge } from '../catalogue'
 import { cx } from '../../lib/cx'
-import { concerns, formValues, problem as formProblem, problemFromError, type FormProblem } from '../../lib/forms'
+import { concerns, formValues, problem as formProblem, problemFromError, useHydrated, type FormProblem } from '../../lib/forms'
 import { EARLY_START_CONSENT_TEXT, EARLY_START_CONSENT_VERSION, WITHDRAWAL_DAYS, type BuyerType } from './order-terms'
 import type { CheckedField } from './purchase-rules'
 // Purchase styles load with the purchase pages only.
@@ -83,6 +83,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
   const restoredPlan = useRef<string | null>(null)
   const [showPassword, setShowPassword] = useState(false)
   const [busy, setBusy] = useState(false)
+  const hydrated = useHydrated()
   const [problem, setProblem] = useState<FormProblem | null>(null)
   // Each field's own message (left with a broken value, or named by the server).
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<string, string>>>({})
@@ -487,7 +488,8 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
           <Link to="/terms">terms</Link>, <Link to="/withdrawal">withdrawal information</Link> and{' '}
           <Link to="/privacy">privacy policy</Link>.
         </p>
-        <Button type="submit" size="lg" block busy={busy} className="purchase-submit__button">
+        {/* Enabled once hydrated: a click before would post the prerendered form natively. */}
+        <Button type="submit" size="lg" block busy={busy} disabled={!hydrated} className="purchase-submit__button">
           {ORDER_BUTTON}
         </Button>
       </div>
