@@ -34,6 +34,11 @@ class CheckoutSession(Model):
     early_start_consent_version = fields.CharField(max_length=64, null=True)
     early_start_consent_at = fields.DatetimeField(null=True)
     terms_version = fields.CharField(max_length=64, null=True)
+    # The buyer's country (ISO 3166-1 alpha-2, as they said at checkout) and a business
+    # buyer's VAT ID with what VIES said of it then (valid, invalid, pending; None: no ID).
+    country = fields.CharField(max_length=2, null=True)
+    vat_id = fields.CharField(max_length=20, null=True)
+    vat_id_status = fields.CharField(max_length=16, null=True)
     created_at = fields.DatetimeField(auto_now_add=True)
     completed_at = fields.DatetimeField(null=True)
 
@@ -86,9 +91,34 @@ class Order(Model):
     terms_version = fields.CharField(max_length=64, null=True)
     # The order confirmation e-mail (core.mail's OutboundMail id) once queued: sent once.
     confirmation_mail_id = fields.IntField(null=True)
+    # Copied from the checkout session (see CheckoutSession).
+    country = fields.CharField(max_length=2, null=True)
+    vat_id = fields.CharField(max_length=20, null=True)
+    vat_id_status = fields.CharField(max_length=16, null=True)
+    # What Stripe has refunded of the payment, in cents (charge.refunded; 0: nothing).
+    amount_refunded = fields.IntField(default=0)
 
     class Meta:
         table = "billing_order"
+
+
+class CustomerTaxId(Model):
+    """A tax ID on a Stripe customer (`customer.tax_id.*` events), with Stripe's verification:
+    `pending`, `verified`, `unverified` or `unavailable`. Deleted at Stripe: the row goes."""
+
+    id = fields.CharField(max_length=255, primary_key=True)  # txi_...
+    stripe_customer_id = fields.CharField(max_length=255, db_index=True)
+    user_id = fields.IntField(null=True, db_index=True)
+    type = fields.CharField(max_length=32)
+    value = fields.CharField(max_length=64)
+    verification_status = fields.CharField(max_length=16, null=True)
+    verified_name = fields.CharField(max_length=255, null=True)
+    # Stripe's time of the event that last wrote the row: an older event never overwrites it.
+    stripe_updated = fields.BigIntField(default=0)
+    updated_at = fields.DatetimeField(auto_now=True)
+
+    class Meta:
+        table = "billing_customer_tax_id"
 
 
 class WebhookEvent(Model):
