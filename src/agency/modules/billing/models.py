@@ -97,6 +97,9 @@ class Order(Model):
     vat_id_status = fields.CharField(max_length=16, null=True)
     # What Stripe has refunded of the payment, in cents (charge.refunded; 0: nothing).
     amount_refunded = fields.IntField(default=0)
+    # Stripe's invoice of a one-time payment (the session's `invoice_creation`), or of the
+    # subscription's first payment: how an invoice event finds its order number.
+    invoice_id = fields.CharField(max_length=255, null=True, db_index=True)
 
     class Meta:
         table = "billing_order"
