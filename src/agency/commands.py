@@ -12,6 +12,7 @@ from agency.core.cli.lazy import LazyCommand
 
 # Sub-commands: `agency <name> ...`, each a module's Typer app.
 GROUPS: tuple[LazyCommand, ...] = (
+    LazyCommand("tax", "agency.modules.tax.cli:app", "VAT: the set-up and VAT ID checks."),
     LazyCommand("users", "agency.modules.auth.cli:app", "Manage user accounts."),
     LazyCommand(
         "catalogue",
@@ -19,6 +20,10 @@ GROUPS: tuple[LazyCommand, ...] = (
         "The plan catalogue (config/catalogue.toml).",
     ),
     LazyCommand("sites", "agency.modules.sites.cli:app", "Customer websites: status and speed."),
+    LazyCommand(
+        "invoices", "agency.modules.invoices.cli:app", "Invoices and credit notes from Stripe."
+    ),
+    LazyCommand("billing", "agency.modules.invoices.cli:billing_app", "The agency's VAT figures."),
     LazyCommand("stripe", "agency.modules.billing.cli:app", "Payments with Stripe."),
     LazyCommand("support", "agency.modules.support.cli:app", "Support requests."),
     LazyCommand("contracts", "agency.modules.contracts.cli:app", "Withdrawals and cancellations."),

@@ -14,6 +14,7 @@ from agency.modules.blog.module import MODULE as BLOG
 from agency.modules.catalogue.module import MODULE as CATALOGUE
 from agency.modules.content.module import MODULE as CONTENT
 from agency.modules.contracts.module import MODULE as CONTRACTS
+from agency.modules.invoices.module import MODULE as INVOICES
 from agency.modules.leads.module import MODULE as LEADS
 from agency.modules.legal.module import MODULE as LEGAL
 from agency.modules.notifications.module import MODULE as NOTIFICATIONS
@@ -21,8 +22,10 @@ from agency.modules.seo.module import MODULE as SEO
 from agency.modules.sites.module import MODULE as SITES
 from agency.modules.speedtest.module import MODULE as SPEEDTEST
 from agency.modules.support.module import MODULE as SUPPORT
+from agency.modules.tax.module import MODULE as TAX
 
 MODULES: tuple[Module[Any], ...] = (
+    TAX,
     AUTH,
     CATALOGUE,
     LEGAL,
@@ -30,6 +33,7 @@ MODULES: tuple[Module[Any], ...] = (
     LEADS,
     SPEEDTEST,
     SITES,
+    INVOICES,
     BILLING,
     SUPPORT,
     ANALYSIS,
