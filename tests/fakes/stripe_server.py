@@ -50,10 +50,12 @@ import html
 import json
 import logging
 import random
+import re
 import secrets
 import string
 import threading
 import time
+import typing
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -70,7 +72,50 @@ from tests.fakes.serving import FakeServer, serving
 API_VERSION = _ApiVersion.CURRENT
 DEFAULT_API_KEY = "sk_test_fake"
 ACCOUNT_NAME = "Fake Stripe"
+ACCOUNT_COUNTRY = "DE"
+# Account-level invoice numbering (Dashboard setting "account level numbering"): one sequence for
+# all customers, numbers given at finalization, so drafts never leave gaps.
+INVOICE_PREFIX = "AGCY1234"
 DAY = 86_400
+
+# EU standard VAT rates in basis points, as Stripe Tax applies them to a standard-rated digital
+# service (the fake's own copy: it fakes Stripe, not our tax module). Source: European Commission,
+# "VAT rates applied in the Member States" (2025-01), with FI 25.5 % (2024-09), EE 24 % (2025-07),
+# RO 21 % (2025-08), SK 23 % (2025-01).
+EU_RATES: dict[str, int] = {
+    "AT": 2000, "BE": 2100, "BG": 2000, "CY": 1900, "CZ": 2100, "DE": 1900, "DK": 2500,
+    "EE": 2400, "ES": 2100, "FI": 2550, "FR": 2000, "GR": 2400, "HR": 2500, "HU": 2700,
+    "IE": 2300, "IT": 2200, "LT": 2100, "LU": 1700, "LV": 2100, "MT": 1800, "NL": 2100,
+    "PL": 2300, "PT": 2300, "RO": 2100, "SE": 2500, "SI": 2200, "SK": 2300,
+}  # fmt: skip
+# eu_vat formats Stripe checks (prefix -> body); EL is Greece's VAT prefix, XI Northern Ireland.
+EU_VAT_FORMATS: dict[str, str] = {
+    "AT": r"U\d{8}", "BE": r"[01]\d{9}", "BG": r"\d{9,10}", "CY": r"\d{8}[A-Z]",
+    "CZ": r"\d{8,10}", "DE": r"\d{9}", "DK": r"\d{8}", "EE": r"\d{9}", "EL": r"\d{9}",
+    "ES": r"[A-Z0-9]\d{7}[A-Z0-9]", "FI": r"\d{8}", "FR": r"[A-HJ-NP-Z0-9]{2}\d{9}",
+    "HR": r"\d{11}", "HU": r"\d{8}", "IE": r"\d{7}[A-W][A-IW]?|\d[A-Z+*]\d{5}[A-W]",
+    "IT": r"\d{11}", "LT": r"\d{9}|\d{12}", "LU": r"\d{8}", "LV": r"\d{11}", "MT": r"\d{8}",
+    "NL": r"\d{9}B\d{2}", "PL": r"\d{10}", "PT": r"\d{9}", "RO": r"\d{2,10}", "SE": r"\d{12}",
+    "SI": r"\d{8}", "SK": r"\d{10}", "XI": r"\d{9}|\d{12}|GD\d{3}|HA\d{3}",
+}  # fmt: skip
+OTHER_VAT_FORMATS: dict[str, str] = {
+    "gb_vat": r"GB(\d{9}|\d{12}|GD\d{3}|HA\d{3})",
+    "ch_vat": r"CHE-?\d{3}\.?\d{3}\.?\d{3} ?(MWST|TVA|IVA)",
+    "no_vat": r"\d{9}MVA",
+}
+# Countries whose buyers Checkout asks for a tax ID (tax_id_collection[required]=if_supported).
+TAX_ID_COUNTRIES = set(EU_RATES) | {"GB", "CH", "NO"}
+# Default tax behaviour of a price with tax_behavior "unspecified" under automatic tax (Stripe Tax
+# settings "inferred by currency": inclusive for these currencies, exclusive otherwise).
+INCLUSIVE_CURRENCIES = {"eur", "gbp", "chf", "sek", "dkk", "pln", "czk", "huf", "ron", "bgn"}
+GERMAN_ADDRESS = {
+    "city": "Berlin",
+    "country": "DE",
+    "line1": "Unter den Linden 1",
+    "line2": None,
+    "postal_code": "10117",
+    "state": None,
+}
 
 # Test cards: number -> (brand, decline code or None).
 TEST_CARDS: dict[str, tuple[str, str | None]] = {
@@ -239,6 +284,56 @@ def _luhn_ok(number: str) -> bool:
     return total % 10 == 0
 
 
+def _div_half_up(numerator: int, denominator: int) -> int:
+    """``numerator / denominator`` rounded half up (both non-negative)."""
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
+def _literals(annotation: Any) -> list[str]:
+    """The string values of a ``Literal[...]`` inside an SDK annotation (unions unpacked)."""
+    found: list[str] = []
+    if typing.get_origin(annotation) is typing.Literal:
+        return [a for a in typing.get_args(annotation) if isinstance(a, str)]
+    for arg in typing.get_args(annotation):
+        found += _literals(arg)
+    return found
+
+
+_LOCALES = _literals(stripe.checkout.Session.__annotations__["locale"])
+# Tax ID types as Stripe's spec lists them (the pinned SDK's TaxId.type).
+TAX_ID_TYPES = _literals(stripe.TaxId.__annotations__["type"])
+
+
+def _tax_id_country(type_: str, value: str) -> str | None:
+    if type_ == "eu_vat":
+        prefix = value[:2]
+        return {"EL": "GR", "XI": "GB"}.get(prefix, prefix)
+    return type_.split("_", 1)[0].upper() if "_" in type_ else None
+
+
+def _normalise_tax_id(value: str) -> str:
+    return re.sub(r"[\s.\-]", "", value).upper()
+
+
+def _tax_id_valid(type_: str, value: str) -> bool:
+    if type_ == "eu_vat":
+        body = EU_VAT_FORMATS.get(value[:2])
+        return body is not None and re.fullmatch(body, value[2:]) is not None
+    pattern = OTHER_VAT_FORMATS.get(type_)
+    return pattern is None or re.fullmatch(pattern, value) is not None
+
+
+def _tax_id_type_for(value: str) -> str:
+    """The tax ID type Checkout's country picker would choose for a value's prefix."""
+    if value[:2] in EU_VAT_FORMATS:
+        return "eu_vat"
+    if value.startswith("GB"):
+        return "gb_vat"
+    if value.startswith("CHE"):
+        return "ch_vat"
+    return "unknown"
+
+
 class Params:
     """Parsed request parameters with Stripe-like validation."""
 
@@ -336,6 +431,12 @@ def _names(words: str) -> set[str]:
     return set(words.split())
 
 
+# Keyword arguments of FakeStripe.pay() beyond card, email and name.
+PAY_DETAILS = {
+    "address", "line1", "line2", "postal_code", "city", "state", "country", "business_name",
+    "tax_id", "tax_id_type", "terms_accepted",
+}  # fmt: skip
+
 # --------------------------------------------------------------------------------------------
 # Delivery settings
 
@@ -400,6 +501,54 @@ ALLOWED = {
         "expand metadata proration_behavior"
     ),
     "subscription_cancel": _names("cancellation_details expand invoice_now prorate"),
+    "tax_id_create": _names("expand type value"),
+    "refund_create": _names(
+        "amount charge currency customer expand instructions_email metadata origin "
+        "payment_intent reason refund_application_fee reverse_transfer"
+    ),
+    "credit_note_create": _names(
+        "amount credit_amount effective_at email_type expand invoice lines memo metadata "
+        "out_of_band_amount reason refund_amount refunds shipping_cost"
+    ),
+    "registration_create": _names("active_from country country_options expand expires_at"),
+    "registration_update": _names("active_from expand expires_at"),
+}
+
+# Nested parameters the fake reads (dotted paths; lists without an index). The contract test
+# checks each against the pinned SDK's request types.
+ALLOWED_NESTED = {
+    "checkout.sessions.create": _names(
+        "automatic_tax.enabled automatic_tax.liability.type automatic_tax.liability.account "
+        "tax_id_collection.enabled tax_id_collection.required "
+        "customer_update.address customer_update.name customer_update.shipping "
+        "invoice_creation.enabled invoice_creation.invoice_data.account_tax_ids "
+        "invoice_creation.invoice_data.custom_fields.name "
+        "invoice_creation.invoice_data.custom_fields.value "
+        "invoice_creation.invoice_data.description invoice_creation.invoice_data.footer "
+        "invoice_creation.invoice_data.metadata invoice_creation.invoice_data.issuer.type "
+        "invoice_creation.invoice_data.rendering_options.amount_tax_display "
+        "consent_collection.terms_of_service consent_collection.promotions "
+        "custom_text.after_submit.message custom_text.shipping_address.message "
+        "custom_text.submit.message custom_text.terms_of_service_acceptance.message "
+        "line_items.price line_items.quantity subscription_data.metadata "
+        "subscription_data.description payment_intent_data.metadata "
+        "payment_intent_data.description"
+    ),
+    "customers.create": _names(
+        "address.city address.country address.line1 address.line2 address.postal_code "
+        "address.state invoice_settings.footer invoice_settings.custom_fields.name "
+        "invoice_settings.custom_fields.value tax_id_data.type tax_id_data.value "
+        "tax.validate_location tax.ip_address"
+    ),
+    "prices.create": _names("recurring.interval recurring.interval_count product_data.name"),
+    "credit_notes.create": _names(
+        "lines.type lines.invoice_line_item lines.amount lines.quantity lines.description "
+        "lines.unit_amount refunds.refund refunds.amount_refunded"
+    ),
+    "tax.registrations.create": _names(
+        "country_options.de.type country_options.de.standard.place_of_supply_scheme "
+        "country_options.fr.type country_options.at.type"
+    ),
 }
 
 RESOURCE_NAMES = {
@@ -461,22 +610,43 @@ class FakeStripe(FakeServer):
             self._random = random.Random(0)
             self._tasks: set[asyncio.Task[Any]] = set()
             self._portal_configuration = _rand_id("bpc")
+            self._received: list[tuple[str, dict[str, Any]]] = []
+            self._invoice_sequence = 0
+            self._tax_rates: dict[tuple[str, int, bool], str] = {}
+            self._breakdowns: dict[str, list[dict[str, Any]]] = {}
+            self._registrations: dict[str, dict[str, Any]] = {}
+            # The account is German and registered there (Stripe Tax needs >= 1 registration).
+            self._store(
+                self._registration(
+                    "DE",
+                    "standard",
+                    self.now() - 365 * DAY,
+                    None,
+                    {"place_of_supply_scheme": "standard"},
+                )
+            )
 
     def now(self) -> int:
         return int(time.time())
 
     def _store(self, obj: dict[str, Any]) -> dict[str, Any]:
-        self.objects[obj["id"]] = obj
+        if obj["object"] == "tax.registration":
+            # Account settings rather than objects: kept apart (fake.objects starts empty).
+            self._registrations[obj["id"]] = obj
+        else:
+            self.objects[obj["id"]] = obj
         return obj
 
     def _get(self, kind: str, object_id: str, *, param: str = "id", status: int = 404) -> Any:
-        obj = self.objects.get(object_id)
+        obj = (self._registrations if kind == "tax.registration" else self.objects).get(object_id)
         if obj is None or obj.get("object") != kind:
             raise missing(RESOURCE_NAMES.get(kind, kind), object_id, param=param, status=status)
         return obj
 
     def _all(self, kind: str) -> list[dict[str, Any]]:
         """Objects of a kind, newest first (Stripe's list order)."""
+        if kind == "tax.registration":
+            return list(reversed(self._registrations.values()))
         return [o for o in reversed(self.objects.values()) if o.get("object") == kind]
 
     def _view(self, obj: dict[str, Any]) -> dict[str, Any]:
@@ -518,6 +688,17 @@ class FakeStripe(FakeServer):
                 self._line_items.get(obj["id"], []),
                 f"/v1/checkout/sessions/{obj['id']}/line_items",
             )
+        if kind == "customer" and name == "tax_ids":
+            return self._list_object(
+                [self._view(t) for t in self._all("tax_id") if t["customer"] == obj["id"]],
+                f"/v1/customers/{obj['id']}/tax_ids",
+            )
+        if kind == "charge" and name == "refunds":
+            charge = self.objects[obj["id"]]
+            return self._list_object(
+                [self._view(self.objects[r]) for r in charge.get("_refunds", [])],
+                f"/v1/charges/{obj['id']}/refunds",
+            )
         if kind == "invoice" and name == "payments":
             return self._list_object(
                 self._invoice_payments.get(obj["id"], []), "/v1/invoice_payments"
@@ -526,6 +707,12 @@ class FakeStripe(FakeServer):
 
     def _render(self, obj: dict[str, Any], expand: list[str]) -> dict[str, Any]:
         view = self._view(obj)
+        if view.get("object") == "checkout.session" and "total_details.breakdown" in expand:
+            view["total_details"]["breakdown"] = {
+                "discounts": [],
+                "taxes": copy.deepcopy(self._breakdowns.get(view["id"], [])),
+            }
+            expand = [e for e in expand if e != "total_details.breakdown"]
         for path in expand:
             view = self._expand(view, path.split("."))
         return view
@@ -725,12 +912,56 @@ class FakeStripe(FakeServer):
 
     # ---------------------------------------------------------------- resources
 
+    @staticmethod
+    def _address(p: Params, name: str = "address") -> dict[str, Any] | None:
+        raw = p.data.get(name)
+        if raw is None or raw == "":
+            return None
+        if not isinstance(raw, dict):
+            raise invalid(name, "Invalid object", "parameter_invalid_object")
+        for key in raw:
+            if key not in ("city", "country", "line1", "line2", "postal_code", "state"):
+                raise unknown_param(f"{name}[{key}]")
+        address = {
+            k: (str(raw[k]) or None) if k in raw else None
+            for k in ("city", "country", "line1", "line2", "postal_code", "state")
+        }
+        if address["country"]:
+            address["country"] = address["country"].upper()
+        return address
+
+    def _invoice_settings(
+        self, p: Params, existing: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        settings = copy.deepcopy(existing) or {
+            "custom_fields": None,
+            "default_payment_method": None,
+            "footer": None,
+            "rendering_options": None,
+        }
+        raw = p.data.get("invoice_settings")
+        if isinstance(raw, dict):
+            sub = Params(raw)
+            if sub.has("footer"):
+                settings["footer"] = sub.str("footer", empty_ok=True) or None
+            if "custom_fields" in raw:
+                fields = as_list(raw["custom_fields"])
+                settings["custom_fields"] = [
+                    {"name": str(f.get("name")), "value": str(f.get("value"))}
+                    for f in fields
+                    if isinstance(f, dict)
+                ] or None
+        return settings
+
     def _customer(self, p: Params) -> dict[str, Any]:
         now = self.now()
+        tax_exempt = p.enum("tax_exempt", ["exempt", "none", "reverse"]) or "none"
         return {
             "id": _rand_id("cus", 14),
             "object": "customer",
-            "address": None,
+            "address": self._address(p),
+            "business_name": p.str("business_name"),
+            "individual_name": p.str("individual_name"),
             "balance": 0,
             "created": now,
             "currency": None,
@@ -740,12 +971,7 @@ class FakeStripe(FakeServer):
             "discount": None,
             "email": p.str("email"),
             "invoice_prefix": "".join(secrets.choice(string.ascii_uppercase) for _ in range(8)),
-            "invoice_settings": {
-                "custom_fields": None,
-                "default_payment_method": None,
-                "footer": None,
-                "rendering_options": None,
-            },
+            "invoice_settings": self._invoice_settings(p),
             "livemode": False,
             "metadata": p.metadata(),
             "name": p.str("name"),
@@ -753,7 +979,7 @@ class FakeStripe(FakeServer):
             "phone": p.str("phone"),
             "preferred_locales": p.list_of_str("preferred_locales"),
             "shipping": None,
-            "tax_exempt": "none",
+            "tax_exempt": tax_exempt,
             "test_clock": None,
         }
 
@@ -850,7 +1076,8 @@ class FakeStripe(FakeServer):
             "nickname": p.str("nickname"),
             "product": product_id,
             "recurring": recurring,
-            "tax_behavior": p.str("tax_behavior") or "unspecified",
+            "tax_behavior": p.enum("tax_behavior", ["exclusive", "inclusive", "unspecified"])
+            or "unspecified",
             "tiers_mode": None,
             "transform_quantity": None,
             "type": "recurring" if recurring else "one_time",
@@ -862,9 +1089,11 @@ class FakeStripe(FakeServer):
         mode = p.enum("mode", ["payment", "setup", "subscription"], required=True)
         if mode == "setup":
             raise invalid("mode", "The fake Stripe server does not support `setup` mode.")
-        ui_mode = p.enum("ui_mode", ["custom", "embedded", "hosted"]) or "hosted"
-        if ui_mode != "hosted":
-            raise invalid("ui_mode", "The fake Stripe server supports only `hosted` sessions.")
+        ui_mode = (
+            p.enum("ui_mode", ["elements", "embedded_page", "form", "hosted_page"]) or "hosted_page"
+        )
+        if ui_mode != "hosted_page":
+            raise invalid("ui_mode", "The fake Stripe server supports only `hosted_page` sessions.")
         customer_id, customer_email = p.str("customer"), p.str("customer_email")
         if customer_id and customer_email:
             raise invalid(
@@ -880,6 +1109,116 @@ class FakeStripe(FakeServer):
             if p.has(param) and mode != only:
                 raise invalid(param, f"You can not pass `{param}` in `{mode}` mode.")
         customer_creation = p.enum("customer_creation", ["always", "if_required"])
+        tax_opts = _nested(p, "automatic_tax", {"enabled", "liability"})
+        automatic_tax = bool(tax_opts.bool("enabled")) if tax_opts else False
+        if tax_opts is not None and tax_opts.bool("enabled") is None:
+            raise missing_param("automatic_tax[enabled]")
+        id_opts = _nested(p, "tax_id_collection", {"enabled", "required"})
+        if id_opts is not None and id_opts.bool("enabled") is None:
+            raise missing_param("tax_id_collection[enabled]")
+        tax_id_collection = {
+            "enabled": bool(id_opts and id_opts.bool("enabled")),
+            "required": (id_opts and id_opts.enum("required", ["if_supported", "never"]))
+            or "never",
+        }
+        if tax_id_collection["required"] == "if_supported" and not tax_id_collection["enabled"]:
+            raise invalid(
+                "tax_id_collection[required]",
+                "`tax_id_collection[required]` can only be set when `tax_id_collection[enabled]` "
+                "is true.",
+            )
+        update_opts = _nested(p, "customer_update", {"address", "name", "shipping"})
+        customer_update = {
+            k: (update_opts.enum(k, ["auto", "never"]) if update_opts else None) or "never"
+            for k in ("address", "name", "shipping")
+        }
+        if update_opts is not None and customer_id is None:
+            raise invalid("customer_update", "`customer_update` can only be used with `customer`.")
+        billing_address_collection = p.enum("billing_address_collection", ["auto", "required"])
+        invoice_opts = _nested(p, "invoice_creation", {"enabled", "invoice_data"})
+        if invoice_opts is not None and invoice_opts.bool("enabled") is None:
+            raise missing_param("invoice_creation[enabled]")
+        invoice_data = _nested(
+            invoice_opts or Params({}),
+            "invoice_data",
+            {
+                "account_tax_ids",
+                "custom_fields",
+                "description",
+                "footer",
+                "issuer",
+                "metadata",
+                "rendering_options",
+            },
+            prefix="invoice_creation",
+        )
+        custom_fields = None
+        if invoice_data is not None and invoice_data.data.get("custom_fields"):
+            fields = as_list(invoice_data.data["custom_fields"])
+            if len(fields) > 4:
+                raise invalid(
+                    "invoice_creation[invoice_data][custom_fields]",
+                    "You can have at most 4 custom fields.",
+                )
+            custom_fields = []
+            for i, raw_field in enumerate(fields):
+                fp = Params(raw_field if isinstance(raw_field, dict) else {})
+                name = f"invoice_creation[invoice_data][custom_fields][{i}]"
+                custom_fields.append(
+                    {
+                        "name": fp.str("name", required=True)
+                        if fp.has("name")
+                        else _raise(missing_param(f"{name}[name]")),
+                        "value": fp.str("value", required=True)
+                        if fp.has("value")
+                        else _raise(missing_param(f"{name}[value]")),
+                    }
+                )
+        footer = invoice_data.str("footer") if invoice_data else None
+        if footer is not None and len(footer) > 5000:
+            raise invalid(
+                "invoice_creation[invoice_data][footer]",
+                "Footer must be at most 5000 characters.",
+            )
+        locale = p.enum("locale", _LOCALES)
+        consent_opts = _nested(
+            p,
+            "consent_collection",
+            {"payment_method_reuse_agreement", "promotions", "terms_of_service"},
+        )
+        consent_collection = (
+            {
+                "payment_method_reuse_agreement": None,
+                "promotions": consent_opts.enum("promotions", ["auto", "none"]),
+                "terms_of_service": consent_opts.enum("terms_of_service", ["none", "required"]),
+            }
+            if consent_opts is not None
+            else None
+        )
+        text_opts = _nested(
+            p,
+            "custom_text",
+            {"after_submit", "shipping_address", "submit", "terms_of_service_acceptance"},
+        )
+        custom_text: dict[str, Any] = {
+            "after_submit": None,
+            "shipping_address": None,
+            "submit": None,
+            "terms_of_service_acceptance": None,
+        }
+        if text_opts is not None:
+            for key in custom_text:
+                entry = text_opts.data.get(key)
+                if isinstance(entry, dict):
+                    message = Params(entry).str("message")
+                    if message is None:
+                        raise missing_param(f"custom_text[{key}][message]")
+                    if len(message) > 1200:
+                        raise invalid(
+                            f"custom_text[{key}][message]",
+                            "Custom text must be at most 1200 characters.",
+                        )
+                    custom_text[key] = {"message": message}
         raw_items = as_list(p.data.get("line_items"))
         if not raw_items:
             raise missing_param("line_items")
@@ -936,7 +1275,27 @@ class FakeStripe(FakeServer):
                         "switch to `subscription` mode or use only one-time prices.",
                     )
         if customer_id is not None:
-            self._get("customer", customer_id, param="customer", status=400)
+            existing = self._get("customer", customer_id, param="customer", status=400)
+            if (
+                automatic_tax
+                and not (existing.get("address") or {}).get("country")
+                and customer_update["address"] != "auto"
+                and customer_update["shipping"] != "auto"
+            ):
+                raise invalid(
+                    "customer_update[address]",
+                    "Automatic tax calculation in Checkout requires a valid address on the "
+                    "Customer. Add a valid address to the Customer or set either "
+                    "`customer_update[address]` to 'auto' or `customer_update[shipping]` to "
+                    "'auto' to save the address entered in Checkout to the Customer.",
+                )
+            if tax_id_collection["enabled"] and customer_update["name"] != "auto":
+                raise invalid(
+                    "customer_update[name]",
+                    "Tax ID collection requires updating business name on the customer. To "
+                    "enable tax ID collection for an existing customer, please set "
+                    "`customer_update[name]` to `auto`.",
+                )
         for url_param in ("success_url", "cancel_url"):
             url = p.str(url_param)
             if url is not None and not url.startswith(("http://", "https://")):
@@ -962,28 +1321,23 @@ class FakeStripe(FakeServer):
             "amount_subtotal": amount,
             "amount_total": amount,
             "automatic_tax": {
-                "enabled": False,
-                "liability": None,
-                "provider": None,
-                "status": None,
+                "enabled": automatic_tax,
+                "liability": {"account": None, "type": "self"} if automatic_tax else None,
+                "provider": "stripe" if automatic_tax else None,
+                "status": "requires_location_inputs" if automatic_tax else None,
             },
-            "billing_address_collection": p.str("billing_address_collection"),
+            "billing_address_collection": billing_address_collection,
             "cancel_url": p.str("cancel_url"),
             "client_reference_id": p.str("client_reference_id"),
             "client_secret": None,
             "collected_information": None,
             "consent": None,
-            "consent_collection": None,
+            "consent_collection": consent_collection,
             "created": now,
             "currency": items[0][0]["currency"],
             "currency_conversion": None,
             "custom_fields": [],
-            "custom_text": {
-                "after_submit": None,
-                "shipping_address": None,
-                "submit": None,
-                "terms_of_service_acceptance": None,
-            },
+            "custom_text": custom_text,
             "customer": customer_id,
             "customer_creation": (customer_creation or "if_required")
             if mode == "payment"
@@ -995,14 +1349,18 @@ class FakeStripe(FakeServer):
             "invoice": None,
             "invoice_creation": (
                 {
-                    "enabled": False,
+                    "enabled": bool(invoice_opts and invoice_opts.bool("enabled")),
                     "invoice_data": {
-                        "account_tax_ids": None,
-                        "custom_fields": None,
-                        "description": None,
-                        "footer": None,
-                        "issuer": None,
-                        "metadata": {},
+                        "account_tax_ids": (
+                            invoice_data.list_of_str("account_tax_ids") or None
+                            if invoice_data
+                            else None
+                        ),
+                        "custom_fields": custom_fields,
+                        "description": invoice_data.str("description") if invoice_data else None,
+                        "footer": footer,
+                        "issuer": {"type": "self"},
+                        "metadata": invoice_data.metadata() if invoice_data else {},
                         "rendering_options": None,
                     },
                 }
@@ -1010,7 +1368,7 @@ class FakeStripe(FakeServer):
                 else None
             ),
             "livemode": False,
-            "locale": p.str("locale"),
+            "locale": locale,
             "metadata": p.metadata(),
             "mode": mode,
             "payment_intent": None,
@@ -1028,17 +1386,19 @@ class FakeStripe(FakeServer):
             "shipping_cost": None,
             "shipping_options": [],
             "status": "open",
-            "submit_type": p.str("submit_type"),
+            "submit_type": p.enum("submit_type", ["auto", "book", "donate", "pay", "subscribe"]),
             "subscription": None,
             "success_url": p.str("success_url"),
+            "tax_id_collection": tax_id_collection,
             "total_details": {"amount_discount": 0, "amount_shipping": 0, "amount_tax": 0},
-            "ui_mode": "hosted",
+            "ui_mode": "hosted_page",
             "url": f"{self.base_url}/pay/{cs_id}",
             # Kept out of answers (see _view_session): what the payment will copy.
             "_subscription_metadata": sub_data.metadata(),
             "_subscription_description": sub_data.str("description"),
             "_payment_intent_metadata": pi_data.metadata(),
             "_payment_intent_description": pi_data.str("description"),
+            "_customer_update": customer_update,
         }
         product_names = {pr["product"]: self.objects[pr["product"]]["name"] for pr, _ in items}
         self._line_items[cs_id] = [
@@ -1057,6 +1417,12 @@ class FakeStripe(FakeServer):
             }
             for price, q in items
         ]
+        if automatic_tax:
+            known = self.objects.get(customer_id or "")
+            if known is not None and (known.get("address") or {}).get("country"):
+                # Stripe calculates at once from the customer's saved address.
+                self._apply_session_tax(session, self._buyer_decision(known, True))
+                session["automatic_tax"]["status"] = "complete"
         return session
 
     def _payment_method(
@@ -1254,10 +1620,19 @@ class FakeStripe(FakeServer):
         period: tuple[int, int],
         extra_lines: list[tuple[dict[str, Any], int]] = (),  # type: ignore[assignment]
         decline: str | None = None,
-    ) -> dict[str, Any]:
-        now = self.now()
+        decision: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A subscription invoice taken from draft to paid (or open on a decline), with its
+        events. ``decision`` is the tax to apply (None: from the customer when the subscription
+        has automatic tax)."""
         customer = self.objects[sub["customer"]]
-        in_id = _rand_id("in")
+        enabled = bool(sub["automatic_tax"]["enabled"])
+        if decision is None:
+            decision = self._buyer_decision(customer, enabled)
+        invoice = self._blank_invoice(
+            customer, sub["currency"], reason, automatic_tax=enabled, period=period
+        )
+        in_id = invoice["id"]
         lines = []
         for item in sub["items"]["data"]:
             price = self.objects[item["price"]["id"]]
@@ -1269,157 +1644,58 @@ class FakeStripe(FakeServer):
                     sub,
                     item,
                     (item["current_period_start"], item["current_period_end"]),
+                    decision,
                 )
             )
+        now = self.now()
         for price, quantity in extra_lines:
-            lines.append(self._invoice_line(in_id, price, quantity, sub, None, (now, now)))
-        total = sum(line["amount"] for line in lines)
-        pi, _charge = self._payment_intent(
-            total,
-            sub["currency"],
-            customer["id"],
-            pm,
-            description="Subscription creation"
-            if reason == "subscription_create"
-            else "Subscription update",
-            decline=decline,
-        )
-        number = f"{customer['invoice_prefix']}-{customer['next_invoice_sequence']:04d}"
-        customer["next_invoice_sequence"] += 1
-        paid = not decline
-        invoice = {
-            "id": in_id,
-            "object": "invoice",
-            "account_country": "US",
-            "account_name": ACCOUNT_NAME,
-            "account_tax_ids": None,
-            "amount_due": total,
-            "amount_overpaid": 0,
-            "amount_paid": total if paid else 0,
-            "amount_remaining": 0 if paid else total,
-            "amount_shipping": 0,
-            "application": None,
-            "attempt_count": 1,
-            "attempted": True,
-            "auto_advance": not paid,
-            "automatic_tax": {
-                "disabled_reason": None,
-                "enabled": False,
-                "liability": None,
-                "provider": None,
-                "status": None,
+            lines.append(
+                self._invoice_line(in_id, price, quantity, sub, None, (now, now), decision)
+            )
+        invoice["lines"]["data"] = lines
+        invoice["lines"]["total_count"] = len(lines)
+        invoice["parent"] = {
+            "quote_details": None,
+            "subscription_details": {
+                "metadata": dict(sub["metadata"]),
+                "subscription": sub["id"],
             },
-            "automatically_finalizes_at": None,
-            "billing_reason": reason,
-            "collection_method": "charge_automatically",
-            "confirmation_secret": None,
-            "created": now,
-            "currency": sub["currency"],
-            "custom_fields": None,
-            "customer": customer["id"],
-            "customer_address": None,
-            "customer_email": customer["email"],
-            "customer_name": customer["name"],
-            "customer_phone": None,
-            "customer_shipping": None,
-            "customer_tax_exempt": "none",
-            "customer_tax_ids": [],
-            "default_payment_method": None,
-            "default_source": None,
-            "default_tax_rates": [],
-            "description": None,
-            "discounts": [],
-            "due_date": None,
-            "effective_at": now,
-            "ending_balance": 0,
-            "footer": None,
-            "from_invoice": None,
-            "hosted_invoice_url": f"{self.base_url}/invoices/{in_id}",
-            "invoice_pdf": f"{self.base_url}/invoices/{in_id}/pdf",
-            "issuer": {"type": "self"},
-            "last_finalization_error": None,
-            "latest_revision": None,
-            "lines": {
-                "object": "list",
-                "data": lines,
-                "has_more": False,
-                "total_count": len(lines),
-                "url": f"/v1/invoices/{in_id}/lines",
-            },
-            "livemode": False,
-            "metadata": {},
-            "next_payment_attempt": None if paid else now + 3 * DAY,
-            "number": number,
-            "on_behalf_of": None,
-            "parent": {
-                "quote_details": None,
-                "subscription_details": {
-                    "metadata": dict(sub["metadata"]),
-                    "subscription": sub["id"],
-                },
-                "type": "subscription_details",
-            },
-            "payment_settings": {
-                "default_mandate": None,
-                "payment_method_options": None,
-                "payment_method_types": None,
-            },
-            "period_end": period[1],
-            "period_start": period[0],
-            "post_payment_credit_notes_amount": 0,
-            "pre_payment_credit_notes_amount": 0,
-            "receipt_number": None,
-            "rendering": None,
-            "shipping_cost": None,
-            "shipping_details": None,
-            "starting_balance": 0,
-            "statement_descriptor": None,
-            "status": "paid" if paid else "open",
-            "status_transitions": {
-                "finalized_at": now,
-                "marked_uncollectible_at": None,
-                "paid_at": now if paid else None,
-                "voided_at": None,
-            },
-            "subtotal": total,
-            "subtotal_excluding_tax": total,
-            "test_clock": None,
-            "total": total,
-            "total_discount_amounts": [],
-            "total_excluding_tax": total,
-            "total_pretax_credit_amounts": [],
-            "total_taxes": [],
-            "webhooks_delivered_at": now,
+            "type": "subscription_details",
         }
-        self._invoice_payments[in_id] = [
-            {
-                "id": _rand_id("inpay"),
-                "object": "invoice_payment",
-                "amount_paid": total if paid else None,
-                "amount_requested": total,
-                "created": now,
-                "currency": sub["currency"],
-                "invoice": in_id,
-                "is_default": True,
-                "livemode": False,
-                "payment": {"type": "payment_intent", "payment_intent": pi["id"]},
-                "status": "paid" if paid else "open",
-                "status_transitions": {"canceled_at": None, "paid_at": now if paid else None},
-            }
-        ]
-        return self._store(invoice)
+        if decision is not None and decision["exempt"] == "reverse":
+            invoice["customer_tax_exempt"] = "reverse"
+        self._set_invoice_totals(invoice)
+        self._store(invoice)
+
+        def pay(total: int) -> dict[str, Any]:
+            pi, _charge = self._payment_intent(
+                total,
+                sub["currency"],
+                customer["id"],
+                pm,
+                description="Subscription creation"
+                if reason == "subscription_create"
+                else "Subscription update",
+                decline=decline,
+            )
+            return pi
+
+        events = self._invoice_events(invoice, pay, decline=decline)
+        return invoice, events
 
     def _invoice_line(
         self,
         in_id: str,
         price: dict[str, Any],
         quantity: int,
-        sub: dict[str, Any],
+        sub: dict[str, Any] | None,
         item: dict[str, Any] | None,
         period: tuple[int, int],
+        decision: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         product = self.objects[price["product"]]
         amount = price["unit_amount"] * quantity
+        tax = self._line_tax(amount, price, decision)
         if item is not None:
             rec = price["recurring"]
             every = (
@@ -1431,6 +1707,7 @@ class FakeStripe(FakeServer):
                 f"{quantity} \u00d7 {product['name']} "
                 f"(at {_money(price['unit_amount'], price['currency'])} / {every})"
             )
+            assert sub is not None
             parent = {
                 "invoice_item_details": None,
                 "subscription_item_details": {
@@ -1449,7 +1726,7 @@ class FakeStripe(FakeServer):
                     "invoice_item": _rand_id("ii"),
                     "proration": False,
                     "proration_details": {"credited_items": None},
-                    "subscription": sub["id"],
+                    "subscription": sub["id"] if sub else None,
                 },
                 "subscription_item_details": None,
                 "type": "invoice_item_details",
@@ -1475,8 +1752,8 @@ class FakeStripe(FakeServer):
                 "unit_amount_decimal": price["unit_amount_decimal"],
             },
             "quantity": quantity,
-            "subscription": sub["id"],
-            "taxes": [],
+            "subscription": sub["id"] if sub else None,
+            "taxes": [self._invoice_tax(tax)] if tax else [],
         }
 
     def _subscription(
@@ -1568,12 +1845,871 @@ class FakeStripe(FakeServer):
             }
         )
 
+    # ---------------------------------------------------------------- tax
+
+    def _registration(
+        self,
+        country: str,
+        type_: str,
+        active_from: int,
+        expires_at: int | None,
+        standard: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        option: dict[str, Any] = {"type": type_}
+        if type_ == "standard":
+            option["standard"] = standard or {"place_of_supply_scheme": "standard"}
+        return {
+            "id": _rand_id("taxreg"),
+            "object": "tax.registration",
+            "active_from": active_from,
+            "country": country,
+            "country_options": {country.lower(): option},
+            "created": self.now(),
+            "expires_at": expires_at,
+            "livemode": False,
+            "status": self._registration_status(active_from, expires_at),
+        }
+
+    def _registration_status(self, active_from: int, expires_at: int | None) -> str:
+        now = self.now()
+        if expires_at is not None and expires_at <= now:
+            return "expired"
+        return "scheduled" if active_from > now else "active"
+
+    def _registered(self, country: str, type_: str | None = None) -> bool:
+        for reg in self._all("tax.registration"):
+            reg["status"] = self._registration_status(reg["active_from"], reg["expires_at"])
+            option = next(iter(reg["country_options"].values()))
+            if (
+                reg["status"] == "active"
+                and reg["country"] == country
+                and (type_ is None or option["type"] == type_)
+            ):
+                return True
+        return False
+
+    def _tax_rate(self, country: str, rate_bp: int, inclusive: bool) -> str:
+        """The id of Stripe Tax's rate object for a country, rate and behaviour (made once)."""
+        key = (country, rate_bp, inclusive)
+        if key not in self._tax_rates:
+            rate_id = _rand_id("txr")
+            percentage = rate_bp / 100
+            self._store(
+                {
+                    "id": rate_id,
+                    "object": "tax_rate",
+                    "active": True,
+                    "country": country,
+                    "created": self.now(),
+                    "description": None,
+                    "display_name": "VAT" if country in EU_RATES or rate_bp else "Sales tax",
+                    "effective_percentage": percentage,
+                    "flat_amount": None,
+                    "inclusive": inclusive,
+                    "jurisdiction": country,
+                    "jurisdiction_level": "country",
+                    "livemode": False,
+                    "metadata": {},
+                    "percentage": percentage,
+                    "rate_type": "percentage",
+                    "state": None,
+                    "tax_type": "vat" if country in EU_RATES or country == "GB" else "sales_tax",
+                }
+            )
+            self._tax_rates[key] = rate_id
+        return self._tax_rates[key]
+
+    def _tax_decision(
+        self, country: str | None, tax_ids: list[dict[str, Any]], tax_exempt: str
+    ) -> dict[str, Any]:
+        """What Stripe Tax charges a buyer: rate (bp), taxability reason, the country whose rate
+        applies, and the tax_exempt the invoice shows ("reverse" under reverse charge)."""
+        country = (country or ACCOUNT_COUNTRY).upper()
+        if tax_exempt == "exempt":
+            return {"rate": 0, "reason": "customer_exempt", "country": country, "exempt": "exempt"}
+        if country not in EU_RATES:
+            return {"rate": 0, "reason": "not_collecting", "country": country, "exempt": tax_exempt}
+        verified_eu = any(
+            t["type"] == "eu_vat"
+            and (t.get("verification") or {}).get("status") == "verified"
+            and _tax_id_country("eu_vat", t["value"]) in EU_RATES
+            for t in tax_ids
+        )
+        if country != ACCOUNT_COUNTRY and (verified_eu or tax_exempt == "reverse"):
+            return {"rate": 0, "reason": "reverse_charge", "country": country, "exempt": "reverse"}
+        oss = any(self._registered(c, "oss_union") for c in EU_RATES)
+        if country != ACCOUNT_COUNTRY and (oss or self._registered(country)):
+            rate_country = country  # One-Stop-Shop (or a registration there): their rate
+        elif self._registered(ACCOUNT_COUNTRY):
+            rate_country = ACCOUNT_COUNTRY  # below the threshold: the seller's country's rate
+        else:
+            return {"rate": 0, "reason": "not_collecting", "country": country, "exempt": tax_exempt}
+        return {
+            "rate": EU_RATES[rate_country],
+            "reason": "standard_rated",
+            "country": rate_country,
+            "exempt": tax_exempt,
+        }
+
+    @staticmethod
+    def _behavior(price: dict[str, Any]) -> str:
+        if price["tax_behavior"] in ("inclusive", "exclusive"):
+            return str(price["tax_behavior"])
+        return "inclusive" if price["currency"] in INCLUSIVE_CURRENCIES else "exclusive"
+
+    def _line_tax(
+        self, amount: int, price: dict[str, Any], decision: dict[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """One line's tax: ``{amount, behavior, rate_id, reason, taxable_amount}``, or None."""
+        if decision is None:
+            return None
+        behavior = self._behavior(price)
+        rate = decision["rate"]
+        if behavior == "inclusive":
+            tax = _div_half_up(amount * rate, 10000 + rate)
+            taxable = amount - tax
+        else:
+            tax = _div_half_up(amount * rate, 10000)
+            taxable = amount
+        return {
+            "amount": tax,
+            "behavior": behavior,
+            "rate_id": self._tax_rate(decision["country"], rate, behavior == "inclusive"),
+            "reason": decision["reason"],
+            "taxable_amount": taxable,
+        }
+
+    @staticmethod
+    def _invoice_tax(tax: dict[str, Any]) -> dict[str, Any]:
+        """A tax as invoices, invoice lines and credit notes show it (``total_taxes[]``)."""
+        return {
+            "amount": tax["amount"],
+            "tax_behavior": tax["behavior"],
+            "tax_rate_details": {"tax_rate": tax["rate_id"]},
+            "taxability_reason": tax["reason"],
+            "taxable_amount": tax["taxable_amount"],
+            "type": "tax_rate_details",
+        }
+
+    @staticmethod
+    def _sum_taxes(taxes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Invoice-style taxes summed per (rate, behaviour, reason)."""
+        totals: dict[tuple[str, str, str], dict[str, Any]] = {}
+        for tax in taxes:
+            key = (
+                tax["tax_rate_details"]["tax_rate"],
+                tax["tax_behavior"],
+                tax["taxability_reason"],
+            )
+            if key not in totals:
+                totals[key] = copy.deepcopy(tax)
+            else:
+                totals[key]["amount"] += tax["amount"]
+                totals[key]["taxable_amount"] += tax["taxable_amount"]
+        return list(totals.values())
+
+    def _apply_session_tax(self, session: dict[str, Any], decision: dict[str, Any] | None) -> None:
+        """Line items, amounts and the tax breakdown of a session under ``decision``."""
+        subtotal = exclusive = tax_total = 0
+        breakdown: list[dict[str, Any]] = []
+        for li in self._line_items[session["id"]]:
+            price = self.objects.get(li["price"]["id"], li["price"])
+            amount = li["amount_subtotal"]
+            tax = self._line_tax(amount, price, decision)
+            li["amount_tax"] = tax["amount"] if tax else 0
+            li["amount_total"] = amount + (
+                tax["amount"] if tax and tax["behavior"] == "exclusive" else 0
+            )
+            li["taxes"] = (
+                [
+                    {
+                        "amount": tax["amount"],
+                        "rate": self._view(self.objects[tax["rate_id"]]),
+                        "taxability_reason": tax["reason"],
+                        "taxable_amount": tax["taxable_amount"],
+                    }
+                ]
+                if tax
+                else []
+            )
+            breakdown += copy.deepcopy(li["taxes"])
+            subtotal += amount
+            if tax:
+                tax_total += tax["amount"]
+                if tax["behavior"] == "exclusive":
+                    exclusive += tax["amount"]
+        merged: dict[str, dict[str, Any]] = {}
+        for entry in breakdown:
+            key = entry["rate"]["id"] + entry["taxability_reason"]
+            if key in merged:
+                merged[key]["amount"] += entry["amount"]
+                merged[key]["taxable_amount"] += entry["taxable_amount"]
+            else:
+                merged[key] = entry
+        self._breakdowns[session["id"]] = list(merged.values())
+        session["amount_subtotal"] = subtotal
+        session["amount_total"] = subtotal + exclusive
+        session["total_details"]["amount_tax"] = tax_total
+
+    # ---------------------------------------------------------------- tax IDs
+
+    def _tax_id(
+        self, customer_id: str | None, type_: str | None, value: str | None, *, param: str = ""
+    ) -> dict[str, Any]:
+        if type_ is None:
+            raise missing_param(param + "type" if not param else f"{param}[type]")
+        if value is None:
+            raise missing_param("value" if not param else f"{param}[value]")
+        if type_ not in TAX_ID_TYPES:
+            raise invalid(
+                f"{param}[type]" if param else "type",
+                f"Invalid type: must be one of {', '.join(TAX_ID_TYPES)}",
+            )
+        value = _normalise_tax_id(value)
+        if not _tax_id_valid(type_, value):
+            raise invalid(
+                f"{param}[value]" if param else "value",
+                f"Invalid value for {type_}.",
+                "tax_id_invalid",
+            )
+        return {
+            "id": _rand_id("txi"),
+            "object": "tax_id",
+            "country": _tax_id_country(type_, value),
+            "created": self.now(),
+            "customer": customer_id,
+            "customer_account": None,
+            "livemode": False,
+            "owner": {
+                "account": None,
+                "application": None,
+                "customer": customer_id,
+                "customer_account": None,
+                "type": "customer",
+            }
+            if customer_id
+            else None,
+            "type": type_,
+            "value": value,
+            "verification": {"status": "pending", "verified_address": None, "verified_name": None}
+            if type_ in ("eu_vat", "gb_vat", "au_abn")
+            else {"status": "unavailable", "verified_address": None, "verified_name": None},
+        }
+
+    def _add_tax_id(
+        self, customer: dict[str, Any], type_: str | None, value: str | None, info: Any = None
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """Attach a tax ID; Stripe's test-mode verification follows at once (magic values:
+        ``111111111`` -> unverified, ``222222222`` -> stays pending, others -> verified). Returns
+        the ID as created (pending) and the events."""
+        tax_id = self._store(self._tax_id(customer["id"], type_, value))
+        created = self._view(tax_id)
+        events = [self._event("customer.tax_id.created", tax_id, None, info)]
+        if tax_id["verification"]["status"] == "pending" and "222222222" not in tax_id["value"]:
+            before = copy.deepcopy(tax_id["verification"])
+            if "111111111" in tax_id["value"]:
+                tax_id["verification"]["status"] = "unverified"
+            else:
+                tax_id["verification"] = {
+                    "status": "verified",
+                    "verified_address": _one_line(customer.get("address")),
+                    "verified_name": customer.get("business_name") or customer.get("name"),
+                }
+            events.append(self._event("customer.tax_id.updated", tax_id, {"verification": before}))
+        return created, events
+
+    def _customer_tax_ids(self, customer_id: str | None) -> list[dict[str, Any]]:
+        return [
+            t
+            for t in reversed(self._all("tax_id"))
+            if customer_id is not None and t["customer"] == customer_id
+        ]
+
+    # ---------------------------------------------------------------- invoices
+
+    def _next_number(self) -> str:
+        self._invoice_sequence += 1
+        return f"{INVOICE_PREFIX}-{self._invoice_sequence:04d}"
+
+    def _finalize(self, invoice: dict[str, Any]) -> None:
+        """Draft -> open: number, links, and the customer's details frozen as they are now."""
+        now = self.now()
+        customer = self.objects.get(invoice["customer"] or "") or {}
+        invoice["number"] = self._next_number()
+        invoice["status"] = "open"
+        invoice["status_transitions"]["finalized_at"] = now
+        invoice["effective_at"] = now
+        invoice["hosted_invoice_url"] = f"{self.base_url}/invoices/{invoice['id']}"
+        invoice["invoice_pdf"] = f"{self.base_url}/invoices/{invoice['id']}/pdf"
+        invoice["customer_name"] = customer.get("name")
+        invoice["customer_email"] = customer.get("email")
+        invoice["customer_address"] = copy.deepcopy(customer.get("address"))
+        invoice["customer_tax_ids"] = [
+            {"type": t["type"], "value": t["value"]}
+            for t in self._customer_tax_ids(customer.get("id"))
+        ]
+        if invoice["customer_tax_exempt"] != "reverse":
+            invoice["customer_tax_exempt"] = customer.get("tax_exempt", "none")
+
+    def _set_invoice_totals(self, invoice: dict[str, Any]) -> None:
+        lines = invoice["lines"]["data"]
+        taxes = [t for line in lines for t in line["taxes"]]
+        subtotal = sum(line["amount"] for line in lines)
+        inclusive = sum(t["amount"] for t in taxes if t["tax_behavior"] == "inclusive")
+        exclusive = sum(t["amount"] for t in taxes if t["tax_behavior"] == "exclusive")
+        total = subtotal + exclusive
+        invoice.update(
+            subtotal=subtotal,
+            subtotal_excluding_tax=subtotal - inclusive,
+            total=total,
+            total_excluding_tax=total - inclusive - exclusive,
+            total_taxes=self._sum_taxes(taxes),
+            amount_due=total,
+            amount_remaining=total,
+        )
+
+    def _blank_invoice(
+        self,
+        customer: dict[str, Any],
+        currency: str,
+        reason: str,
+        *,
+        automatic_tax: bool,
+        period: tuple[int, int],
+    ) -> dict[str, Any]:
+        now = self.now()
+        in_id = _rand_id("in")
+        settings = customer.get("invoice_settings") or {}
+        return {
+            "id": in_id,
+            "object": "invoice",
+            "account_country": ACCOUNT_COUNTRY,
+            "account_name": ACCOUNT_NAME,
+            "account_tax_ids": None,
+            "amount_due": 0,
+            "amount_overpaid": 0,
+            "amount_paid": 0,
+            "amount_remaining": 0,
+            "amount_shipping": 0,
+            "application": None,
+            "attempt_count": 0,
+            "attempted": False,
+            "auto_advance": True,
+            "automatic_tax": {
+                "disabled_reason": None,
+                "enabled": automatic_tax,
+                "liability": {"account": None, "type": "self"} if automatic_tax else None,
+                "provider": "stripe" if automatic_tax else None,
+                "status": "complete" if automatic_tax else None,
+            },
+            "automatically_finalizes_at": None,
+            "billing_reason": reason,
+            "collection_method": "charge_automatically",
+            "confirmation_secret": None,
+            "created": now,
+            "currency": currency,
+            "custom_fields": copy.deepcopy(settings.get("custom_fields")),
+            "customer": customer["id"],
+            "customer_address": None,
+            "customer_email": customer["email"],
+            "customer_name": customer["name"],
+            "customer_phone": None,
+            "customer_shipping": None,
+            "customer_tax_exempt": customer.get("tax_exempt", "none"),
+            "customer_tax_ids": [],
+            "default_payment_method": None,
+            "default_source": None,
+            "default_tax_rates": [],
+            "description": None,
+            "discounts": [],
+            "due_date": None,
+            "effective_at": None,
+            "ending_balance": None,
+            "footer": settings.get("footer"),
+            "from_invoice": None,
+            "hosted_invoice_url": None,
+            "invoice_pdf": None,
+            "issuer": {"type": "self"},
+            "last_finalization_error": None,
+            "latest_revision": None,
+            "lines": {
+                "object": "list",
+                "data": [],
+                "has_more": False,
+                "total_count": 0,
+                "url": f"/v1/invoices/{in_id}/lines",
+            },
+            "livemode": False,
+            "metadata": {},
+            "next_payment_attempt": None,
+            "number": None,
+            "on_behalf_of": None,
+            "parent": None,
+            "payment_settings": {
+                "default_mandate": None,
+                "payment_method_options": None,
+                "payment_method_types": None,
+            },
+            "period_end": period[1],
+            "period_start": period[0],
+            "post_payment_credit_notes_amount": 0,
+            "pre_payment_credit_notes_amount": 0,
+            "receipt_number": None,
+            "rendering": None,
+            "shipping_cost": None,
+            "shipping_details": None,
+            "starting_balance": 0,
+            "statement_descriptor": None,
+            "status": "draft",
+            "status_transitions": {
+                "finalized_at": None,
+                "marked_uncollectible_at": None,
+                "paid_at": None,
+                "voided_at": None,
+            },
+            "subtotal": 0,
+            "subtotal_excluding_tax": 0,
+            "test_clock": None,
+            "total": 0,
+            "total_discount_amounts": [],
+            "total_excluding_tax": 0,
+            "total_pretax_credit_amounts": [],
+            "total_taxes": [],
+            "webhooks_delivered_at": None,
+        }
+
+    def _settle(
+        self,
+        invoice: dict[str, Any],
+        pi: dict[str, Any],
+        *,
+        paid: bool,
+    ) -> None:
+        """Record the payment attempt of a finalized invoice."""
+        now = self.now()
+        total = invoice["total"]
+        invoice.update(
+            amount_paid=total if paid else 0,
+            amount_remaining=0 if paid else total,
+            attempt_count=invoice["attempt_count"] + 1,
+            attempted=True,
+            auto_advance=not paid,
+            ending_balance=0,
+            next_payment_attempt=None if paid else now + 3 * DAY,
+            status="paid" if paid else "open",
+            webhooks_delivered_at=now,
+        )
+        invoice["status_transitions"]["paid_at"] = now if paid else None
+        self._invoice_payments[invoice["id"]] = [
+            {
+                "id": _rand_id("inpay"),
+                "object": "invoice_payment",
+                "amount_paid": total if paid else None,
+                "amount_requested": total,
+                "created": now,
+                "currency": invoice["currency"],
+                "invoice": invoice["id"],
+                "is_default": True,
+                "livemode": False,
+                "payment": {"type": "payment_intent", "payment_intent": pi["id"]},
+                "status": "paid" if paid else "open",
+                "status_transitions": {"canceled_at": None, "paid_at": now if paid else None},
+            }
+        ]
+
+    def _invoice_events(
+        self, invoice: dict[str, Any], pi_maker: Callable[[int], Any], *, decline: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Created (draft) -> finalized -> paid (or payment_failed): the events Stripe sends."""
+        events = [self._event("invoice.created", invoice)]
+        self._finalize(invoice)
+        events.append(self._event("invoice.finalized", invoice))
+        pi = pi_maker(invoice["total"])
+        self._settle(invoice, pi, paid=not decline)
+        if decline:
+            events.append(self._event("invoice.payment_failed", invoice))
+        else:
+            events.append(self._event("invoice.paid", invoice))
+            events.append(self._event("invoice.payment_succeeded", invoice))
+        return events
+
+    def _buyer_decision(
+        self, customer: dict[str, Any] | None, enabled: bool
+    ) -> dict[str, Any] | None:
+        if not enabled:
+            return None
+        customer = customer or {}
+        return self._tax_decision(
+            (customer.get("address") or {}).get("country"),
+            self._customer_tax_ids(customer.get("id")),
+            customer.get("tax_exempt", "none"),
+        )
+
+    # ---------------------------------------------------------------- refunds, credit notes
+
+    def _refund(
+        self,
+        charge: dict[str, Any],
+        amount: int | None,
+        *,
+        reason: str | None = None,
+        metadata: dict[str, str] | None = None,
+        info: Any = None,
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        left = charge["amount"] - charge["amount_refunded"]
+        if charge["refunded"] or left <= 0:
+            raise invalid(
+                "charge",
+                f"Charge {charge['id']} has already been refunded.",
+                "charge_already_refunded",
+            )
+        amount = left if amount is None else amount
+        if amount <= 0:
+            raise invalid(
+                "amount", "Refund amount must be greater than 0.", "parameter_invalid_integer"
+            )
+        if amount > left:
+            raise invalid(
+                "amount",
+                f"Refund amount ({_money(amount, charge['currency'])}) is greater than unrefunded "
+                f"amount on charge ({_money(left, charge['currency'])})",
+                "amount_too_large",
+            )
+        refund = self._store(
+            {
+                "id": "re_3" + _rand(23),
+                "object": "refund",
+                "amount": amount,
+                "balance_transaction": _rand_id("txn"),
+                "charge": charge["id"],
+                "created": self.now(),
+                "currency": charge["currency"],
+                "customer": charge["customer"],
+                "customer_account": None,
+                "description": None,
+                "destination_details": None,
+                "failure_balance_transaction": None,
+                "failure_reason": None,
+                "instructions_email": None,
+                "metadata": dict(metadata or {}),
+                "next_action": None,
+                "payment_intent": charge["payment_intent"],
+                "payment_method": charge["payment_method"],
+                "pending_reason": None,
+                "presentment_details": None,
+                "reason": reason,
+                "receipt_number": None,
+                "source_transfer_reversal": None,
+                "status": "succeeded",
+                "transfer_reversal": None,
+            }
+        )
+        before = self._view(charge)
+        charge["amount_refunded"] += amount
+        charge["refunded"] = charge["amount_refunded"] >= charge["amount"]
+        charge.setdefault("_refunds", []).insert(0, refund["id"])
+        events = [
+            self._event("refund.created", refund, None, info),
+            self._event("charge.refunded", charge, self._diff(before, self._view(charge)), info),
+        ]
+        return refund, events
+
+    def _charge_of(self, p: Params) -> dict[str, Any]:
+        charge_id, pi_id = p.str("charge"), p.str("payment_intent")
+        if charge_id and pi_id:
+            raise invalid(
+                "payment_intent",
+                "You may only specify one of these parameters: charge, payment_intent.",
+            )
+        if charge_id:
+            return self._get("charge", charge_id, param="charge", status=400)  # type: ignore[no-any-return]
+        if pi_id:
+            pi = self._get("payment_intent", pi_id, param="payment_intent", status=400)
+            if pi["status"] != "succeeded" or not pi["latest_charge"]:
+                raise invalid(
+                    "payment_intent",
+                    f"This PaymentIntent ({pi_id}) does not have a successful charge to refund.",
+                )
+            return self.objects[pi["latest_charge"]]  # type: ignore[no-any-return]
+        raise invalid(
+            None,  # type: ignore[arg-type]
+            "One of the following params should be provided for this request: "
+            "payment_intent or charge.",
+            "parameter_missing",
+        )
+
+    def _invoice_charge(self, invoice: dict[str, Any]) -> dict[str, Any] | None:
+        for payment in self._invoice_payments.get(invoice["id"], []):
+            pi = self.objects.get(payment["payment"]["payment_intent"] or "")
+            if pi and pi["status"] == "succeeded":
+                return self.objects.get(pi["latest_charge"])
+        return None
+
+    def _credit_note(self, p: Params, info: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        invoice_id = p.str("invoice", required=True) or ""
+        invoice = self._get("invoice", invoice_id, param="invoice", status=400)
+        if invoice["status"] not in ("open", "paid"):
+            raise invalid(
+                "invoice",
+                f"Invoice {invoice_id} is {invoice['status']}: credit notes can only be issued for "
+                "open or paid invoices.",
+            )
+        reason = p.enum(
+            "reason", ["duplicate", "fraudulent", "order_change", "product_unsatisfactory"]
+        )
+        inv_lines = {line["id"]: line for line in invoice["lines"]["data"]}
+        lines: list[dict[str, Any]] = []
+        raw_lines = as_list(p.data.get("lines"))
+        amount_param = p.int("amount", minimum=0)
+        cn_id = _rand_id("cn")
+
+        def line(
+            amount: int,
+            source: dict[str, Any] | None,
+            description: str | None,
+            quantity: int | None,
+        ) -> dict[str, Any]:
+            taxes = []
+            for tax in (source or {}).get("taxes", []):
+                share = (
+                    _div_half_up(amount * tax["amount"], source["amount"])
+                    if source and source["amount"]
+                    else 0
+                )  # type: ignore[index]
+                taxable = (
+                    _div_half_up(amount * tax["taxable_amount"], source["amount"])
+                    if source and source["amount"]
+                    else 0
+                )  # type: ignore[index]
+                taxes.append({**copy.deepcopy(tax), "amount": share, "taxable_amount": taxable})
+            return {
+                "id": _rand_id("cnli"),
+                "object": "credit_note_line_item",
+                "amount": amount,
+                "description": description or (source or {}).get("description"),
+                "discount_amount": 0,
+                "discount_amounts": [],
+                "invoice_line_item": source["id"] if source else None,
+                "livemode": False,
+                "metadata": {},
+                "pretax_credit_amounts": [],
+                "quantity": quantity,
+                "tax_rates": [],
+                "taxes": taxes,
+                "type": "invoice_line_item" if source else "custom_line_item",
+                "unit_amount": None if source else amount // max(quantity or 1, 1),
+                "unit_amount_decimal": None,
+            }
+
+        if raw_lines:
+            for i, raw in enumerate(raw_lines):
+                if not isinstance(raw, dict):
+                    raise invalid(f"lines[{i}]", "Invalid object", "parameter_invalid_object")
+                lp = Params(raw)
+                kind = lp.enum("type", ["custom_line_item", "invoice_line_item"], required=True)
+                if kind == "invoice_line_item":
+                    li_id = lp.str("invoice_line_item", required=True) or ""
+                    source = inv_lines.get(li_id)
+                    if source is None:
+                        raise missing(
+                            "invoice line item",
+                            li_id,
+                            param=f"lines[{i}][invoice_line_item]",
+                            status=400,
+                        )
+                    quantity = lp.int("quantity", minimum=0)
+                    amount = lp.int("amount", minimum=0)
+                    if amount is None:
+                        amount = (
+                            source["amount"] * quantity // max(source["quantity"] or 1, 1)
+                            if quantity is not None
+                            else source["amount"]
+                        )
+                    lines.append(line(amount, source, lp.str("description"), quantity))
+                else:
+                    unit = lp.int("unit_amount", minimum=0)
+                    if unit is None:
+                        raise missing_param(f"lines[{i}][unit_amount]")
+                    quantity = lp.int("quantity", minimum=1) or 1
+                    lines.append(
+                        line(unit * quantity, None, lp.str("description", required=True), quantity)
+                    )
+        elif amount_param is not None:
+            # An amount (incl. tax) spread over the invoice's lines in proportion.
+            total = invoice["total"] or 1
+            left = amount_param
+            data = invoice["lines"]["data"]
+            for i, source in enumerate(data):
+                gross = source["amount"] + sum(
+                    t["amount"] for t in source["taxes"] if t["tax_behavior"] == "exclusive"
+                )
+                share = left if i == len(data) - 1 else _div_half_up(amount_param * gross, total)
+                left -= share
+                # Back to the line's own terms (exclusive taxes come on top of the line amount).
+                excl = sum(t["amount"] for t in source["taxes"] if t["tax_behavior"] == "exclusive")
+                line_amount = (
+                    _div_half_up(share * source["amount"], source["amount"] + excl)
+                    if excl
+                    else share
+                )
+                lines.append(line(line_amount, source, None, None))
+        else:
+            raise invalid(
+                None,  # type: ignore[arg-type]
+                "You must pass either `amount` or `lines` to create a credit note.",
+                "parameter_missing",
+            )
+        taxes = [t for cl in lines for t in cl["taxes"]]
+        subtotal = sum(cl["amount"] for cl in lines)
+        inclusive = sum(t["amount"] for t in taxes if t["tax_behavior"] == "inclusive")
+        exclusive = sum(t["amount"] for t in taxes if t["tax_behavior"] == "exclusive")
+        total = subtotal + exclusive
+        if amount_param is not None and raw_lines and amount_param != total:
+            raise invalid(
+                "amount", f"The amount ({amount_param}) must equal the sum of the lines ({total})."
+            )
+        credited = (
+            invoice["post_payment_credit_notes_amount"] + invoice["pre_payment_credit_notes_amount"]
+        )
+        if total > invoice["total"] - credited:
+            raise invalid(
+                "amount",
+                f"The credit note amount ({_money(total, invoice['currency'])}) cannot exceed the "
+                "amount remaining on the invoice "
+                f"({_money(invoice['total'] - credited, invoice['currency'])}).",
+            )
+        post = invoice["status"] == "paid"
+        refund_amount = p.int("refund_amount", minimum=0) or 0
+        credit_amount = p.int("credit_amount", minimum=0) or 0
+        out_of_band = p.int("out_of_band_amount", minimum=0)
+        linked = [
+            (Params(r).str("refund") or "", Params(r).int("amount_refunded") or 0)
+            for r in as_list(p.data.get("refunds"))
+            if isinstance(r, dict)
+        ]
+        given = refund_amount + credit_amount + (out_of_band or 0) + sum(a for _, a in linked)
+        if post and given and given != total:
+            raise invalid(
+                "refund_amount",
+                f"The sum of credit amount, refund amount and out of band amount "
+                f"({_money(given, invoice['currency'])}) must equal the credit note amount "
+                f"({_money(total, invoice['currency'])}).",
+            )
+        if post and not given:
+            credit_amount = total
+        events: list[dict[str, Any]] = []
+        refunds: list[dict[str, Any]] = []
+        if refund_amount:
+            charge = self._invoice_charge(invoice)
+            if charge is None:
+                raise invalid("refund_amount", "This invoice has no payment to refund.")
+            refund, refund_events = self._refund(charge, refund_amount, info=info)
+            events += refund_events
+            refunds.append(
+                {
+                    "amount_refunded": refund_amount,
+                    "payment_record_refund": None,
+                    "refund": refund["id"],
+                    "type": "refund",
+                }
+            )
+        for refund_id, amount in linked:
+            self._get("refund", refund_id, param="refunds", status=400)
+            refunds.append(
+                {
+                    "amount_refunded": amount,
+                    "payment_record_refund": None,
+                    "refund": refund_id,
+                    "type": "refund",
+                }
+            )
+        count = sum(1 for c in self._all("credit_note") if c["invoice"] == invoice_id) + 1
+        now = self.now()
+        credit_note = self._store(
+            {
+                "id": cn_id,
+                "object": "credit_note",
+                "amount": total,
+                "amount_shipping": 0,
+                "created": now,
+                "currency": invoice["currency"],
+                "customer": invoice["customer"],
+                "customer_account": None,
+                "customer_balance_transaction": _rand_id("cbtxn") if credit_amount else None,
+                "discount_amount": 0,
+                "discount_amounts": [],
+                "effective_at": p.int("effective_at") or now,
+                "invoice": invoice_id,
+                "lines": {
+                    "object": "list",
+                    "data": lines,
+                    "has_more": False,
+                    "total_count": len(lines),
+                    "url": f"/v1/credit_notes/{cn_id}/lines",
+                },
+                "livemode": False,
+                "memo": p.str("memo"),
+                "metadata": p.metadata(),
+                "number": f"{invoice['number']}-CN-{count:02d}",
+                "out_of_band_amount": out_of_band,
+                "pdf": f"{self.base_url}/credit_notes/{cn_id}/pdf",
+                "post_payment_amount": total if post else 0,
+                "pre_payment_amount": 0 if post else total,
+                "pretax_credit_amounts": [],
+                "reason": reason,
+                "refunds": refunds,
+                "shipping_cost": None,
+                "status": "issued",
+                "subtotal": subtotal,
+                "subtotal_excluding_tax": subtotal - inclusive,
+                "total": total,
+                "total_excluding_tax": total - inclusive - exclusive,
+                "total_taxes": self._sum_taxes(taxes),
+                "type": "post_payment" if post else "pre_payment",
+                "voided_at": None,
+            }
+        )
+        if post:
+            invoice["post_payment_credit_notes_amount"] += total
+        else:
+            invoice["pre_payment_credit_notes_amount"] += total
+            invoice["amount_due"] -= total
+            invoice["amount_remaining"] -= total
+        events.insert(0, self._event("credit_note.created", credit_note, None, info))
+        return credit_note, events
+
+    def _void_credit_note(
+        self, cn_id: str, info: Any
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        credit_note = self._get("credit_note", cn_id)
+        if credit_note["status"] == "void":
+            raise invalid("id", "This credit note has already been voided.")
+        invoice = self.objects[credit_note["invoice"]]
+        credit_note["status"] = "void"
+        credit_note["voided_at"] = self.now()
+        if credit_note["type"] == "post_payment":
+            invoice["post_payment_credit_notes_amount"] -= credit_note["total"]
+        else:
+            invoice["pre_payment_credit_notes_amount"] -= credit_note["total"]
+            invoice["amount_due"] += credit_note["total"]
+            invoice["amount_remaining"] += credit_note["total"]
+        return credit_note, [self._event("credit_note.voided", credit_note, None, info)]
+
     # ---------------------------------------------------------------- flows
 
     def _complete(
-        self, cs_id: str, card: str, email: str | None = None, name: str | None = None
+        self,
+        cs_id: str,
+        card: str,
+        email: str | None = None,
+        name: str | None = None,
+        **details: Any,
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """Pay an open session. Raises StripeError (402 card_error on a decline)."""
+        """Pay an open session. Raises StripeError (402 card_error on a decline, 400 for a
+        missing or invalid billing detail). ``details``: see :meth:`pay`."""
+        unknown = set(details) - PAY_DETAILS
+        if unknown:
+            raise TypeError(f"unknown pay() arguments: {', '.join(sorted(unknown))}")
         with self._lock:
             session = self._get("checkout.session", cs_id)
             if session["status"] != "open":
@@ -1604,32 +2740,111 @@ class FakeStripe(FakeServer):
             customer = self.objects.get(session["customer"] or "")
             email = (customer or {}).get("email") or session["customer_email"] or email
             name = name or (customer or {}).get("name")
-            if customer is None and (
-                session["mode"] == "subscription" or session["customer_creation"] == "always"
+            automatic_tax = bool(session["automatic_tax"]["enabled"])
+            address = self._collected_address(session, details)
+            business_name = details.get("business_name") or None
+            tax_value = details.get("tax_id") or None
+            collection = session["tax_id_collection"] or {"enabled": False, "required": "never"}
+            if (business_name or tax_value) and not collection["enabled"]:
+                raise invalid(
+                    "tax_id",
+                    "This Checkout Session does not collect tax IDs "
+                    "(tax_id_collection[enabled] is false).",
+                )
+            tax_type = details.get("tax_id_type") or (
+                _tax_id_type_for(_normalise_tax_id(tax_value)) if tax_value else None
+            )
+            if (
+                collection["required"] == "if_supported"
+                and not tax_value
+                and address is not None
+                and address["country"] in TAX_ID_COUNTRIES
             ):
-                fields = {"email": email, "name": name}
+                raise invalid("tax_id", "Please provide a tax ID.", "tax_id_required")
+            if tax_value:
+                # Checked as the Tax ID API checks it, before anything is charged.
+                self._tax_id(None, tax_type, tax_value, param="tax_id")
+            consent = session["consent_collection"] or {}
+            if consent.get("terms_of_service") == "required" and not details.get(
+                "terms_accepted", True
+            ):
+                raise invalid("terms_of_service", "Please accept the terms of service.")
+            events: list[dict[str, Any]] = []
+            if customer is None and (
+                session["mode"] == "subscription"
+                or session["customer_creation"] == "always"
+                or (session["invoice_creation"] or {}).get("enabled")
+            ):
+                fields = {"email": email, "name": business_name or name}
                 customer = self._store(
                     self._customer(Params({k: v for k, v in fields.items() if v}))
                 )
+                customer["address"] = copy.deepcopy(address)
+                if business_name:
+                    customer["business_name"] = business_name
+            elif customer is not None:
+                update = session["_customer_update"]
+                if update["address"] == "auto" and address is not None:
+                    customer["address"] = copy.deepcopy(address)
+                if update["name"] == "auto" and (business_name or name):
+                    customer["name"] = business_name or name
+                    if business_name:
+                        customer["business_name"] = business_name
+            collected_ids: list[dict[str, Any]] = []
+            if tax_value:
+                if customer is not None:
+                    saved, tax_events = self._add_tax_id(customer, tax_type, tax_value)
+                    events += tax_events
+                    collected_ids.append(self.objects[saved["id"]])
+                else:
+                    # No customer to save it to: verified like Stripe's test mode, not stored.
+                    loose = self._tax_id(None, tax_type, tax_value, param="tax_id")
+                    value = loose["value"]
+                    if loose["verification"]["status"] == "pending":
+                        if "111111111" in value:
+                            loose["verification"]["status"] = "unverified"
+                        elif "222222222" not in value:
+                            loose["verification"]["status"] = "verified"
+                    collected_ids.append(loose)
             customer_id = customer["id"] if customer else None
+            decision = None
+            if automatic_tax:
+                known = self._customer_tax_ids(customer_id) if customer_id else collected_ids
+                decision = self._tax_decision(
+                    (address or (customer or {}).get("address") or {}).get("country"),
+                    known,
+                    (customer or {}).get("tax_exempt", "none"),
+                )
+                self._apply_session_tax(session, decision)
+                session["automatic_tax"]["status"] = "complete"
             pm = self._payment_method(number, brand, customer_id, email, name)
+            if address is not None:
+                pm["billing_details"]["address"] = copy.deepcopy(address)
             items = [
                 (self.objects[li["price"]["id"]], li["quantity"]) for li in self._line_items[cs_id]
             ]
-            events: list[dict[str, Any]] = []
             session["status"] = "complete"
             session["payment_status"] = "paid"
             session["customer"] = customer_id
             session["url"] = None
+            if consent.get("terms_of_service") == "required" or consent.get("promotions") == "auto":
+                session["consent"] = {
+                    "promotions": "opt_out" if consent.get("promotions") == "auto" else None,
+                    "terms_of_service": "accepted"
+                    if consent.get("terms_of_service") == "required"
+                    else None,
+                }
             session["customer_details"] = {
                 "address": copy.deepcopy(pm["billing_details"]["address"]),
-                "business_name": None,
+                "business_name": business_name,
                 "email": email,
                 "individual_name": None,
                 "name": name,
                 "phone": None,
-                "tax_exempt": "none",
-                "tax_ids": [],
+                "tax_exempt": decision["exempt"]
+                if decision
+                else (customer or {}).get("tax_exempt", "none"),
+                "tax_ids": [{"type": t["type"], "value": t["value"]} for t in collected_ids],
             }
             if session["mode"] == "subscription":
                 assert customer is not None
@@ -1642,19 +2857,25 @@ class FakeStripe(FakeServer):
                     dict(session["_subscription_metadata"]),
                     session["_subscription_description"],
                 )
-                invoice = self._invoice(
+                if automatic_tax:
+                    sub["automatic_tax"] = {
+                        "disabled_reason": None,
+                        "enabled": True,
+                        "liability": {"account": None, "type": "self"},
+                    }
+                events.append(self._event("customer.subscription.created", sub))
+                invoice, invoice_events = self._invoice(
                     sub,
                     "subscription_create",
                     pm,
                     period=(sub["created"], sub["created"]),
                     extra_lines=one_time,
+                    decision=decision,
                 )
                 sub["latest_invoice"] = invoice["id"]
                 session["subscription"] = sub["id"]
                 session["invoice"] = invoice["id"]
-                events.append(self._event("customer.subscription.created", sub))
-                events.append(self._event("invoice.paid", invoice))
-                events.append(self._event("invoice.payment_succeeded", invoice))
+                events += invoice_events
             else:
                 pi, _ = self._payment_intent(
                     session["amount_total"],
@@ -1666,8 +2887,79 @@ class FakeStripe(FakeServer):
                 )
                 session["payment_intent"] = pi["id"]
                 events.append(self._event("payment_intent.succeeded", pi))
+                if (session["invoice_creation"] or {}).get("enabled"):
+                    assert customer is not None
+                    invoice, invoice_events = self._payment_invoice(
+                        session, customer, items, pi, decision
+                    )
+                    session["invoice"] = invoice["id"]
+                    events += invoice_events
             events.append(self._event("checkout.session.completed", session))
             return session, events
+
+    def _collected_address(
+        self, session: dict[str, Any], details: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The billing address the page collected (None: only the card's country and ZIP)."""
+        given = dict(details.get("address") or {})
+        for key in ("line1", "line2", "postal_code", "city", "state", "country"):
+            if details.get(key):
+                given[key] = details[key]
+        required = (
+            session["billing_address_collection"] == "required"
+            or session["automatic_tax"]["enabled"]
+        )
+        if not given:
+            if not required:
+                return None
+            given = dict(GERMAN_ADDRESS)
+        country = str(given.get("country") or "").upper()
+        if not re.fullmatch(r"[A-Z]{2}", country):
+            raise invalid("address[country]", "Please select a country.")
+        address = {k: (str(given[k]) if given.get(k) else None) for k in GERMAN_ADDRESS}
+        address["country"] = country
+        if required and given is not GERMAN_ADDRESS:
+            for key, label in (("line1", "address"), ("city", "city")):
+                if not address[key]:
+                    raise invalid(f"address[{key}]", f"Please enter your {label}.")
+        return address
+
+    def _payment_invoice(
+        self,
+        session: dict[str, Any],
+        customer: dict[str, Any],
+        items: list[tuple[dict[str, Any], int]],
+        pi: dict[str, Any],
+        decision: dict[str, Any] | None,
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The post-purchase invoice of a payment-mode session (invoice_creation[enabled])."""
+        now = self.now()
+        data = session["invoice_creation"]["invoice_data"]
+        invoice = self._blank_invoice(
+            customer,
+            session["currency"],
+            "manual",
+            automatic_tax=decision is not None,
+            period=(now, now),
+        )
+        lines = [
+            self._invoice_line(invoice["id"], price, q, None, None, (now, now), decision)
+            for price, q in items
+        ]
+        invoice["lines"]["data"] = lines
+        invoice["lines"]["total_count"] = len(lines)
+        invoice.update(
+            account_tax_ids=copy.deepcopy(data["account_tax_ids"]),
+            custom_fields=copy.deepcopy(data["custom_fields"]),
+            description=data["description"],
+            footer=data["footer"] or invoice["footer"],
+            metadata=dict(data["metadata"] or {}),
+        )
+        if decision is not None and decision["exempt"] == "reverse":
+            invoice["customer_tax_exempt"] = "reverse"
+        self._set_invoice_totals(invoice)
+        self._store(invoice)
+        return invoice, self._invoice_events(invoice, lambda _total: pi)
 
     def _redirect_for(self, session: dict[str, Any]) -> str:
         if session["success_url"]:
@@ -1675,9 +2967,14 @@ class FakeStripe(FakeServer):
         return f"{self.base_url}/pay/{session['id']}"
 
     async def _pay(
-        self, cs_id: str, card: str, email: str | None = None, name: str | None = None
+        self,
+        cs_id: str,
+        card: str,
+        email: str | None = None,
+        name: str | None = None,
+        **details: Any,
     ) -> dict[str, Any]:
-        session, events = self._complete(cs_id, card, email, name)
+        session, events = self._complete(cs_id, card, email, name, **details)
         await self._dispatch(events)
         with self._lock:
             return {"redirect_url": self._redirect_for(session), "session": self._view(session)}
@@ -1745,7 +3042,6 @@ class FakeStripe(FakeServer):
                 return sub, [self._event("customer.subscription.deleted", sub)]
             if sub["status"] == "past_due":
                 invoice = self.objects[sub["latest_invoice"]]
-                now = self.now()
                 pm = self.objects[sub["default_payment_method"]]
                 pi, _charge = self._payment_intent(
                     invoice["amount_due"],
@@ -1754,22 +3050,12 @@ class FakeStripe(FakeServer):
                     pm,
                     description="Subscription update",
                 )
-                invoice.update(
-                    amount_paid=invoice["amount_due"],
-                    amount_remaining=0,
-                    attempt_count=invoice["attempt_count"] + 1,
-                    auto_advance=False,
-                    next_payment_attempt=None,
-                    status="paid",
-                )
-                invoice["status_transitions"]["paid_at"] = now
-                payment = self._invoice_payments[invoice["id"]][0]
-                payment.update(amount_paid=invoice["amount_due"], status="paid")
-                payment["payment"]["payment_intent"] = pi["id"]
-                payment["status_transitions"]["paid_at"] = now
+                self._settle(invoice, pi, paid=True)
+                events.append(self._event("invoice.paid", invoice))
+                events.append(self._event("invoice.payment_succeeded", invoice))
             else:
                 self._advance(sub)
-                invoice = self._invoice(
+                invoice, invoice_events = self._invoice(
                     sub,
                     "subscription_cycle",
                     self.objects[sub["default_payment_method"]],
@@ -1779,9 +3065,8 @@ class FakeStripe(FakeServer):
                     ),
                 )
                 sub["latest_invoice"] = invoice["id"]
+                events += invoice_events
             sub["status"] = "active"
-            events.append(self._event("invoice.paid", invoice))
-            events.append(self._event("invoice.payment_succeeded", invoice))
             events.append(
                 self._event(
                     "customer.subscription.updated", sub, self._diff(before, self._view(sub))
@@ -1801,9 +3086,10 @@ class FakeStripe(FakeServer):
                 invoice = self.objects[sub["latest_invoice"]]
                 invoice["attempt_count"] += 1
                 invoice["next_payment_attempt"] = self.now() + 3 * DAY
+                events = [self._event("invoice.payment_failed", invoice)]
             else:
                 self._advance(sub)
-                invoice = self._invoice(
+                invoice, events = self._invoice(
                     sub,
                     "subscription_cycle",
                     pm,
@@ -1815,7 +3101,6 @@ class FakeStripe(FakeServer):
                 )
                 sub["latest_invoice"] = invoice["id"]
             sub["status"] = "past_due"
-            events = [self._event("invoice.payment_failed", invoice)]
             previous = self._diff(before, self._view(sub))
             if previous:
                 events.append(self._event("customer.subscription.updated", sub, previous))
@@ -1829,7 +3114,69 @@ class FakeStripe(FakeServer):
             item["current_period_start"] = start
             item["current_period_end"] = add_interval(start, rec["interval"], rec["interval_count"])
 
+    def _record(self, endpoint: str, p: Params) -> None:
+        with self._lock:
+            self._received.append((endpoint, _plain(p.data)))
+
     # ---------------------------------------------------------------- public Python API
+
+    def received(self, endpoint: str | None = None) -> list[dict[str, Any]]:
+        """The parameters received per endpoint (e.g. ``"checkout.sessions.create"``), oldest
+        first, as the SDK was given them: nested dicts, lists for arrays, values as the form
+        sent them (strings). ``None``: all, as ``{"endpoint", "params"}``."""
+        with self._lock:
+            if endpoint is None:
+                return [{"endpoint": e, "params": copy.deepcopy(p)} for e, p in self._received]
+            return [copy.deepcopy(p) for e, p in self._received if e == endpoint]
+
+    def refund(
+        self,
+        target: str,
+        amount: int | None = None,
+        *,
+        reason: str | None = None,
+    ) -> dict[str, Any]:
+        """Refund like the Dashboard does: ``target`` is a charge, payment intent, invoice or
+        checkout session id; ``amount`` defaults to what is left. Sends refund.created and
+        charge.refunded; returns the refund."""
+        return self._call(lambda: self._refund_flow(target, amount, reason))  # type: ignore[no-any-return]
+
+    async def refund_async(
+        self, target: str, amount: int | None = None, *, reason: str | None = None
+    ) -> Any:
+        return await self._call_async(lambda: self._refund_flow(target, amount, reason))
+
+    async def _refund_flow(self, target: str, amount: int | None, reason: str | None) -> Any:
+        with self._lock:
+            obj = self.objects.get(target)
+            if obj is None:
+                raise KeyError(f"no object {target!r}")
+            kind = obj["object"]
+            if kind == "checkout.session":
+                if obj["payment_intent"]:
+                    obj = self.objects[obj["payment_intent"]]
+                elif obj["invoice"]:
+                    obj = self.objects[obj["invoice"]]
+                kind = obj["object"]
+            charge: dict[str, Any] | None = None
+            if kind == "charge":
+                charge = obj
+            elif kind == "payment_intent":
+                charge = self.objects.get(obj["latest_charge"] or "")
+            elif kind == "invoice":
+                charge = self._invoice_charge(obj)
+            if charge is None:
+                raise KeyError(f"nothing to refund for {target!r}")
+            refund, events = self._refund(charge, amount, reason=reason)
+            answer = self._view(refund)
+        await self._dispatch(events)
+        return answer
+
+    def register_tax(self, country: str, type: str = "standard") -> dict[str, Any]:
+        """Add an active Stripe Tax registration (as POST /v1/tax/registrations does)."""
+        with self._lock:
+            reg = self._store(self._registration(country.upper(), type, self.now() - 1, None))
+            return self._view(reg)
 
     def configure_webhook(self, url: str, secret: str, events: list[str] | None = None) -> None:
         with self._lock:
@@ -2025,10 +3372,31 @@ class FakeStripe(FakeServer):
         # ------------------------------------------------ customers
 
         @api("/v1/customers", ["POST"])
-        def customer_create(p: Params, _info: Any) -> Any:
-            p.check_known(ALLOWED["customer_create"])
+        async def customer_create(p: Params, info: Any) -> Any:
+            self._record("customers.create", p)
+            p.check_known(
+                ALLOWED["customer_create"]
+                | {"business_name", "individual_name", "tax_id_data", "validate"}
+            )
+            events: list[dict[str, Any]] = []
             with self._lock:
-                return self._render(self._store(self._customer(p)), p.expand())
+                data = [d for d in as_list(p.data.get("tax_id_data")) if isinstance(d, dict)]
+                for i, d in enumerate(data):  # checked before anything is stored
+                    self._tax_id(
+                        None,
+                        Params(d).str("type"),
+                        Params(d).str("value"),
+                        param=f"tax_id_data[{i}]",
+                    )
+                customer = self._store(self._customer(p))
+                for d in data:
+                    _, tax_events = self._add_tax_id(
+                        customer, Params(d).str("type"), Params(d).str("value"), info
+                    )
+                    events += tax_events
+                answer = self._render(customer, p.expand())
+            await self._dispatch(events)
+            return answer
 
         @api("/v1/customers", ["GET"])
         def customer_list(p: Params, _info: Any) -> Any:
@@ -2044,19 +3412,245 @@ class FakeStripe(FakeServer):
 
         @api("/v1/customers/<object_id>", ["POST"])
         def customer_update(p: Params, _info: Any, object_id: str) -> Any:
-            p.check_known(ALLOWED["customer_create"] - {"payment_method", "test_clock"})
+            self._record("customers.update", p)
+            p.check_known(
+                ALLOWED["customer_create"] - {"payment_method", "test_clock"}
+                | {"business_name", "individual_name", "validate"}
+            )
             with self._lock:
                 customer = self._get("customer", object_id)
-                for name in ("email", "name", "description", "phone"):
+                tax_exempt = p.enum("tax_exempt", ["exempt", "none", "reverse"])
+                for name in (
+                    "email",
+                    "name",
+                    "description",
+                    "phone",
+                    "business_name",
+                    "individual_name",
+                ):
                     if p.has(name):
                         customer[name] = p.str(name, empty_ok=True) or None
+                if p.has("address"):
+                    customer["address"] = self._address(p)
+                if tax_exempt is not None:
+                    customer["tax_exempt"] = tax_exempt
+                if p.has("invoice_settings"):
+                    customer["invoice_settings"] = self._invoice_settings(
+                        p, customer["invoice_settings"]
+                    )
                 customer["metadata"] = p.metadata(existing=customer["metadata"])
                 return self._render(customer, p.expand())
+
+        # ------------------------------------------------ customer tax IDs
+
+        @api("/v1/customers/<customer_id>/tax_ids", ["POST"])
+        async def tax_id_create(p: Params, info: Any, customer_id: str) -> Any:
+            self._record("customers.tax_ids.create", p)
+            p.check_known(ALLOWED["tax_id_create"])
+            with self._lock:
+                customer = self._get("customer", customer_id, param="customer")
+                created, events = self._add_tax_id(
+                    customer, p.str("type", required=True), p.str("value", required=True), info
+                )
+            await self._dispatch(events)
+            return created
+
+        @api("/v1/customers/<customer_id>/tax_ids", ["GET"])
+        def tax_id_list(p: Params, _info: Any, customer_id: str) -> Any:
+            with self._lock:
+                self._get("customer", customer_id, param="customer")
+                items = [t for t in self._all("tax_id") if t["customer"] == customer_id]
+                return self._paginate(items, p, f"/v1/customers/{customer_id}/tax_ids")
+
+        @api("/v1/customers/<customer_id>/tax_ids/<object_id>", ["GET"])
+        def tax_id_get(p: Params, _info: Any, customer_id: str, object_id: str) -> Any:
+            with self._lock:
+                self._get("customer", customer_id, param="customer")
+                tax_id = self._get("tax_id", object_id)
+                if tax_id["customer"] != customer_id:
+                    raise missing("tax_id", object_id)
+                return self._render(tax_id, p.expand())
+
+        @api("/v1/customers/<customer_id>/tax_ids/<object_id>", ["DELETE"])
+        async def tax_id_delete(p: Params, info: Any, customer_id: str, object_id: str) -> Any:
+            with self._lock:
+                self._get("customer", customer_id, param="customer")
+                tax_id = self._get("tax_id", object_id)
+                if tax_id["customer"] != customer_id:
+                    raise missing("tax_id", object_id)
+                del self.objects[object_id]
+                events = [self._event("customer.tax_id.deleted", tax_id, None, info)]
+            await self._dispatch(events)
+            return {"id": object_id, "object": "tax_id", "deleted": True}
+
+        # ------------------------------------------------ Stripe Tax
+
+        @api("/v1/tax/registrations", ["POST"])
+        def registration_create(p: Params, _info: Any) -> Any:
+            self._record("tax.registrations.create", p)
+            p.check_known(ALLOWED["registration_create"])
+            country = (p.str("country", required=True) or "").upper()
+            raw = p.data.get("active_from")
+            if raw is None:
+                raise missing_param("active_from")
+            active_from = self.now() if raw == "now" else p.int("active_from", minimum=0)
+            expires = p.data.get("expires_at")
+            expires_at = (
+                None if expires is None else self.now() if expires == "now" else p.int("expires_at")
+            )
+            options = _nested(p, "country_options", {country.lower()})
+            if options is None:
+                raise missing_param("country_options")
+            option = _nested(
+                options, country.lower(), {"standard", "type"}, prefix="country_options"
+            )
+            assert option is not None
+            type_ = option.enum(
+                "type", ["ioss", "oss_non_union", "oss_union", "standard"], required=True
+            )
+            standard = _nested(
+                option,
+                "standard",
+                {"place_of_supply_scheme"},
+                prefix=f"country_options[{country.lower()}]",
+            )
+            scheme = (
+                standard.enum(
+                    "place_of_supply_scheme", ["inbound_goods", "small_seller", "standard"]
+                )
+                if standard
+                else None
+            )
+            with self._lock:
+                reg = self._registration(
+                    country,
+                    str(type_),
+                    int(active_from or 0),
+                    expires_at,
+                    {"place_of_supply_scheme": scheme or "standard"},
+                )
+                return self._render(self._store(reg), p.expand())
+
+        @api("/v1/tax/registrations", ["GET"])
+        def registration_list(p: Params, _info: Any) -> Any:
+            status = p.enum("status", ["active", "all", "expired", "scheduled"]) or "all"
+            with self._lock:
+                items = []
+                for reg in self._all("tax.registration"):
+                    reg["status"] = self._registration_status(reg["active_from"], reg["expires_at"])
+                    if status in ("all", reg["status"]):
+                        items.append(reg)
+                return self._paginate(items, p, "/v1/tax/registrations")
+
+        @api("/v1/tax/registrations/<object_id>", ["GET"])
+        def registration_get(p: Params, _info: Any, object_id: str) -> Any:
+            with self._lock:
+                return self._render(self._get("tax.registration", object_id), p.expand())
+
+        @api("/v1/tax/registrations/<object_id>", ["POST"])
+        def registration_update(p: Params, _info: Any, object_id: str) -> Any:
+            p.check_known(ALLOWED["registration_update"])
+            with self._lock:
+                reg = self._get("tax.registration", object_id)
+                if p.has("expires_at"):
+                    raw = p.data["expires_at"]
+                    reg["expires_at"] = (
+                        None if raw == "" else self.now() if raw == "now" else p.int("expires_at")
+                    )
+                if p.has("active_from"):
+                    raw = p.data["active_from"]
+                    reg["active_from"] = self.now() if raw == "now" else p.int("active_from")
+                reg["status"] = self._registration_status(reg["active_from"], reg["expires_at"])
+                return self._render(reg, p.expand())
+
+        @api("/v1/tax_rates/<object_id>", ["GET"])
+        def tax_rate_get(p: Params, _info: Any, object_id: str) -> Any:
+            with self._lock:
+                return self._render(self._get("tax_rate", object_id), p.expand())
+
+        # ------------------------------------------------ refunds and credit notes
+
+        @api("/v1/refunds", ["POST"])
+        async def refund_create(p: Params, info: Any) -> Any:
+            self._record("refunds.create", p)
+            p.check_known(ALLOWED["refund_create"])
+            reason = p.enum("reason", ["duplicate", "fraudulent", "requested_by_customer"])
+            amount = p.int("amount", minimum=1)
+            with self._lock:
+                charge = self._charge_of(p)
+                refund, events = self._refund(
+                    charge, amount, reason=reason, metadata=p.metadata(), info=info
+                )
+                answer = self._render(refund, p.expand())
+            await self._dispatch(events)
+            return answer
+
+        @api("/v1/refunds/<object_id>", ["GET"])
+        def refund_get(p: Params, _info: Any, object_id: str) -> Any:
+            with self._lock:
+                return self._render(self._get("refund", object_id), p.expand())
+
+        @api("/v1/refunds", ["GET"])
+        def refund_list(p: Params, _info: Any) -> Any:
+            charge, pi = p.str("charge"), p.str("payment_intent")
+            with self._lock:
+                items = [
+                    r
+                    for r in self._all("refund")
+                    if (charge is None or r["charge"] == charge)
+                    and (pi is None or r["payment_intent"] == pi)
+                ]
+                return self._paginate(items, p, "/v1/refunds")
+
+        @api("/v1/credit_notes", ["POST"])
+        async def credit_note_create(p: Params, info: Any) -> Any:
+            self._record("credit_notes.create", p)
+            p.check_known(ALLOWED["credit_note_create"])
+            with self._lock:
+                credit_note, events = self._credit_note(p, info)
+                answer = self._render(credit_note, p.expand())
+            await self._dispatch(events)
+            return answer
+
+        @api("/v1/credit_notes", ["GET"])
+        def credit_note_list(p: Params, _info: Any) -> Any:
+            invoice, customer = p.str("invoice"), p.str("customer")
+            with self._lock:
+                items = [
+                    c
+                    for c in self._all("credit_note")
+                    if (invoice is None or c["invoice"] == invoice)
+                    and (customer is None or c["customer"] == customer)
+                ]
+                return self._paginate(items, p, "/v1/credit_notes")
+
+        @api("/v1/credit_notes/<object_id>", ["GET"])
+        def credit_note_get(p: Params, _info: Any, object_id: str) -> Any:
+            with self._lock:
+                return self._render(self._get("credit_note", object_id), p.expand())
+
+        @api("/v1/credit_notes/<object_id>/lines", ["GET"])
+        def credit_note_lines(p: Params, _info: Any, object_id: str) -> Any:
+            with self._lock:
+                credit_note = self._get("credit_note", object_id)
+                return self._paginate(
+                    credit_note["lines"]["data"], p, f"/v1/credit_notes/{object_id}/lines"
+                )
+
+        @api("/v1/credit_notes/<object_id>/void", ["POST"])
+        async def credit_note_void(p: Params, info: Any, object_id: str) -> Any:
+            p.check_known({"expand"})
+            with self._lock:
+                credit_note, events = self._void_credit_note(object_id, info)
+                answer = self._render(credit_note, p.expand())
+            await self._dispatch(events)
+            return answer
 
         # ------------------------------------------------ products
 
         @api("/v1/products", ["POST"])
         def product_create(p: Params, _info: Any) -> Any:
+            self._record("products.create", p)
             p.check_known(ALLOWED["product_create"])
             with self._lock:
                 return self._render(self._store(self._product(p)), p.expand())
@@ -2102,6 +3696,7 @@ class FakeStripe(FakeServer):
 
         @api("/v1/prices", ["POST"])
         def price_create(p: Params, _info: Any) -> Any:
+            self._record("prices.create", p)
             p.check_known(ALLOWED["price_create"])
             with self._lock:
                 return self._render(self._store(self._price(p)), p.expand())
@@ -2133,9 +3728,19 @@ class FakeStripe(FakeServer):
 
         @api("/v1/prices/<object_id>", ["POST"])
         def price_update(p: Params, _info: Any, object_id: str) -> Any:
+            self._record("prices.update", p)
             p.check_known(ALLOWED["price_update"])
             with self._lock:
                 price = self._get("price", object_id)
+                behavior = p.enum("tax_behavior", ["exclusive", "inclusive", "unspecified"])
+                if behavior is not None and behavior != price["tax_behavior"]:
+                    if price["tax_behavior"] != "unspecified":
+                        raise invalid(
+                            "tax_behavior",
+                            "You cannot change `tax_behavior` once it has been set to "
+                            "`inclusive` or `exclusive`. Create a new price instead.",
+                        )
+                    price["tax_behavior"] = behavior
                 if p.has("lookup_key"):
                     key = p.str("lookup_key", empty_ok=True) or None
                     if key:
@@ -2152,6 +3757,7 @@ class FakeStripe(FakeServer):
 
         @api("/v1/checkout/sessions", ["POST"])
         def session_create(p: Params, _info: Any) -> Any:
+            self._record("checkout.sessions.create", p)
             p.check_known(ALLOWED["session_create"])
             with self._lock:
                 return self._render(self._store(self._session(p)), p.expand())
@@ -2237,6 +3843,7 @@ class FakeStripe(FakeServer):
 
         @api("/v1/subscriptions/<object_id>", ["POST"])
         async def subscription_update(p: Params, info: Any, object_id: str) -> Any:
+            self._record("subscriptions.update", p)
             p.check_known(ALLOWED["subscription_update"])
             cape = p.bool("cancel_at_period_end")
             with self._lock:
@@ -2355,6 +3962,7 @@ class FakeStripe(FakeServer):
 
         @api("/v1/billing_portal/sessions", ["POST"])
         def portal_create(p: Params, _info: Any) -> Any:
+            self._record("billing_portal.sessions.create", p)
             p.check_known(ALLOWED["portal_create"])
             customer_id = p.str("customer", required=True)
             assert customer_id is not None
@@ -2418,17 +4026,68 @@ class FakeStripe(FakeServer):
                 session = self.objects.get(cs_id)
                 if session is None or session.get("object") != "checkout.session":
                     return _page("Not found", "<p>This checkout page does not exist.</p>"), 404
+            details: dict[str, Any] = {
+                k: form.get(k)
+                for k in ("line1", "line2", "postal_code", "city", "state", "country")
+                if form.get(k)
+            }
+            if form.get("is_business"):
+                details["business_name"] = form.get("business_name") or None
+                details["tax_id"] = form.get("tax_id") or None
+            if form.get("tos_shown"):
+                details["terms_accepted"] = bool(form.get("tos"))
             try:
                 result = await self._pay(
                     cs_id,
                     form.get("card_number", ""),
                     form.get("email") or None,
                     form.get("name") or None,
+                    **details,
                 )
             except StripeError as exc:
                 with self._lock:
                     return self._pay_page(session, error=exc.message, form=form), exc.status
             return redirect(result["redirect_url"], 303)
+
+        @app.get("/invoices/<in_id>")
+        async def invoice_page(in_id: str) -> Any:
+            with self._lock:
+                invoice = self.objects.get(in_id)
+                if invoice is None or invoice.get("object") != "invoice" or not invoice["number"]:
+                    return _page("Not found", "<p>This invoice does not exist.</p>"), 404
+                return self._invoice_page(invoice)
+
+        @app.get("/invoices/<in_id>/pdf")
+        async def invoice_pdf(in_id: str) -> Any:
+            with self._lock:
+                invoice = self.objects.get(in_id)
+                if invoice is None or invoice.get("object") != "invoice" or not invoice["number"]:
+                    return _page("Not found", "<p>This invoice does not exist.</p>"), 404
+                pdf = _pdf(self._document_lines(invoice))
+            return Response(
+                pdf,
+                content_type="application/pdf",
+                headers={
+                    "Content-Disposition": f'inline; filename="Invoice-{invoice["number"]}.pdf"'
+                },
+            )
+
+        @app.get("/credit_notes/<cn_id>/pdf")
+        async def credit_note_pdf(cn_id: str) -> Any:
+            with self._lock:
+                credit_note = self.objects.get(cn_id)
+                if credit_note is None or credit_note.get("object") != "credit_note":
+                    return _page("Not found", "<p>This credit note does not exist.</p>"), 404
+                pdf = _pdf(self._document_lines(credit_note))
+            return Response(
+                pdf,
+                content_type="application/pdf",
+                headers={
+                    "Content-Disposition": (
+                        f'inline; filename="CreditNote-{credit_note["number"]}.pdf"'
+                    )
+                },
+            )
 
         @app.get("/portal/<bps_id>")
         async def portal_page(bps_id: str) -> Any:
@@ -2528,9 +4187,10 @@ class FakeStripe(FakeServer):
             data = await body()
             return await self._pay(
                 cs_id,
-                str(data.get("card", "4242424242424242")),
-                data.get("email"),
-                data.get("name"),
+                str(data.pop("card", "4242424242424242")),
+                data.pop("email", None),
+                data.pop("name", None),
+                **data,
             )
 
         @app.post("/_fake/subscriptions/<sub_id>/<action>")
@@ -2622,9 +4282,76 @@ class FakeStripe(FakeServer):
         )
         err = f'<p class=err role="alert">{esc(error)}</p>' if error else ""
         holder = esc((customer or {}).get("name") or "Jenny Rosen")
+        values = dict(form or {})
+        tax_row = ""
+        if session["automatic_tax"]["enabled"]:
+            amount_tax = session["total_details"]["amount_tax"]
+            tax_text = (
+                esc(_money(amount_tax, session["currency"]))
+                if session["automatic_tax"]["status"] == "complete"
+                else "Calculated from your address"
+            )
+            tax_row = f'<tr><td>Tax</td><td class=r id="tax">{tax_text}</td></tr>'
+        address_fields = ""
+        if (
+            session["billing_address_collection"] == "required"
+            or session["automatic_tax"]["enabled"]
+        ):
+            saved = (customer or {}).get("address") or GERMAN_ADDRESS
+            country = values.get("country") or saved.get("country") or "DE"
+            options = "".join(
+                f'<option value="{c}"{" selected" if c == country else ""}>{c}</option>'
+                for c in sorted(set(EU_RATES) | {"GB", "CH", "NO", "US", country})
+            )
+
+            def field(key: str, label: str, auto: str) -> str:
+                value = esc(values.get(key) or saved.get(key) or "")
+                return (
+                    f'<label>{label} <input name="{key}" autocomplete="{auto}" '
+                    f'value="{value}"></label>'
+                )
+
+            address_fields = (
+                "<fieldset><legend>Billing address</legend>"
+                + field("line1", "Address", "address-line1")
+                + "<div class=row>"
+                + field("postal_code", "Postal code", "postal-code")
+                + field("city", "City", "address-level2")
+                + "</div>"
+                + f'<label>Country <select name="country" autocomplete="country">{options}'
+                + "</select></label></fieldset>"
+            )
+        business_fields = ""
+        collection = session["tax_id_collection"] or {}
+        if collection.get("enabled"):
+            checked = " checked" if values.get("is_business") else ""
+            business_fields = (
+                f'<label class=check><input type="checkbox" name="is_business" value="1"{checked}>'
+                " I\u2019m purchasing as a business</label>"
+                f'<label>Business name <input name="business_name" '
+                f'value="{esc(values.get("business_name") or "")}"></label>'
+                f'<label>Tax ID <input name="tax_id" placeholder="DE123456789" '
+                f'value="{esc(values.get("tax_id") or "")}"></label>'
+            )
+        consent = session["consent_collection"] or {}
+        texts = session["custom_text"] or {}
+        tos = ""
+        if consent.get("terms_of_service") == "required":
+            label = (texts.get("terms_of_service_acceptance") or {}).get(
+                "message"
+            ) or "I agree to the Terms of Service"
+            tos = (
+                '<input type="hidden" name="tos_shown" value="1">'
+                f'<label class=check><input type="checkbox" name="tos" value="1" checked> '
+                f"{esc(label)}</label>"
+            )
+        submit_note = (
+            f"<p class=note>{esc(texts['submit']['message'])}</p>" if texts.get("submit") else ""
+        )
         body = f"""
 <p class=merchant>{ACCOUNT_NAME} (test mode)</p>
-<table>{rows}<tr class=total><td>Total</td><td class=r id="amount">{total}</td></tr></table>
+<table>{rows}{tax_row}
+<tr class=total><td>Total</td><td class=r id="amount">{total}</td></tr></table>
 {err}
 <form method="post" action="/pay/{esc(session["id"])}">
   {email_field}
@@ -2634,10 +4361,93 @@ class FakeStripe(FakeServer):
   <label>CVC <input name="cvc" value="123"></label></div>
   <label>Name on card <input name="name" value="{holder}">
   </label>
+  {address_fields}
+  {business_fields}
+  {tos}
+  {submit_note}
   <button type="submit">Pay</button>
 </form>
 <p>{cancel}</p>"""
         return _page("Checkout", body)
+
+    def _document_lines(self, doc: dict[str, Any]) -> list[str]:
+        """The text of an invoice or credit note, as its hosted page and PDF show it."""
+        currency = doc["currency"]
+
+        def day(ts: int | None) -> str:
+            return datetime.fromtimestamp(ts or 0, UTC).strftime("%Y-%m-%d")
+
+        def tax_line(tax: dict[str, Any]) -> str:
+            rate = self.objects.get(tax["tax_rate_details"]["tax_rate"], {})
+            percent = f"{rate.get('percentage', 0):g} %"
+            kind = " incl." if tax["tax_behavior"] == "inclusive" else ""
+            reason = " (reverse charge)" if tax["taxability_reason"] == "reverse_charge" else ""
+            return (
+                f"{rate.get('display_name', 'Tax')} {rate.get('country') or ''} {percent}{kind}"
+                f" on {_money(tax['taxable_amount'] or 0, currency)}{reason}: "
+                f"{_money(tax['amount'], currency)}"
+            )
+
+        if doc["object"] == "credit_note":
+            invoice = self.objects[doc["invoice"]]
+            out = [
+                f"Credit note {doc['number']}",
+                f"Invoice: {invoice['number']}",
+                f"Date of issue: {day(doc['created'])}",
+                f"Status: {doc['status']}",
+                f"{ACCOUNT_NAME}, {ACCOUNT_COUNTRY}",
+                f"Bill to: {invoice['customer_name'] or ''}",
+            ]
+            out += [
+                f"{li['description'] or 'Credit'}: {_money(li['amount'], currency)}"
+                for li in doc["lines"]["data"]
+            ]
+            out += [tax_line(t) for t in doc["total_taxes"] or []]
+            out.append(f"Total credited: {_money(doc['total'], currency)}")
+            if doc["reason"]:
+                out.append(f"Reason: {doc['reason']}")
+            if doc["memo"]:
+                out.append(doc["memo"])
+            return out
+        address = _one_line(doc["customer_address"])
+        out = [
+            f"Invoice {doc['number']}",
+            f"Date of issue: {day(doc['effective_at'] or doc['created'])}",
+            f"Status: {doc['status']}",
+            f"{doc['account_name']}, {doc['account_country']}",
+            f"Bill to: {doc['customer_name'] or ''}",
+        ]
+        if address:
+            out.append(address)
+        out += [f"{t['type']}: {t['value']}" for t in doc["customer_tax_ids"] or []]
+        out += [
+            f"{li['description']} x {li['quantity']}: {_money(li['amount'], currency)}"
+            for li in doc["lines"]["data"]
+        ]
+        out.append(f"Subtotal: {_money(doc['subtotal'], currency)}")
+        out += [tax_line(t) for t in doc["total_taxes"] or []]
+        out.append(f"Total: {_money(doc['total'], currency)}")
+        out.append(f"Amount paid: {_money(doc['amount_paid'], currency)}")
+        if doc["post_payment_credit_notes_amount"]:
+            out.append(f"Credited: {_money(doc['post_payment_credit_notes_amount'], currency)}")
+        if doc["customer_tax_exempt"] == "reverse":
+            out.append("Reverse charge")
+        out += [f"{f['name']}: {f['value']}" for f in doc["custom_fields"] or []]
+        if doc["description"]:
+            out.append(doc["description"])
+        if doc["footer"]:
+            out += doc["footer"].splitlines()
+        return out
+
+    def _invoice_page(self, invoice: dict[str, Any]) -> str:
+        esc = html.escape
+        lines = self._document_lines(invoice)
+        body = (
+            f"<p class=merchant>{ACCOUNT_NAME} (test mode)</p>"
+            + "".join(f"<p>{esc(line)}</p>" for line in lines[1:])
+            + f'<p><a id="pdf" href="{esc(invoice["invoice_pdf"])}">Download invoice</a></p>'
+        )
+        return _page(lines[0], body)
 
     def _portal_page(self, portal: dict[str, Any]) -> str:
         esc = html.escape
@@ -2684,6 +4494,45 @@ class FakeStripe(FakeServer):
         return _page("Billing", body)
 
 
+def _plain(value: Any) -> Any:
+    """Parsed form data with arrays (digit-keyed dicts) as lists."""
+    if isinstance(value, dict):
+        if value and all(k.isdigit() for k in value):
+            return [_plain(value[k]) for k in sorted(value, key=int)]
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _raise(exc: Exception) -> Any:
+    raise exc
+
+
+def _nested(p: Params, name: str, allowed: set[str], *, prefix: str = "") -> Params | None:
+    """The nested object parameter ``name`` (None when absent), unknown keys refused."""
+    full = f"{prefix}[{name}]" if prefix else name
+    raw = p.data.get(name)
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise invalid(full, "Invalid object", "parameter_invalid_object")
+    for key in raw:
+        if key not in allowed:
+            raise unknown_param(f"{full}[{key}]")
+    return Params(raw)
+
+
+def _one_line(address: dict[str, Any] | None) -> str | None:
+    if not address:
+        return None
+    parts = [
+        address.get("line1"),
+        address.get("line2"),
+        " ".join(x for x in (address.get("postal_code"), address.get("city")) if x),
+        address.get("country"),
+    ]
+    return ", ".join(x for x in parts if x) or None
+
+
 def _ok(status: int | None) -> bool:
     return status is not None and 200 <= status < 300
 
@@ -2721,6 +4570,42 @@ def _plan_of(price: dict[str, Any]) -> dict[str, Any]:
         "trial_period_days": None,
         "usage_type": rec.get("usage_type", "licensed"),
     }
+
+
+def _pdf(lines: list[str]) -> bytes:
+    """A small, valid one-page PDF (Helvetica text) with ``lines``; euro signs as "EUR"."""
+
+    def text(line: str) -> str:
+        line = line.replace("\u20ac", "EUR ").replace("\u00d7", "x")
+        line = line.encode("latin-1", "replace").decode("latin-1")
+        return line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+    ops = ["BT", "/F1 11 Tf", "14 TL", "56 790 Td"]
+    for i, line in enumerate(lines[:50]):
+        ops.append(f"({text(line)}) Tj T*" if i else f"/F1 16 Tf ({text(line)}) Tj T* /F1 11 Tf")
+    ops.append("ET")
+    stream = "\n".join(ops).encode("latin-1")
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] "
+        b"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+        b"<< /Length " + str(len(stream)).encode() + b" >>\nstream\n" + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, obj in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + obj + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    for offset in offsets:
+        out += f"{offset:010d} 00000 n \n".encode()
+    out += (
+        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+    ).encode()
+    return bytes(out)
 
 
 def _json(answer: Any, status: int, request_id: str) -> Response:
@@ -2764,7 +4649,10 @@ box-sizing:border-box;border:1px solid #ccd;border-radius:4px}}
 .row{{display:flex;gap:.5rem}} .row label{{flex:1}}
 button{{width:100%;padding:.7rem;margin-top:.8rem;background:#635bff;color:#fff;border:0;
 border-radius:4px;font-size:1rem}}
-.err{{color:#df1b41}} .sub{{border:1px solid #ddd;border-radius:4px;padding:.7rem;margin:.5rem 0}}
+.err{{color:#df1b41}} fieldset{{border:0;padding:0;margin:.6rem 0}}
+label.check{{display:flex;gap:.5rem;align-items:center}} label.check input{{width:auto}}
+select{{display:block;width:100%;padding:.5rem}}
+.sub{{border:1px solid #ddd;border-radius:4px;padding:.7rem;margin:.5rem 0}}
 </style></head><body><h1>{html.escape(title)}</h1>{body}</body></html>"""
 
 

@@ -328,6 +328,8 @@ async def test_subscription_checkout_async(fake: FakeStripe, receiver: Receiver)
     events = receiver.events()
     assert [e.type for e in events] == [
         "customer.subscription.created",
+        "invoice.created",
+        "invoice.finalized",
         "invoice.paid",
         "invoice.payment_succeeded",
         "checkout.session.completed",
@@ -337,7 +339,7 @@ async def test_subscription_checkout_async(fake: FakeStripe, receiver: Receiver)
     assert completed.data.object.subscription == sub.id
     assert completed.data.object.client_reference_id == "order-1"
     assert events[0].data.object.metadata.to_dict() == {"user": "7"}
-    assert [d["status_code"] for d in fake.deliveries] == [200] * 4
+    assert [d["status_code"] for d in fake.deliveries] == [200] * 6
 
     # Events API: newest first, type filter, limit.
     page = await client.v1.events.list_async(params={"limit": 2})
@@ -347,7 +349,12 @@ async def test_subscription_checkout_async(fake: FakeStripe, receiver: Receiver)
     ]
     assert page.has_more
     only = await client.v1.events.list_async(params={"type": "invoice.*"})
-    assert {e.type for e in only.data} == {"invoice.paid", "invoice.payment_succeeded"}
+    assert {e.type for e in only.data} == {
+        "invoice.created",
+        "invoice.finalized",
+        "invoice.paid",
+        "invoice.payment_succeeded",
+    }
     assert (await client.v1.events.retrieve_async(completed.id)).type == completed.type
 
 
@@ -486,6 +493,8 @@ def test_delivery_order_duplicates_hold(
 ) -> None:
     normal = [
         "customer.subscription.created",
+        "invoice.created",
+        "invoice.finalized",
         "invoice.paid",
         "invoice.payment_succeeded",
         "checkout.session.completed",
@@ -507,15 +516,15 @@ def test_delivery_order_duplicates_hold(
     fake.set_delivery(order="normal", duplicates=2)
     subscribe(client, fake)
     ids = [e.id for e in receiver.events()]
-    assert len(ids) == 12 and len(set(ids)) == 4
-    assert sum(d["duplicate"] for d in fake.deliveries[-12:]) == 8
+    assert len(ids) == 18 and len(set(ids)) == 6
+    assert sum(d["duplicate"] for d in fake.deliveries[-18:]) == 12
 
     receiver.received.clear()
     response = httpx.post(f"{fake.base_url}/_fake/delivery", json={"duplicates": 0, "hold": True})
     assert response.json()["hold"] is True
     subscribe(client, fake)
     assert receiver.received == []
-    assert httpx.post(f"{fake.base_url}/_fake/flush").json() == {"flushed": 4}
+    assert httpx.post(f"{fake.base_url}/_fake/flush").json() == {"flushed": 6}
     assert receiver.types() == normal
 
 
@@ -554,7 +563,7 @@ def test_async_delivery_and_wait_idle(
     fake.set_delivery(wait=False)
     subscribe(client, fake)
     fake.wait_idle()
-    assert len(receiver.received) == 4
+    assert len(receiver.received) == 6
 
 
 # ------------------------------------------------------------------ subscriptions and portal
@@ -572,6 +581,8 @@ def test_subscription_lifecycle(
     item = renewed["items"]["data"][0]
     assert item["current_period_start"] == start.current_period_end
     assert receiver.types() == [
+        "invoice.created",
+        "invoice.finalized",
         "invoice.paid",
         "invoice.payment_succeeded",
         "customer.subscription.updated",
@@ -584,10 +595,15 @@ def test_subscription_lifecycle(
     receiver.received.clear()
     failed = httpx.post(f"{fake.base_url}/_fake/subscriptions/{sub_id}/fail").json()
     assert failed["status"] == "past_due"
-    assert receiver.types() == ["invoice.payment_failed", "customer.subscription.updated"]
-    open_invoice = receiver.events()[0].data.object
+    assert receiver.types() == [
+        "invoice.created",
+        "invoice.finalized",
+        "invoice.payment_failed",
+        "customer.subscription.updated",
+    ]
+    open_invoice = receiver.events()[2].data.object
     assert open_invoice.status == "open" and open_invoice.amount_remaining == 2900
-    assert receiver.events()[1].data.previous_attributes.status == "active"
+    assert receiver.events()[3].data.previous_attributes.status == "active"
 
     receiver.received.clear()
     assert fake.renew(sub_id)["status"] == "active"
