@@ -9,6 +9,7 @@ IDs, BR-O-02); another 0 % E."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -20,8 +21,9 @@ from drafthorse.models.note import IncludedNote
 from drafthorse.models.party import TaxRegistration
 from drafthorse.models.payment import PaymentTerms
 from drafthorse.models.tradelines import LineItem
+from lxml import etree
 
-from agency.core.errors import NotFound
+from agency.core.errors import Conflict, NotFound
 from agency.modules.invoices.models import CREDIT_NOTE, Invoice
 
 PROFILE = "FACTUR-X_EN16931"
@@ -32,6 +34,8 @@ SMALL_BUSINESS_NOTE = (
     "Gemäß § 19 UStG wird keine Umsatzsteuer berechnet."
 )
 OUTSIDE_EU_NOTE = "Not subject to VAT in Germany (place of supply outside the EU)"
+MSG_E_INVOICE_FAILED = "This invoice's e-invoice could not be made. Please contact us."
+log = logging.getLogger(__name__)
 MSG_NO_E_INVOICE = "This invoice has no e-invoice: e-invoices are made for business invoices."
 
 
@@ -135,9 +139,7 @@ def build_xml(row: Invoice, seller: Seller, *, corrects: tuple[str, date] | None
     doc.context.guideline_parameter.id = GUIDELINE
     doc.header.id = row.number
     doc.header.type_code = "381" if row.kind == CREDIT_NOTE else "380"
-    doc.header.name = "CREDIT NOTE" if row.kind == CREDIT_NOTE else "INVOICE"
     doc.header.issue_date_time = row.issued_at.date()
-    doc.header.languages.add("en")
     notes: list[str] = []
     if "reverse_charge" in kinds:
         notes.append(REVERSE_CHARGE_NOTE)
@@ -149,7 +151,7 @@ def build_xml(row: Invoice, seller: Seller, *, corrects: tuple[str, date] | None
         notes.append(row.footer)
     for text in notes:
         note = IncludedNote()
-        note.content.add(text)
+        note.content = text[:5000]
         doc.header.notes.add(note)
 
     agreement = doc.trade.agreement
@@ -246,7 +248,11 @@ def build_xml(row: Invoice, seller: Seller, *, corrects: tuple[str, date] | None
         terms.description = "Payable through the invoice page."
         terms.due = max(row.issued_at.date(), date.today())
     settlement.terms.add(terms)
-    xml: bytes = doc.serialize(schema=PROFILE)
+    try:
+        xml: bytes = doc.serialize(schema=PROFILE)  # checked against the profile's XSD
+    except etree.XMLSyntaxError as error:
+        log.error("invoice %s: its e-invoice fails the XSD: %s", row.id, error)
+        raise Conflict(MSG_E_INVOICE_FAILED) from error
     return xml
 
 
