@@ -22,7 +22,9 @@ from typing import Any
 
 from agency.core import db
 from agency.modules.catalogue import service
+from agency.modules.tax import api as tax_api
 from agency.registry import MODULES
+from agency.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUTPUT = ROOT / "webui" / "test" / "fixtures" / "catalogue.json"
@@ -45,7 +47,9 @@ async def served_catalogue(path: Path | None = None) -> dict[str, Any]:
             await service.set_stripe_ids(
                 plan.key, product_id=fake_id("prod", plan.key), price_id=fake_id("price", plan.key)
             )
-        body: dict[str, Any] = (await service.catalogue()).model_dump(mode="json")
+        # The tax block of the default settings (a German agency, gross prices).
+        tax = tax_api.tax_display(Settings())
+        body: dict[str, Any] = (await service.catalogue(tax)).model_dump(mode="json")
     finally:
         await db.close_db()
     return body

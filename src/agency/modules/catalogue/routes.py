@@ -8,11 +8,12 @@ from quart import Blueprint, Response, request
 from quart_schema import document_response, hide, validate_querystring
 
 from agency.core.errors import NotFound
-from agency.core.web import site_files
+from agency.core.web import settings_of, site_files
 from agency.core.web.compression import MIN_SIZE, choose_encoding, compress
 from agency.core.web.site import SiteFiles
 from agency.modules.catalogue import service
 from agency.modules.catalogue.schemas import CatalogueOut, PurchasePageQuery
+from agency.modules.tax import api as tax_api
 
 blueprint = Blueprint("catalogue", __name__)
 
@@ -21,7 +22,7 @@ blueprint = Blueprint("catalogue", __name__)
 @document_response(CatalogueOut, 200)  # the route writes the JSON itself (for its ETag)
 async def get_catalogue() -> Response:
     """Every active service family and plan with prices in cents (ETag-cached)."""
-    current = await service.catalogue_json()
+    current = await _catalogue_json()
     headers = {"ETag": current.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
     if current.etag in request.headers.get("If-None-Match", ""):
         return Response(status=304, headers=headers)
@@ -33,6 +34,11 @@ async def get_catalogue() -> Response:
     headers["Content-Encoding"] = encoding
     headers["ETag"] = "W/" + current.etag
     return Response(_encoded(current, encoding), content_type="application/json", headers=headers)
+
+
+async def _catalogue_json() -> service.CatalogueJson:
+    """The catalogue with the tax block of this app's settings."""
+    return await service.catalogue_json(tax_api.tax_display(settings_of(tax_api.TaxSettings)))
 
 
 _encodings: dict[tuple[str, str], bytes] = {}
@@ -104,7 +110,7 @@ async def _purchase_page(
     shell = _shell_without_template(pattern)
     if shell is not None:
         return shell
-    current = await service.catalogue_json()
+    current = await _catalogue_json()
     variant = pick_variant(current.data)
     site = _site()
     template = (site.page_template(variant) if variant else None) or site.page_template(pattern)

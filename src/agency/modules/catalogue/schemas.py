@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, BaseModel, Field, model_validator
 
 from agency.core.text import Line, Lines, QueryArgs
+from agency.modules.tax.api import TaxDisplay
 
 KEY_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 TEXT_MAX = 5000
@@ -170,6 +171,10 @@ class FamilyOut(BaseModel):
 class CatalogueOut(BaseModel):
     families: list[FamilyOut]
     plans: list[PlanOut]
+    tax: TaxDisplay = Field(
+        description="How the prices are shown: gross or net, the agency's VAT country and "
+        "rate, every EU standard rate (the tax module's settings)."
+    )
 
 
 @dataclass(frozen=True)

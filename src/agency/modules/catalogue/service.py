@@ -29,6 +29,7 @@ from agency.modules.catalogue.schemas import (
     PriceChangeInfo,
     SeedReport,
 )
+from agency.modules.tax.api import TaxDisplay
 
 DEFAULT_FAMILY = "website"
 # Plan fields copied from the data file; Stripe ids and `active` are the program's own, the
@@ -273,22 +274,25 @@ class CatalogueJson:
     embeddable: str
 
 
-# (the connection it was read through, its version, the JSON): a reopened or other database
-# (the tests open one per test) never reuses what another one's version number named.
-_cached: tuple[object, int, CatalogueJson] | None = None
+# (the connection it was read through, its version, the tax block, the JSON): a reopened or
+# other database (the tests open one per test) never reuses what another one's version number
+# named, nor other tax settings what these built.
+_cached: tuple[object, int, dict[str, Any], CatalogueJson] | None = None
 
 
-async def catalogue_json() -> CatalogueJson:
-    """The public catalogue's JSON, built once per change of the catalogue in this process.
+async def catalogue_json(tax: Mapping[str, Any]) -> CatalogueJson:
+    """The public catalogue's JSON with the tax block `tax` (`tax.api.tax_display`), built once
+    per change of the catalogue (or of the tax settings) in this process; its ETag is the
+    body's hash, so it changes with either.
 
     The version is read before the rows, so what is cached is never older than its number."""
     global _cached
     database = connections.get("default")
     current = await _shared_version()
     cached = _cached
-    if cached is not None and cached[0] is database and cached[1] == current:
-        return cached[2]
-    data = await catalogue()
+    if cached is not None and cached[0] is database and cached[1] == current and cached[2] == tax:
+        return cached[3]
+    data = await catalogue(tax)
     body = data.model_dump_json().encode()
     built = CatalogueJson(
         body=body,
@@ -296,12 +300,12 @@ async def catalogue_json() -> CatalogueJson:
         data=data,
         embeddable=embeddable_json(body.decode()),
     )
-    _cached = (database, current, built)
+    _cached = (database, current, dict(tax), built)
     return built
 
 
-async def catalogue() -> CatalogueOut:
-    """Every active family and plan, in the data file's order."""
+async def catalogue(tax: Mapping[str, Any]) -> CatalogueOut:
+    """Every active family and plan, in the data file's order, and the tax block `tax`."""
     plans = await Plan.filter(active=True).order_by("sort_order")
     families = await Family.all().order_by("sort_order")
     struck = await _previous_prices({p.key: p.price for p in plans})
@@ -344,6 +348,7 @@ async def catalogue() -> CatalogueOut:
             )
             for p in plans
         ],
+        tax=TaxDisplay.model_validate(tax),
     )
 
 

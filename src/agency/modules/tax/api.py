@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from agency.core.settings import Settings, as_settings
-from agency.modules.tax.schemas import VatIdResult
+from agency.modules.tax.schemas import TaxDisplay, VatIdResult
 from agency.modules.tax.service import display, vatids
 from agency.modules.tax.service.arithmetic import (
     MSG_OUTSIDE_EU,
@@ -50,6 +50,7 @@ __all__ = [
     "RATES_DATE",
     "RATES_SOURCE",
     "Amounts",
+    "TaxDisplay",
     "TaxSettings",
     "Treatment",
     "VatIdResult",
