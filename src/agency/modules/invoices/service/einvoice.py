@@ -21,7 +21,6 @@ from drafthorse.models.note import IncludedNote
 from drafthorse.models.party import TaxRegistration
 from drafthorse.models.payment import PaymentTerms
 from drafthorse.models.tradelines import LineItem
-from lxml import etree
 
 from agency.core.errors import Conflict, NotFound
 from agency.modules.invoices.models import CREDIT_NOTE, Invoice
@@ -250,7 +249,7 @@ def build_xml(row: Invoice, seller: Seller, *, corrects: tuple[str, date] | None
     settlement.terms.add(terms)
     try:
         xml: bytes = doc.serialize(schema=PROFILE)  # checked against the profile's XSD
-    except etree.XMLSyntaxError as error:
+    except SyntaxError as error:  # lxml.etree.XMLSyntaxError
         log.error("invoice %s: its e-invoice fails the XSD: %s", row.id, error)
         raise Conflict(MSG_E_INVOICE_FAILED) from error
     return xml
