@@ -90,6 +90,13 @@ export interface paths {
     /** A generation's state: queued, running, done (ideas or article_id) or failed (error). */
     get: operations["get_get_generation"];
   };
+  "/api/admin/invoices": {
+    /**
+     * Every invoice and credit note, newest first; ?customer= (e-mail, user id or Stripe
+     * @description customer id) and ?month=YYYY-MM (admins only).
+     */
+    get: operations["get_get_admin_invoices"];
+  };
   "/api/admin/leads": {
     /** Every lead, newest first; filter with ?source= and ?since= (admins only). */
     get: operations["get_get_leads"];
@@ -129,6 +136,13 @@ export interface paths {
   "/api/admin/support/{request_id}/resolve": {
     /** Mark a request resolved (admins only). */
     post: operations["post_post_admin_support_resolve"];
+  };
+  "/api/admin/vat-report": {
+    /**
+     * The VAT report of a quarter (?quarter=2026Q4, default the current one); &format=csv
+     * @description for the CSV download (admins only).
+     */
+    get: operations["get_get_vat_report"];
   };
   "/api/analyses": {
     /**
@@ -251,6 +265,17 @@ export interface paths {
     /** Whether the server and its database answer, and which version runs. */
     get: operations["get_get_health"];
   };
+  "/api/invoices": {
+    /** The signed-in user's invoices and credit notes, newest first. */
+    get: operations["get_get_invoices"];
+  };
+  "/api/invoices/{invoice_id}/e-invoice": {
+    /**
+     * The EN 16931 e-invoice (Factur-X/ZUGFeRD CII XML) of a business invoice, as a download
+     * @description (its owner or an admin; 404 for a consumer's invoice).
+     */
+    get: operations["get_get_e_invoice"];
+  };
   "/api/leads": {
     /**
      * A visitor's form: stored as a lead, and the agency is told by e-mail. With
@@ -361,6 +386,22 @@ export interface paths {
      */
     post: operations["post_post_support"];
   };
+  "/api/tax": {
+    /**
+     * How prices are shown (the same block as the catalogue's `tax`): VAT mode, gross or net
+     * @description prices, the agency's country and rate, the One-Stop-Shop, the default buyer type, the
+     * locale and every EU standard rate (basis points).
+     */
+    get: operations["get_get_tax"];
+  };
+  "/api/tax/vat-id": {
+    /**
+     * Check a business buyer's VAT ID: syntax and check digits at once (400 with the field
+     * @description `vat_id`), then the EU's VIES service (cached). VIES down: `pending`, re-checked later;
+     * VAT is charged until VIES confirms the ID.
+     */
+    post: operations["post_post_vat_id"];
+  };
 }
 
 export type webhooks = Record<string, never>;
@@ -396,6 +437,86 @@ export interface components {
        * @description cancel_page, or dashboard (the customer portal, a webhook).
        */
       via: string;
+    };
+    /** AdminInvoiceOut */
+    AdminInvoiceOut: {
+      /** Buyer Name */
+      buyer_name: string | null;
+      /** Buyer Type */
+      buyer_type: string;
+      /** Buyer Vat Id */
+      buyer_vat_id: string | null;
+      /**
+       * Corrects
+       * @description A credit note's: the number of the invoice it corrects.
+       * @default null
+       */
+      corrects?: string | null;
+      /** Country */
+      country: string | null;
+      /** Currency */
+      currency: string;
+      /** Description */
+      description: string;
+      /**
+       * E Invoice Url
+       * @description The EN 16931 e-invoice (CII XML) of a business invoice, else null.
+       */
+      e_invoice_url: string | null;
+      /**
+       * Email
+       * @description The account's e-mail (null: deleted or unknown).
+       */
+      email: string | null;
+      /** Gross */
+      gross: number;
+      /** Hosted Url */
+      hosted_url: string | null;
+      /** Id */
+      id: number;
+      /**
+       * Issued At
+       * Format: date-time
+       */
+      issued_at: string;
+      /**
+       * Kind
+       * @enum {string}
+       */
+      kind: "invoice" | "credit_note";
+      /** Net */
+      net: number;
+      /** Number */
+      number: string;
+      /** Order Number */
+      order_number: string | null;
+      /** Paid At */
+      paid_at: string | null;
+      /** Pdf Url */
+      pdf_url: string | null;
+      /**
+       * Refunded
+       * @description How much of the invoice was paid back (cents).
+       */
+      refunded: number;
+      /** Reverse Charge */
+      reverse_charge: boolean;
+      /**
+       * Status
+       * @description Stripe's status, or refunded / partially_refunded for a paid invoice paid back; a credit note is issued or void.
+       * @enum {string}
+       */
+      status: "paid" | "open" | "void" | "uncollectible" | "refunded" | "partially_refunded" | "issued";
+      /** Stripe Customer Id */
+      stripe_customer_id: string | null;
+      /** Stripe Invoice Id */
+      stripe_invoice_id: string;
+      /** Tax Lines */
+      tax_lines: components["schemas"]["TaxLineOut"][];
+      /** User Id */
+      user_id: number | null;
+      /** Vat */
+      vat: number;
     };
     /** AdminSupportRequestOut */
     AdminSupportRequestOut: {
@@ -610,6 +731,17 @@ export interface components {
       /** Title */
       title: string;
     };
+    /** CurrencyTotal */
+    CurrencyTotal: {
+      /** Currency */
+      currency: string;
+      /** Gross */
+      gross: number;
+      /** Net */
+      net: number;
+      /** Vat */
+      vat: number;
+    };
     /** CustomerJourneyOut */
     CustomerJourneyOut: {
       /** Touchpoints */
@@ -677,6 +809,71 @@ export interface components {
       outline: string[];
       /** Title */
       title: string;
+    };
+    /**
+     * InvoiceOut
+     * @description An invoice or a credit note as the customer sees it. Amounts in cents; a credit note's
+     * are what it takes back (positive).
+     */
+    InvoiceOut: {
+      /** Buyer Type */
+      buyer_type: string;
+      /**
+       * Corrects
+       * @description A credit note's: the number of the invoice it corrects.
+       * @default null
+       */
+      corrects?: string | null;
+      /** Country */
+      country: string | null;
+      /** Currency */
+      currency: string;
+      /** Description */
+      description: string;
+      /**
+       * E Invoice Url
+       * @description The EN 16931 e-invoice (CII XML) of a business invoice, else null.
+       */
+      e_invoice_url: string | null;
+      /** Gross */
+      gross: number;
+      /** Hosted Url */
+      hosted_url: string | null;
+      /** Id */
+      id: number;
+      /**
+       * Issued At
+       * Format: date-time
+       */
+      issued_at: string;
+      /**
+       * Kind
+       * @enum {string}
+       */
+      kind: "invoice" | "credit_note";
+      /** Net */
+      net: number;
+      /** Number */
+      number: string;
+      /** Pdf Url */
+      pdf_url: string | null;
+      /**
+       * Refunded
+       * @description How much of the invoice was paid back (cents).
+       */
+      refunded: number;
+      /** Reverse Charge */
+      reverse_charge: boolean;
+      /**
+       * Status
+       * @description Stripe's status, or refunded / partially_refunded for a paid invoice paid back; a credit note is issued or void.
+       * @enum {string}
+       */
+      status: "paid" | "open" | "void" | "uncollectible" | "refunded" | "partially_refunded" | "issued";
+      /** Tax Lines */
+      tax_lines: components["schemas"]["TaxLineOut"][];
+      /** Vat */
+      vat: number;
     };
     /** LeadOut */
     LeadOut: {
@@ -769,6 +966,22 @@ export interface components {
       plan_name: string;
       /** Status */
       status: string;
+    };
+    /**
+     * OssRow
+     * @description Consumer sales to one other EU country at one rate (the One-Stop-Shop return).
+     */
+    OssRow: {
+      /** Country */
+      country: string;
+      /** Currency */
+      currency: string;
+      /** Net */
+      net: number;
+      /** Rate */
+      rate: number;
+      /** Vat */
+      vat: number;
     };
     /**
      * PageFactsOut
@@ -886,6 +1099,24 @@ export interface components {
       created_at: string;
       /** Id */
       id: number;
+    };
+    /**
+     * ReverseChargeRow
+     * @description One EU business customer's reverse-charge sales (the recapitulative statement).
+     */
+    ReverseChargeRow: {
+      /** Country */
+      country: string;
+      /** Currency */
+      currency: string;
+      /** Documents */
+      documents: number;
+      /** Name */
+      name: string | null;
+      /** Net */
+      net: number;
+      /** Vat Id */
+      vat_id: string;
     };
     /** SalesFunnelOut */
     SalesFunnelOut: {
@@ -1044,6 +1275,96 @@ export interface components {
       /** Website Id */
       website_id: number | null;
     };
+    /**
+     * TaxDisplay
+     * @description How prices are shown: the public block of `GET /api/catalogue` and `GET /api/tax`.
+     */
+    TaxDisplay: {
+      /**
+       * Default Buyer Type
+       * @enum {string}
+       */
+      default_buyer_type: "consumer" | "business";
+      /**
+       * Locale
+       * @description The locale prices are formatted in (`en-IE`).
+       */
+      locale: string;
+      /**
+       * Prices Include Vat
+       * @description Catalogue prices are gross (incl. VAT).
+       */
+      prices_include_vat: boolean;
+      /**
+       * Rates
+       * @description The EU member states' standard rates in basis points, by ISO code.
+       */
+      rates: {
+        [key: string]: number;
+      };
+      /**
+       * Vat Country
+       * @description The agency's country (ISO code).
+       */
+      vat_country: string;
+      /**
+       * Vat Country Rate
+       * @description Its standard rate in basis points (1900 = 19 %).
+       */
+      vat_country_rate: number;
+      /**
+       * Vat Mode
+       * @enum {string}
+       */
+      vat_mode: "standard" | "small_business";
+      /**
+       * Vat Oss
+       * @description EU consumers pay their own country's VAT.
+       */
+      vat_oss: boolean;
+    };
+    /** TaxLineOut */
+    TaxLineOut: {
+      /**
+       * Kind
+       * @description standard, reverse_charge, small_business, outside_eu or zero (another reason for 0 %).
+       */
+      kind: string;
+      /** Net */
+      net: number;
+      /**
+       * Rate
+       * @description The VAT rate in basis points (1900 = 19 %).
+       */
+      rate: number;
+      /** Vat */
+      vat: number;
+    };
+    /**
+     * Threshold
+     * @description The EU-wide €10,000 threshold for cross-border consumer sales (electronic services):
+     * exceeded in the previous or the current calendar year means the consumer's country's VAT.
+     */
+    Threshold: {
+      /**
+       * Current Year
+       * @description Net cross-border EU consumer sales this year so far.
+       */
+      current_year: number;
+      /** Exceeded */
+      exceeded: boolean;
+      /**
+       * Limit
+       * @description In cents of EUR: 1000000.
+       */
+      limit: number;
+      /** Line */
+      line: string;
+      /** Previous Year */
+      previous_year: number;
+      /** Year */
+      year: number;
+    };
     /** TouchpointOut */
     TouchpointOut: {
       /** Description */
@@ -1072,6 +1393,29 @@ export interface components {
       last_name: string;
       /** Role */
       role: string;
+    };
+    /**
+     * VatRow
+     * @description Sales of one currency, country and rate (and kind) in the quarter, net of credit notes
+     * and refunds made in it.
+     */
+    VatRow: {
+      /** Country */
+      country: string | null;
+      /** Currency */
+      currency: string;
+      /** Documents */
+      documents: number;
+      /** Gross */
+      gross: number;
+      /** Kind */
+      kind: string;
+      /** Net */
+      net: number;
+      /** Rate */
+      rate: number;
+      /** Vat */
+      vat: number;
     };
     /** WebsiteOut */
     WebsiteOut: {
@@ -1878,6 +2222,30 @@ export interface operations {
       };
     };
   };
+  /**
+   * Every invoice and credit note, newest first; ?customer= (e-mail, user id or Stripe
+   * @description customer id) and ?month=YYYY-MM (admins only).
+   */
+  get_get_admin_invoices: {
+    parameters: {
+      query?: {
+        /** @description An e-mail, a user id or a Stripe customer id. */
+        customer?: string;
+        /** @description YYYY-MM: invoices issued then. */
+        month?: string;
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Invoices */
+            invoices: components["schemas"]["AdminInvoiceOut"][];
+          };
+        };
+      };
+    };
+  };
   /** Every lead, newest first; filter with ?source= and ?since= (admins only). */
   get_get_leads: {
     parameters: {
@@ -2108,6 +2476,61 @@ export interface operations {
             website_domain: string | null;
             /** Website Id */
             website_id: number | null;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * The VAT report of a quarter (?quarter=2026Q4, default the current one); &format=csv
+   * @description for the CSV download (admins only).
+   */
+  get_get_vat_report: {
+    parameters: {
+      query?: {
+        /** @description The quarter: 2026Q4. */
+        quarter?: string;
+        format?: "json" | "csv";
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Basis
+             * @description What counts in the quarter (paid invoices by payment date).
+             */
+            basis: string;
+            /**
+             * End
+             * Format: date
+             * @description The last day of the quarter.
+             */
+            end: string;
+            /** Home Country */
+            home_country: string;
+            /** Oss */
+            oss: components["schemas"]["OssRow"][];
+            /** Quarter */
+            quarter: string;
+            /** Reverse Charge */
+            reverse_charge: components["schemas"]["ReverseChargeRow"][];
+            /** Rows */
+            rows: components["schemas"]["VatRow"][];
+            /**
+             * Start
+             * Format: date
+             */
+            start: string;
+            threshold: components["schemas"]["Threshold"];
+            /** Totals */
+            totals: components["schemas"]["CurrencyTotal"][];
+            /**
+             * Unlinked Refunds
+             * @description Refunds in the quarter that no stored invoice explains (cents; not in rows).
+             */
+            unlinked_refunds: number;
           };
         };
       };
@@ -2714,6 +3137,8 @@ export interface operations {
             families: components["schemas"]["FamilyOut"][];
             /** Plans */
             plans: components["schemas"]["PlanOut"][];
+            /** @description How the prices are shown: gross or net, the agency's VAT country and rate, every EU standard rate (the tax module's settings). */
+            tax: components["schemas"]["TaxDisplay"];
           };
         };
       };
@@ -2953,6 +3378,32 @@ export interface operations {
           };
         };
       };
+    };
+  };
+  /** The signed-in user's invoices and credit notes, newest first. */
+  get_get_invoices: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Invoices */
+            invoices: components["schemas"]["InvoiceOut"][];
+          };
+        };
+      };
+    };
+  };
+  /**
+   * The EN 16931 e-invoice (Factur-X/ZUGFeRD CII XML) of a business invoice, as a download
+   * @description (its owner or an admin; 404 for a consumer's invoice).
+   */
+  get_get_e_invoice: {
+    parameters: {
+      path: {
+        invoice_id: number;
+      };
+    };
+    responses: {
     };
   };
   /**
@@ -3521,6 +3972,117 @@ export interface operations {
           "application/json": {
             /** Message */
             message: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * How prices are shown (the same block as the catalogue's `tax`): VAT mode, gross or net
+   * @description prices, the agency's country and rate, the One-Stop-Shop, the default buyer type, the
+   * locale and every EU standard rate (basis points).
+   */
+  get_get_tax: {
+    responses: {
+      /** @description How prices are shown: the public block of `GET /api/catalogue` and `GET /api/tax`. */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Default Buyer Type
+             * @enum {string}
+             */
+            default_buyer_type: "consumer" | "business";
+            /**
+             * Locale
+             * @description The locale prices are formatted in (`en-IE`).
+             */
+            locale: string;
+            /**
+             * Prices Include Vat
+             * @description Catalogue prices are gross (incl. VAT).
+             */
+            prices_include_vat: boolean;
+            /**
+             * Rates
+             * @description The EU member states' standard rates in basis points, by ISO code.
+             */
+            rates: {
+              [key: string]: number;
+            };
+            /**
+             * Vat Country
+             * @description The agency's country (ISO code).
+             */
+            vat_country: string;
+            /**
+             * Vat Country Rate
+             * @description Its standard rate in basis points (1900 = 19 %).
+             */
+            vat_country_rate: number;
+            /**
+             * Vat Mode
+             * @enum {string}
+             */
+            vat_mode: "standard" | "small_business";
+            /**
+             * Vat Oss
+             * @description EU consumers pay their own country's VAT.
+             */
+            vat_oss: boolean;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Check a business buyer's VAT ID: syntax and check digits at once (400 with the field
+   * @description `vat_id`), then the EU's VIES service (cached). VIES down: `pending`, re-checked later;
+   * VAT is charged until VIES confirms the ID.
+   */
+  post_post_vat_id: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Vat Id
+           * @description The VAT ID as typed ("DE 136 695 976").
+           */
+          vat_id: string;
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Address */
+            address: string | null;
+            /**
+             * Checked At
+             * Format: date-time
+             */
+            checked_at: string;
+            /**
+             * Country
+             * @description ISO country code of the VAT ID ("GR" for "EL...").
+             */
+            country: string;
+            /** Message */
+            message: string;
+            /** Name */
+            name: string | null;
+            /**
+             * Status
+             * @description VIES's answer, or `pending` while VIES does not answer (VAT is charged until it confirms the ID).
+             * @enum {string}
+             */
+            status: "valid" | "invalid" | "pending";
+            /**
+             * Vat Id
+             * @description Compact, with its country prefix: "DE136695976".
+             */
+            vat_id: string;
           };
         };
       };
