@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from quart import Blueprint, Response
-from quart_schema import validate_querystring, validate_response
+from quart import Blueprint, Response, jsonify
+from quart_schema import document_response, validate_querystring, validate_response
 
 from agency.core.web import settings_of
 from agency.modules.auth import web as auth_web
@@ -64,8 +64,8 @@ async def get_admin_invoices(query_args: AdminInvoiceQuery) -> AdminInvoiceList:
 @blueprint.get("/api/admin/vat-report")
 @auth_web.admin_required
 @validate_querystring(VatReportQuery)
-@validate_response(VatReport, 200)
-async def get_vat_report(query_args: VatReportQuery) -> VatReport | Response:
+@document_response(VatReport, 200)
+async def get_vat_report(query_args: VatReportQuery) -> Response:
     """The VAT report of a quarter (?quarter=2026Q4, default the current one); &format=csv
     for the CSV download (admins only)."""
     quarter = query_args.quarter or report.current_quarter()
@@ -76,4 +76,4 @@ async def get_vat_report(query_args: VatReportQuery) -> VatReport | Response:
             content_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": f'attachment; filename="vat-{found.quarter}.csv"'},
         )
-    return found
+    return jsonify(found.model_dump(mode="json"))
