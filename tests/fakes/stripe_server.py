@@ -15,6 +15,13 @@ Objects follow the API version of the installed SDK (``stripe._api_version._ApiV
   which, as on Stripe, is only included when expanded;
 - invoice lines use ``pricing.price_details.price`` and ``parent.subscription_item_details``.
 
+Tax and invoices as Stripe does them for a German account (``account_country`` DE): automatic
+tax from an EU rate table and the account's registrations (DE standard by default), reverse
+charge for verified EU VAT IDs, customer tax IDs verified with Stripe's test values, invoices
+numbered account-wide at finalization with a hosted page and a PDF, refunds and credit notes.
+``fake.received(endpoint)`` lists the parameters each endpoint got; the contract test
+(``tests/fakes/test_stripe_contract.py``) keeps parameters and fields to the pinned SDK's types.
+
 Start it from pytest::
 
     with run_fake_stripe(webhook_url=..., webhook_secret="whsec_x") as fake:
@@ -34,7 +41,8 @@ or from a shell (binds 127.0.0.1 only)::
 Control endpoints (JSON, no auth, under ``/_fake``): ``POST /_fake/webhook``,
 ``POST /_fake/delivery``, ``POST /_fake/flush``, ``POST /_fake/idle``,
 ``POST /_fake/events/<id>/resend``, ``GET /_fake/deliveries``, ``POST /_fake/reset``,
-``POST /_fake/checkout/<cs_id>/pay``, ``POST /_fake/subscriptions/<id>/renew``,
+``POST /_fake/checkout/<cs_id>/pay`` (JSON: card, email, name and :meth:`FakeStripe.pay`'s
+keywords), ``POST /_fake/subscriptions/<id>/renew``,
 ``POST /_fake/subscriptions/<id>/fail``, ``GET /_fake/objects/<id>``.
 """
 
@@ -2849,7 +2857,12 @@ class FakeStripe(FakeServer):
                 "tax_exempt": decision["exempt"]
                 if decision
                 else (customer or {}).get("tax_exempt", "none"),
-                "tax_ids": [{"type": t["type"], "value": t["value"]} for t in collected_ids],
+                # The customer's tax IDs after the session (Stripe's description): those it
+                # had and the one given now; without a customer, the one given.
+                "tax_ids": [
+                    {"type": t["type"], "value": t["value"]}
+                    for t in (self._customer_tax_ids(customer_id) if customer_id else collected_ids)
+                ],
             }
             if session["mode"] == "subscription":
                 assert customer is not None
@@ -2923,7 +2936,7 @@ class FakeStripe(FakeServer):
             raise invalid("address[country]", "Please select a country.")
         address = {k: (str(given[k]) if given.get(k) else None) for k in GERMAN_ADDRESS}
         address["country"] = country
-        if required and given is not GERMAN_ADDRESS:
+        if required:
             for key, label in (("line1", "address"), ("city", "city")):
                 if not address[key]:
                     raise invalid(f"address[{key}]", f"Please enter your {label}.")
@@ -3248,6 +3261,12 @@ class FakeStripe(FakeServer):
 
     def pay(self, cs_id: str, card: str = "4242424242424242", **kw: Any) -> dict[str, Any]:
         """Pay like the hosted page does; returns ``{"redirect_url", "session"}``.
+
+        Keywords: ``email``, ``name`` (cardholder), the billing address as ``country``,
+        ``line1``, ``line2``, ``postal_code``, ``city``, ``state`` or ``address={...}`` (when the
+        session requires an address and none is given: Unter den Linden 1, 10117 Berlin, DE),
+        ``business_name`` and ``tax_id`` (``tax_id_type`` defaults from the prefix; only when the
+        session collects tax IDs), ``terms_accepted`` (default True).
 
         Blocks until webhook deliveries finish (unless ``set_delivery(wait=False)``). Inside an
         async test whose webhook receiver runs on the test's loop use :meth:`pay_async`.

@@ -678,3 +678,29 @@ def test_received_params_are_recorded(client: stripe.StripeClient, fake: FakeStr
         "prices.create",
         "checkout.sessions.create",
     }
+
+
+def test_vat_id_attached_before_checkout_gives_reverse_charge(
+    client: stripe.StripeClient, fake: FakeStripe
+) -> None:
+    """The product's way: the VAT ID checked on /start goes onto the customer first."""
+    customer = client.v1.customers.create(params={"email": "d@example.com", "name": "Dana"})
+    client.v1.customers.tax_ids.create(
+        customer.id, params={"type": "eu_vat", "value": "NL123456789B01"}
+    )
+    cs = session(
+        client,
+        price(client, 10000, "exclusive").id,
+        customer=customer.id,
+        customer_update={"address": "auto", "name": "auto"},
+        invoice_creation={"enabled": True},
+        **BUSINESS,
+    )
+    fake.pay(cs.id, country="NL", line1="Dam 1", postal_code="1012", city="Amsterdam")
+    done = paid(client, cs.id)
+    assert done.total_details.amount_tax == 0 and done.customer_details.tax_exempt == "reverse"
+    assert [t.value for t in done.customer_details.tax_ids] == ["NL123456789B01"]
+    invoice = client.v1.invoices.retrieve(done.invoice)
+    assert invoice.customer_tax_exempt == "reverse"
+    assert invoice.customer_address.country == "NL"
+    assert client.v1.customers.retrieve(customer.id).address.city == "Amsterdam"
