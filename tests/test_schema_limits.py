@@ -30,6 +30,7 @@ from agency.modules.blog.models import Article, SlugRedirect
 from agency.modules.catalogue.models import Family, Plan, PriceChange
 from agency.modules.contracts.models import Cancellation, Withdrawal
 from agency.modules.leads.models import Lead, NewsletterConsent
+from agency.modules.tax.models import VatIdCheck
 from agency.modules.notifications.models import Notification
 from agency.modules.seo.models import Generation
 from agency.modules.sites.models import SpeedCheck, Website
@@ -250,6 +251,14 @@ NOT_FROM_REQUESTS = {
     (Notification, "kind"),
     (Notification, "title"),
     (Notification, "link"),
+    # A VAT ID check: VatIdIn.vat_id as python-stdnum compacts and validates it (at most 14
+    # characters: NL + 12), its country and status in our words, VIES's consultation number and
+    # error code (cut to fit).
+    (VatIdCheck, "number"),
+    (VatIdCheck, "country"),
+    (VatIdCheck, "status"),
+    (VatIdCheck, "request_identifier"),
+    (VatIdCheck, "last_error"),
 }
 
 

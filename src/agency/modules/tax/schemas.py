@@ -9,6 +9,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from agency.core.text import Line
+
 VatIdStatus = Literal["valid", "invalid", "pending"]
 
 
@@ -29,7 +31,7 @@ class VatIdResult:
 
 
 class VatIdIn(BaseModel):
-    vat_id: str = Field(max_length=64, description='The VAT ID as typed ("DE 136 695 976").')
+    vat_id: Line = Field(max_length=64, description='The VAT ID as typed ("DE 136 695 976").')
 
 
 class VatIdOut(BaseModel):
