@@ -30,12 +30,12 @@ from agency.modules.blog.models import Article, SlugRedirect
 from agency.modules.catalogue.models import Family, Plan, PriceChange
 from agency.modules.contracts.models import Cancellation, Withdrawal
 from agency.modules.leads.models import Lead, NewsletterConsent
-from agency.modules.tax.models import VatIdCheck
 from agency.modules.notifications.models import Notification
 from agency.modules.seo.models import Generation
 from agency.modules.sites.models import SpeedCheck, Website
 from agency.modules.speedtest.models import SpeedTest
 from agency.modules.support.models import SupportRequest
+from agency.modules.tax.models import VatIdCheck
 from agency.registry import MODULES
 from tests.conftest import make_settings
 
