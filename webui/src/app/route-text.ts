@@ -77,4 +77,5 @@ export const ROUTE_TEXT: Readonly<Record<string, RouteText>> = {
   '/dashboard/admin/websites': ['All websites', 'Every customer website, its status and speed score, for the agency.'],
   '/dashboard/admin/support': ['Support requests', 'Every support request, with replies by e-mail, for the agency.'],
   '/dashboard/admin/contracts': ['Withdrawals and cancellations', 'Every withdrawal with its deadline and every cancelled subscription, for the agency.'],
+  '/dashboard/admin/vat': ['VAT report', 'Revenue and VAT per country and rate, the recapitulative statement and the One-Stop-Shop figures of a quarter, for the agency.'],
 }

@@ -130,6 +130,7 @@ export const routeDefs: readonly RouteDef[] = [
   dash('/dashboard/admin/websites', 'dashboard/AdminWebsites'),
   dash('/dashboard/admin/support', 'dashboard/AdminSupport'),
   dash('/dashboard/admin/contracts', 'dashboard/AdminContracts'),
+  dash('/dashboard/admin/vat', 'dashboard/AdminVat'),
 ]
 
 // Vite turns this into one lazy chunk per page module (tests excluded).

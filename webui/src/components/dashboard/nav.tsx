@@ -72,6 +72,13 @@ export const adminLinks: readonly AdminLink[] = [
     Icon: FileTextIcon,
     refusal: 'Only admins can see the withdrawals and cancellations.',
   },
+  {
+    to: '/dashboard/admin/vat',
+    label: 'VAT Report',
+    end: false,
+    Icon: FileTextIcon,
+    refusal: 'Only admins can see the VAT report.',
+  },
 ]
 
 export function linksFor(role: string | undefined): readonly DashboardLink[] {

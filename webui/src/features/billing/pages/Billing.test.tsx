@@ -26,6 +26,7 @@ function mockBilling(sub: object | null, list: object[], portal?: () => FakeResp
     if (url === '/api/catalogue') return { status: 200, body: testCatalogue }
     if (url === '/api/billing/subscription') return { status: 200, body: { subscription: sub } }
     if (url === '/api/billing/orders') return { status: 200, body: { orders: list } }
+    if (url === '/api/invoices') return { status: 200, body: { invoices: [] } }
     if (method === 'POST' && url === '/api/billing/portal' && portal) return portal()
     return undefined
   })

@@ -23,6 +23,7 @@ import {
   type Subscription,
 } from '../billing'
 import { formatPrice, loadCatalogue, type Catalogue } from '../../catalogue'
+import { InvoicesSection } from '../../invoices'
 import { useApiData } from '../../../lib/use-api-data'
 
 interface Loaded {
@@ -49,6 +50,7 @@ export default function BillingPage() {
           <div className="billing-stack">
             <PlanSummary subscription={data.subscription} catalogue={data.catalogue} />
             <OrdersTable orders={data.orders} />
+            <InvoicesSection />
           </div>
         )}
       </LoadState>

@@ -1,0 +1,2 @@
+export { InvoicesSection } from './InvoicesSection'
+export { default as AdminVatPage } from './pages/AdminVat'

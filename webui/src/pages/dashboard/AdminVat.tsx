@@ -1,0 +1,1 @@
+export { AdminVatPage as default } from '../../features/invoices'
