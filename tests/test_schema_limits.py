@@ -22,6 +22,7 @@ from agency.modules.auth.models import PasswordReset, Profile, Session, User
 from agency.modules.billing.models import (
     CheckoutSession,
     Customer,
+    CustomerTaxId,
     Order,
     Subscription,
     WebhookEvent,
@@ -259,6 +260,23 @@ NOT_FROM_REQUESTS = {
     (VatIdCheck, "status"),
     (VatIdCheck, "request_identifier"),
     (VatIdCheck, "last_error"),
+    # The buyer's country and VAT ID at checkout (CheckoutIn and QuoteIn): an ISO code from
+    # billing's list, the VAT ID as python-stdnum compacts it (at most 14 characters), its
+    # status in our words; copied to the order with Stripe's invoice id. A customer's tax IDs
+    # as Stripe's events tell them (cut to fit).
+    (CheckoutSession, "country"),
+    (CheckoutSession, "vat_id"),
+    (CheckoutSession, "vat_id_status"),
+    (Order, "country"),
+    (Order, "vat_id"),
+    (Order, "vat_id_status"),
+    (Order, "invoice_id"),
+    (CustomerTaxId, "id"),
+    (CustomerTaxId, "stripe_customer_id"),
+    (CustomerTaxId, "type"),
+    (CustomerTaxId, "value"),
+    (CustomerTaxId, "verification_status"),
+    (CustomerTaxId, "verified_name"),
 }
 
 

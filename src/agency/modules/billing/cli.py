@@ -11,6 +11,7 @@ from agency.core.errors import AppError
 from agency.modules.billing.clients import StripeGateway
 from agency.modules.billing.service import prices, subscriptions, webhooks
 from agency.modules.billing.settings import BillingSettings
+from agency.modules.tax import api as tax_api
 
 app = typer.Typer(help="Payments with Stripe.", no_args_is_help=True)
 
@@ -31,11 +32,15 @@ def sync(
     ctx: typer.Context,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Only say what would change.")] = False,
 ) -> None:
-    """Create or match a Stripe Product and Price for every plan (lookup key = plan key)."""
+    """Create or match a Stripe Product and Price for every plan (lookup key = plan key), with
+    the tax_behavior of `prices_include_vat` (inclusive: gross prices; exclusive: net)."""
     context: CliContext = ctx.obj
     gateway = _gateway(context)
+    gross = context.settings_of(tax_api.TaxSettings).prices_include_vat
     try:
-        lines = context.run(lambda: prices.sync_prices(gateway, dry_run=dry_run))
+        lines = context.run(
+            lambda: prices.sync_prices(gateway, dry_run=dry_run, prices_include_vat=gross)
+        )
     except AppError as error:
         errors.print(f"[red]{error.message}[/red]")
         raise typer.Exit(1) from error
@@ -53,7 +58,10 @@ def replay(
     """Apply stored webhook events again (all, the failed ones, or by id)."""
     context: CliContext = ctx.obj
     gateway = _gateway(context)
-    outcomes = context.run(lambda: webhooks.replay(gateway, failed_only=failed, ids=ids or []))
+    small = context.settings_of(tax_api.TaxSettings).vat_mode == "small_business"
+    outcomes = context.run(
+        lambda: webhooks.replay(gateway, failed_only=failed, ids=ids or [], small_business=small)
+    )
     for event_id, outcome in outcomes.items():
         console.print(f"{event_id}: {outcome}")
     console.print(f"{len(outcomes)} event(s) replayed")

@@ -28,6 +28,10 @@ class StripeObjectMissing(LookupError):
     outside this program, deleted since, or of another account."""
 
 
+class TaxIdRefused(ValueError):
+    """Stripe refused a tax ID's value (not a valid number of that type)."""
+
+
 @contextmanager
 def _missing_is_lookup_error() -> Iterator[None]:
     import stripe
@@ -117,6 +121,41 @@ class StripeGateway:
         )
         return str(customer.id)
 
+    async def set_invoice_footer(self, customer_id: str, footer: str) -> None:
+        """The footer of every invoice Stripe makes for the customer (subscription invoices
+        included; a one-time payment's invoice takes the session's own)."""
+        await self.client.v1.customers.update_async(
+            customer_id, params={"invoice_settings": {"footer": footer}}
+        )
+
+    async def customer_tax_ids(self, customer_id: str) -> list[dict[str, Any]]:
+        """The tax IDs on a customer (at most 100: Stripe allows 25)."""
+        with _missing_is_lookup_error():
+            found = await self.client.v1.customers.tax_ids.list_async(
+                customer_id, params={"limit": 100}
+            )
+        return [_dict(tax_id) for tax_id in found.data]
+
+    async def create_tax_id(self, customer_id: str, *, type: str, value: str) -> dict[str, Any]:
+        """A tax ID on the customer (type `eu_vat` for an EU VAT ID); Stripe verifies it later
+        and says so with `customer.tax_id.updated`."""
+        import stripe
+
+        try:
+            tax_id = await self.client.v1.customers.tax_ids.create_async(
+                customer_id,
+                params={"type": type, "value": value},
+            )
+        except stripe.InvalidRequestError as exc:
+            if exc.param not in ("value", "type"):
+                raise
+            raise TaxIdRefused(exc.user_message or str(exc)) from exc
+        return _dict(tax_id)
+
+    async def retrieve_tax_id(self, customer_id: str, tax_id: str) -> dict[str, Any]:
+        with _missing_is_lookup_error():
+            return _dict(await self.client.v1.customers.tax_ids.retrieve_async(customer_id, tax_id))
+
     async def create_checkout_session(self, params: dict[str, Any]) -> dict[str, Any]:
         session = await self.client.v1.checkout.sessions.create_async(params=params)  # type: ignore[arg-type]
         return _dict(session)
@@ -140,6 +179,28 @@ class StripeGateway:
                 payment_intent_id, params={"expand": ["payment_method"]}
             )
         return _dict(intent)
+
+    async def retrieve_invoice(self, invoice_id: str) -> dict[str, Any]:
+        with _missing_is_lookup_error():
+            return _dict(await self.client.v1.invoices.retrieve_async(invoice_id))
+
+    async def tax_rate_percentage(self, tax_rate_id: str) -> float | None:
+        """A tax rate's percentage (19.0), None when Stripe gives none."""
+        with _missing_is_lookup_error():
+            rate = _dict(await self.client.v1.tax_rates.retrieve_async(tax_rate_id))
+        value = rate.get("effective_percentage") or rate.get("percentage")
+        return float(value) if isinstance(value, int | float) else None
+
+    async def retrieve_credit_note(self, credit_note_id: str) -> dict[str, Any]:
+        with _missing_is_lookup_error():
+            return _dict(await self.client.v1.credit_notes.retrieve_async(credit_note_id))
+
+    async def retrieve_charge(self, charge_id: str) -> dict[str, Any]:
+        with _missing_is_lookup_error():
+            charge = await self.client.v1.charges.retrieve_async(
+                charge_id, params={"expand": ["refunds"]}
+            )
+        return _dict(charge)
 
     async def cancel_at_period_end(self, subscription_id: str) -> dict[str, Any]:
         """Let the subscription run to the end of its paid period, then end (no more charges)."""

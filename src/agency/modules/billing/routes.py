@@ -20,12 +20,16 @@ from agency.modules.billing.schemas import (
     CheckoutIn,
     CheckoutStatus,
     OrderList,
+    QuoteIn,
+    QuoteOut,
     SubscriptionEnvelope,
     UrlOut,
     WebhookOut,
 )
-from agency.modules.billing.service import checkout, payments_notice, reads, webhooks
+from agency.modules.billing.service import checkout, payments_notice, quotes, reads, webhooks
 from agency.modules.billing.settings import BillingSettings
+from agency.modules.legal import api as legal_api
+from agency.modules.tax import api as tax_api
 
 blueprint = Blueprint("billing", __name__)
 GATEWAY = "billing.gateway"
@@ -73,8 +77,21 @@ async def post_checkout(data: CheckoutIn) -> UrlOut:
         sign_in=auth_web.sign_in,
         client_ip=auth_web.client_ip(),
         public_url=_public_url(),
+        tax=settings_of(tax_api.TaxSettings),
+        seller_footer=legal_api.invoice_footer(app_settings()),
     )
     return UrlOut(url=url)
+
+
+@blueprint.post("/api/billing/quote")
+@validate_request(QuoteIn)
+@validate_response(QuoteOut, 200)
+async def post_quote(data: QuoteIn) -> QuoteOut:
+    """What a buyer would pay for a plan (net, VAT, gross) by buyer type, country and VAT ID.
+    With Stripe Tax on, `calculated_at_payment` says the VAT is settled at payment."""
+    return await quotes.quote(
+        settings_of(tax_api.TaxSettings), data, client_ip=auth_web.client_ip()
+    )
 
 
 @blueprint.post(WEBHOOK_PATH)
@@ -89,7 +106,8 @@ async def post_webhook() -> WebhookOut:
         if refused.code == "malformed_event":  # signed by Stripe's secret, yet not an event
             log.warning("stripe event refused: %s", refused.message)
         raise
-    outcome = await webhooks.receive_event(gateway(), event)
+    small_business = settings_of(tax_api.TaxSettings).vat_mode == "small_business"
+    outcome = await webhooks.receive_event(gateway(), event, small_business=small_business)
     return WebhookOut(received=True, outcome=outcome)
 
 

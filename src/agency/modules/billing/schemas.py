@@ -25,6 +25,35 @@ class CheckoutIn(BaseModel):
     buyer_type: Literal["consumer", "business"] = "consumer"
     early_start_consent: bool = False
     consent_version: Line = Field(default="", max_length=64)
+    # The buyer's country (ISO 3166-1 alpha-2; empty: the agency's `vat_country`) and, for a
+    # business in the EU, its VAT ID (checked for syntax, then with VIES; empty: none).
+    country: Line = Field(default="", max_length=64)
+    vat_id: Line = Field(default="", max_length=64)
+
+
+class QuoteIn(BaseModel):
+    """What a buyer would pay for a plan, by buyer type, country and VAT ID."""
+
+    plan: Line = Field(default="", max_length=64)
+    buyer_type: Literal["consumer", "business"] = "consumer"
+    country: Line = Field(default="", max_length=64)
+    vat_id: Line = Field(default="", max_length=64)
+
+
+class QuoteOut(BaseModel):
+    currency: str = Field(description='Lower case, as Stripe\'s: "eur".')
+    net: int = Field(description="Cents.")
+    vat: int = Field(description="Cents.")
+    gross: int = Field(description="Cents: what the buyer pays.")
+    rate: int = Field(description="Basis points: 1900 is 19 %.")
+    kind: Literal["standard", "reverse_charge", "small_business", "outside_eu"]
+    country: str = Field(description="The buyer's country (ISO 3166-1 alpha-2).")
+    note: str
+    vat_id_status: Literal["valid", "invalid", "pending"] | None
+    calculated_at_payment: bool = Field(
+        description="Stripe Tax calculates the VAT at payment from the billing address: the "
+        "amounts are a preview."
+    )
 
 
 class UrlOut(BaseModel):
@@ -51,8 +80,9 @@ class OrderOut(BaseModel):
     plan_key: str
     plan_name: str
     amount: int = Field(description="Cents.")
+    amount_refunded: int = Field(default=0, description="Cents refunded so far.")
     currency: str
-    status: str
+    status: str = Field(description='"paid", or "refunded" once all of it is refunded.')
     order_date: datetime
     card_brand: str | None
     card_last4: str | None

@@ -8,12 +8,18 @@ from agency.core.settings import Settings, as_settings
 from agency.modules.legal import service
 from agency.modules.legal.settings import LegalSettings
 
-__all__ = ["LegalSettings", "demo_problems", "imprint_html", "placeholders"]
+__all__ = ["LegalSettings", "demo_problems", "imprint_html", "invoice_footer", "placeholders"]
 
 
 def imprint_html(settings: Settings) -> str:
     """The legal notice (`/imprint`) as HTML."""
     return service.imprint_html(as_settings(LegalSettings, settings))
+
+
+def invoice_footer(settings: Settings) -> str:
+    """The seller's details for the foot of an invoice, as plain lines (the e-mails' footer
+    text: name with legal form, address, managing directors, register, VAT ID, e-mail)."""
+    return service.mail_footer(as_settings(LegalSettings, settings)).text
 
 
 def placeholders(settings: Settings) -> dict[str, str]:

@@ -1,15 +1,23 @@
 """The purchase: a signed-out buyer's account first, then a Stripe Checkout Session.
 
 The order of checks is the spec's: a package, the account fields (each with its own message, the
-rules the web UI also checks when a field is left), a package that can be sold (before any
-account is created), then the account, then an active subscription of that plan. The session
-stores who buys (consumer or business), the terms version and a consumer's early-start consent.
+rules the web UI also checks when a field is left), a package that can be sold, the buyer's
+country and VAT ID (`buyer_tax`: syntax, then VIES; all before any account is created), then the
+account, then an active subscription of that plan. The session stores who buys (consumer or
+business), the terms version, a consumer's early-start consent, the country and the VAT ID.
+
+The Checkout Session asks Stripe for what an invoice needs (eu-selling A1): the billing address
+always, a tax ID field (required for a business where the country has tax IDs), the address and
+name written back to the customer, Stripe Tax when the agency uses it (`stripe_tax`, never under
+the small-business rule), and for one-time payments an invoice with the seller's details in its
+footer. A business buyer's VAT ID is put on the Stripe customer before the session is created.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,12 +26,14 @@ from tortoise.exceptions import IntegrityError
 from agency.core.errors import Conflict, ServiceUnavailable, ValidationFailed
 from agency.modules.auth import api as auth_api
 from agency.modules.auth.api import Account
-from agency.modules.billing.clients import MSG_NOT_CONFIGURED, StripeGateway
+from agency.modules.billing.clients import MSG_NOT_CONFIGURED, StripeGateway, TaxIdRefused
 from agency.modules.billing.models import ACTIVE_STATUSES, CheckoutSession, Customer, Subscription
 from agency.modules.billing.schemas import CheckoutIn
-from agency.modules.billing.service import order_terms
+from agency.modules.billing.service import buyer_tax, effects, order_terms
+from agency.modules.billing.service.buyer_tax import BuyerTax
 from agency.modules.catalogue import api as catalogue_api
 from agency.modules.sites import api as sites_api
+from agency.modules.tax import api as tax_api
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +45,9 @@ MSG_CHECK_FIELDS = "Please correct the highlighted fields"
 MSG_NAME_REQUIRED = "Please enter your full name"
 MSG_EMAIL_REQUIRED = "Please enter your email address"
 MSG_PASSWORD_REQUIRED = "Please enter a password"
+SMALL_BUSINESS_NOTE = effects.SMALL_BUSINESS_NOTE
+REVERSE_CHARGE_NOTE = "Reverse charge / Steuerschuldnerschaft des Leistungsempfängers."
+STRIPE_FOOTER_MAX = 5000  # Stripe's limit on an invoice footer
 
 SignIn = Callable[[Account], Awaitable[None]]
 """Starts the buyer's session; the web layer passes its own (it sets the cookie)."""
@@ -48,14 +61,19 @@ async def start_checkout(
     sign_in: SignIn,
     client_ip: str,
     public_url: str,
+    tax: tax_api.TaxSettings,
+    seller_footer: str,
 ) -> str:
     """Sell `data.plan` to the signed-in `buyer`, or to a signed-out visitor, whose account is
     created (or, with the right password, used) and signed in with `sign_in` before paying.
+    `tax`: the agency's VAT set-up; `seller_footer`: the seller's details for the invoice.
     Returns the address of the Checkout Session to send the buyer to."""
     _check_consent(data)
+    who: BuyerTax | None = None
     if buyer is None:
         _check_visitor_fields(data)
         await _plan_for_sale(gateway, data.plan)
+        who = await _buyer_tax(tax, data)
         buyer = await auth_api.register_or_authenticate(
             full_name=data.full_name,
             email=data.email,
@@ -63,7 +81,8 @@ async def start_checkout(
             client_ip=client_ip,
         )
         await sign_in(buyer)  # the buyer stays signed in even if the checkout below fails
-    return await _create_session(gateway, buyer, data, public_url)
+    session = SessionSetup(tax=tax, seller_footer=seller_footer, public_url=public_url)
+    return await _create_session(gateway, buyer, data, session, who)
 
 
 def field_problems(data: CheckoutIn) -> dict[str, str]:
@@ -138,10 +157,69 @@ async def _plan_for_sale(gateway: StripeGateway, plan_key: str) -> catalogue_api
     return plan
 
 
+async def _buyer_tax(tax: tax_api.TaxSettings, data: CheckoutIn) -> BuyerTax:
+    """The buyer's country, VAT ID (VIES: invalid is refused) and the VAT that applies."""
+    return await buyer_tax.resolve(
+        tax,
+        buyer_type=data.buyer_type,
+        country=data.country,
+        vat_id=data.vat_id,
+        refuse_invalid=True,
+    )
+
+
+@dataclass(frozen=True)
+class SessionSetup:
+    """What the Checkout Session is made with besides the buyer's choices."""
+
+    tax: tax_api.TaxSettings
+    seller_footer: str
+    public_url: str
+
+
+def invoice_footer(seller_footer: str, tax: tax_api.TaxSettings, who: BuyerTax) -> str:
+    """The invoice's footer: the seller's details, the small-business rule's sentence, or the
+    reverse charge with the buyer's VAT ID (the seller's is in the details)."""
+    lines = [seller_footer.strip()] if seller_footer.strip() else []
+    if tax.vat_mode == "small_business":
+        lines.append(SMALL_BUSINESS_NOTE)
+    elif who.treatment.kind == "reverse_charge" and who.vat_id:
+        lines.append(f"{REVERSE_CHARGE_NOTE} VAT ID of the customer: {who.vat_id}")
+    return "\n".join(lines)[:STRIPE_FOOTER_MAX]
+
+
+def tax_params(
+    mode: str, tax: tax_api.TaxSettings, who: BuyerTax, footer: str, metadata: dict[str, str]
+) -> dict[str, Any]:
+    """The Checkout Session's tax and invoice parameters (eu-selling A1)."""
+    collect_tax_id: dict[str, Any] = {"enabled": True}
+    if who.buyer_type == order_terms.BUSINESS:
+        collect_tax_id["required"] = "if_supported"
+    params: dict[str, Any] = {
+        "automatic_tax": {"enabled": tax.stripe_tax and tax.vat_mode != "small_business"},
+        "tax_id_collection": collect_tax_id,
+        "billing_address_collection": "required",
+        # We always pass our customer: Checkout writes the billing address and the (business)
+        # name back to it, which Stripe needs for tax and the tax ID on an existing customer.
+        "customer_update": {"address": "auto", "name": "auto"},
+    }
+    if mode == "payment":
+        invoice_data: dict[str, Any] = {"metadata": metadata}
+        if footer:
+            invoice_data["footer"] = footer
+        params["invoice_creation"] = {"enabled": True, "invoice_data": invoice_data}
+    return params
+
+
 async def _create_session(
-    gateway: StripeGateway, account: Account, data: CheckoutIn, public_url: str
+    gateway: StripeGateway,
+    account: Account,
+    data: CheckoutIn,
+    setup: SessionSetup,
+    who: BuyerTax | None,
 ) -> str:
     """A Stripe Checkout Session for the plan; returns the address to send the buyer to."""
+    public_url = setup.public_url
     plan = await _plan_for_sale(gateway, data.plan)
     domain = ""
     if data.domain.strip() and plan.takes_domain:
@@ -154,8 +232,12 @@ async def _create_session(
             "Manage it from your dashboard's billing page.",
             code="already_subscribed",
         )
+    if who is None:
+        who = await _buyer_tax(setup.tax, data)
     customer_id = await _customer_for(gateway, account)
     await Customer.filter(user_id=account.id).update(buyer_type=data.buyer_type)
+    footer = invoice_footer(setup.seller_footer, setup.tax, who)
+    await _prepare_customer(gateway, customer_id, who, footer)
     consented = data.buyer_type == order_terms.CONSUMER and data.early_start_consent
     consent_at = datetime.now(UTC) if consented else None
     consent_version = order_terms.EARLY_START_CONSENT_VERSION if consented else None
@@ -165,6 +247,11 @@ async def _create_session(
         "user_id": str(account.id),
         "buyer_type": data.buyer_type,
         "early_start_consent": consent_version or "",
+        "country": who.country,
+        "vat_id": who.vat_id or "",
+        "vat_id_status": who.vat_id_status or "",
+        "vat_kind": who.treatment.kind,
+        "vat_rate": str(who.treatment.rate_bp),
     }
     # `page` is where a cancelled checkout returns to: /ai-start or /start.
     cancel_url = (
@@ -180,6 +267,7 @@ async def _create_session(
         "success_url": f"{public_url}/success?session_id={{CHECKOUT_SESSION_ID}}",
         "cancel_url": cancel_url,
         "metadata": metadata,
+        **tax_params(plan.mode, setup.tax, who, footer, metadata),
     }
     if plan.mode == "subscription":
         params["subscription_data"] = {"metadata": metadata}
@@ -200,8 +288,34 @@ async def _create_session(
         early_start_consent_version=consent_version,
         early_start_consent_at=consent_at,
         terms_version=order_terms.TERMS_VERSION,
+        country=who.country,
+        vat_id=who.vat_id,
+        vat_id_status=who.vat_id_status,
     )
     return str(session["url"])
+
+
+async def _prepare_customer(
+    gateway: StripeGateway, customer_id: str, who: BuyerTax, footer: str
+) -> None:
+    """The customer's invoice footer (subscription invoices take it) and a business buyer's VAT
+    ID, unless the customer has it already (Stripe verifies it and tells us by webhook)."""
+    try:
+        if footer:
+            await gateway.set_invoice_footer(customer_id, footer)
+        if who.vat_id is None:
+            return
+        existing = await gateway.customer_tax_ids(customer_id)
+        if any(str(t.get("value", "")).upper() == who.vat_id for t in existing):
+            return
+        await gateway.create_tax_id(customer_id, type="eu_vat", value=who.vat_id)
+    except TaxIdRefused as refused:
+        log.warning("stripe refused a VAT ID", extra={"reason": str(refused)})
+        message = tax_api.MSG_VAT_ID_INVALID
+        raise ValidationFailed(message, fields={"vat_id": message}) from refused
+    except Exception as exc:
+        log.exception("preparing the stripe customer failed")
+        raise ValidationFailed(MSG_CHECKOUT_FAILED, code="checkout_failed") from exc
 
 
 async def _customer_for(gateway: StripeGateway, account: Account) -> str:

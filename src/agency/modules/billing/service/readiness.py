@@ -4,8 +4,10 @@ a live Stripe key counts as production, so the seller's demo details refuse it t
 from __future__ import annotations
 
 from agency.core.modules import Readiness
+from agency.core.settings import as_settings
 from agency.modules.billing.settings import BillingSettings
 from agency.modules.legal import api as legal_api
+from agency.modules.tax import api as tax_api
 
 LIVE_PREFIXES = ("sk_live_", "rk_live_")
 
@@ -22,6 +24,62 @@ def check_settings(settings: BillingSettings) -> list[tuple[str, str]]:
 
 
 def readiness(settings: BillingSettings) -> tuple[Readiness, ...]:
+    return (*_payments(settings), _vat_at_checkout(settings))
+
+
+def _vat_at_checkout(settings: BillingSettings) -> Readiness:
+    """How checkout charges VAT (the tax module's keys), as far as billing can tell without
+    asking Stripe: the registrations and the invoice numbering live in Stripe's dashboard."""
+    tax = as_settings(tax_api.TaxSettings, settings)
+    topic = "VAT at checkout (Stripe Tax)"
+    gross = "gross (inclusive)" if tax.prices_include_vat else "net (exclusive)"
+    if tax.vat_mode == "small_business":
+        if tax.stripe_tax:
+            return Readiness(
+                topic,
+                False,
+                False,
+                "AGENCY_STRIPE_TAX is on, but the small-business rule (§19 UStG) charges no "
+                "VAT: checkout does not ask Stripe Tax",
+                "set AGENCY_STRIPE_TAX=false, or AGENCY_VAT_MODE=standard once VAT is charged",
+            )
+        return Readiness(
+            topic,
+            True,
+            False,
+            "small-business rule (§19 UStG): no VAT is charged; invoices say "
+            "'Gemäß § 19 UStG wird keine Umsatzsteuer berechnet.'",
+        )
+    if not tax.stripe_tax:
+        return Readiness(
+            topic,
+            False,
+            False,
+            f"VAT is charged within the catalogue's {gross} prices, but Stripe does not "
+            "calculate it: invoices show no VAT per rate and EU businesses are not "
+            "reverse-charged",
+            "add the agency's tax registrations in Stripe (Tax > Registrations), then set "
+            "AGENCY_STRIPE_TAX=true",
+        )
+    if not settings.stripe_secret_key:
+        return Readiness(
+            topic,
+            False,
+            True,
+            "AGENCY_STRIPE_TAX is on, but there is no Stripe key: nothing is sold",
+            "set AGENCY_STRIPE_SECRET_KEY (see Payments)",
+        )
+    return Readiness(
+        topic,
+        True,
+        True,
+        f"Stripe Tax calculates VAT at checkout; catalogue prices are {gross}; Stripe Tax "
+        "needs the agency's registrations (Tax > Registrations) and invoices need "
+        "account-wide sequential numbering (Settings > Invoices)",
+    )
+
+
+def _payments(settings: BillingSettings) -> tuple[Readiness, ...]:
     key, secret = settings.stripe_secret_key, settings.stripe_webhook_secret
     topic = "Payments (Stripe)"
     if not key:

@@ -51,6 +51,7 @@ async def list_orders(user_id: int) -> list[OrderOut]:
             plan_key=o.plan_key,
             plan_name=names.get(o.plan_key, o.plan_key),
             amount=o.amount,
+            amount_refunded=o.amount_refunded,
             currency=o.currency,
             status=o.status,
             order_date=o.order_date,

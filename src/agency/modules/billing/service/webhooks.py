@@ -105,9 +105,15 @@ def _check_text(text: str) -> None:
 
 def _check_object(kind: str, obj: dict[str, Any]) -> None:
     """What the handlers of `kind` read of data.object has the type they expect."""
-    if kind in effects.SUBSCRIPTION_EVENTS or kind in effects.CHECKOUT_EVENTS:
-        # The object's own id: always a text, never an expanded object.
+    if kind in effects.HANDLED:
+        # The object's own id: always a text, never an expanded object (every handler
+        # re-fetches the object by it, or deletes by it).
         _check_reference(obj.get("id"), "data.object.id", optional=False, expandable=False)
+    if kind in effects.TAX_ID_EVENTS or kind in effects.CREDIT_NOTE_EVENTS:
+        _check_reference(obj.get("customer"), "data.object.customer")
+    elif kind in effects.REFUND_EVENTS:
+        _check_reference(obj.get("customer"), "data.object.customer")
+        _check_reference(obj.get("payment_intent"), "data.object.payment_intent")
     elif kind in effects.INVOICE_EVENTS:
         _check_reference(obj.get("subscription"), "data.object.subscription")
         parent = obj.get("parent")
@@ -133,9 +139,12 @@ def _check_reference(
         raise _malformed(f"{where} is not a Stripe id")
 
 
-async def receive_event(gateway: StripeGateway, event: dict[str, Any]) -> str:
+async def receive_event(
+    gateway: StripeGateway, event: dict[str, Any], *, small_business: bool = False
+) -> str:
     """Apply a verified event once; returns processed, duplicate or ignored. A malformed event
-    raises MalformedEvent (400) before anything is stored."""
+    raises MalformedEvent (400) before anything is stored. `small_business`: the agency charges
+    no VAT (§19 UStG), as its invoices then say."""
     try:
         check_event(event)
     except MalformedEvent as exc:
@@ -158,7 +167,8 @@ async def receive_event(gateway: StripeGateway, event: dict[str, Any]) -> str:
         return IGNORED
     try:
         try:
-            changes = await effects.prepare(gateway, event)  # Stripe calls, outside the transaction
+            # Stripe calls, outside the transaction
+            changes = await effects.prepare(gateway, event, small_business=small_business)
         except effects.Ignored as reason:
             log.warning(
                 "stripe event ignored: %s",
@@ -204,7 +214,9 @@ async def _record(event: dict[str, Any], status: str, error: str | None) -> None
         await WebhookEvent.update_or_create(defaults=values, id=str(event["id"]))
 
 
-async def replay(gateway: StripeGateway, *, failed_only: bool, ids: list[str]) -> dict[str, str]:
+async def replay(
+    gateway: StripeGateway, *, failed_only: bool, ids: list[str], small_business: bool = False
+) -> dict[str, str]:
     """Apply stored events again (failed ones, or the given ids); returns id -> outcome."""
     query = WebhookEvent.all().order_by("created", "received_at")
     if ids:
@@ -216,7 +228,9 @@ async def replay(gateway: StripeGateway, *, failed_only: bool, ids: list[str]) -
         if stored.status != FAILED:
             await WebhookEvent.filter(id=stored.id).update(status=FAILED)  # allow re-applying
         try:
-            outcomes[stored.id] = await receive_event(gateway, stored.payload)
+            outcomes[stored.id] = await receive_event(
+                gateway, stored.payload, small_business=small_business
+            )
         except Exception as exc:
             outcomes[stored.id] = f"failed: {exc}"
     return outcomes
