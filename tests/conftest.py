@@ -313,6 +313,9 @@ def make_settings(tmp_path: Path, database_url: str, **overrides: Any) -> Settin
         "access_log": False,
         "run_jobs": False,
         "web_dir": tmp_path / "no-web",
+        # Never the Commission's VIES: nothing listens on the discard port, so a VAT ID check
+        # is `pending` unless a test points this at the fake (tests/fakes/vies_server.py).
+        "vies_api_base": "http://127.0.0.1:9",
     }
     values.update(overrides)
     return Settings(**values)
