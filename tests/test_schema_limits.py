@@ -30,6 +30,7 @@ from agency.modules.billing.models import (
 from agency.modules.blog.models import Article, SlugRedirect
 from agency.modules.catalogue.models import Family, Plan, PriceChange
 from agency.modules.contracts.models import Cancellation, Withdrawal
+from agency.modules.invoices.models import Invoice, Refund
 from agency.modules.leads.models import Lead, NewsletterConsent
 from agency.modules.notifications.models import Notification
 from agency.modules.seo.models import Generation
@@ -277,6 +278,14 @@ NOT_FROM_REQUESTS = {
     (CustomerTaxId, "value"),
     (CustomerTaxId, "verification_status"),
     (CustomerTaxId, "verified_name"),
+    # Invoices, credit notes and refunds: from Stripe's signed events only, each value cut to
+    # its column (ids, numbers, the buyer as Stripe froze it, our own kinds and statuses).
+    *(
+        (model, name)
+        for model in (Invoice, Refund)
+        for name, field in model._meta.fields_map.items()
+        if isinstance(field, fields.CharField)
+    ),
 }
 
 

@@ -50,7 +50,9 @@ async def record_invoice(
     stripe_id = s.ref(invoice.get("id"))
     if not stripe_id:
         raise ValueError("a Stripe invoice without an id")
-    status = str(invoice["status"]) if isinstance(invoice.get("status"), str) else "open"
+    status = (
+        str(invoice["status"])[: s.STATUS_MAX] if isinstance(invoice.get("status"), str) else "open"
+    )
     number = s.text(invoice.get("number"), 64)
     if status == "draft" or not number:
         return  # not yet an invoice for the books: finalization gives it its number
@@ -160,7 +162,7 @@ async def record_credit_note(credit_note: Mapping[str, Any], *, user_id: int | N
         raise ValueError("a Stripe credit note without an id")
     invoice_id = s.ref(credit_note.get("invoice"))
     original = await Invoice.get_or_none(stripe_invoice_id=invoice_id) if invoice_id else None
-    status = str(credit_note.get("status") or "issued")
+    status = str(credit_note.get("status") or "issued")[: s.STATUS_MAX]
     country = original.country if original else None
     small_business = original.small_business if original else False
     taxes = credit_note.get("total_taxes")
@@ -260,13 +262,13 @@ async def record_refund(
     for refund in refunds:
         refund_id = s.ref(refund.get("id"))
         if refund_id:
-            status = str(refund.get("status") or "succeeded")
+            status = str(refund.get("status") or "succeeded")[: s.STATUS_MAX]
             created = s.when(refund.get("created")) or datetime.now(UTC)
             entries.append((refund_id, s.cents(refund.get("amount")), status, created))
     if not entries and s.cents(charge.get("amount_refunded")) > 0:
         entries.append(
             (
-                f"charge:{charge_id}",
+                f"charge:{charge_id}"[: s.ID_MAX],
                 s.cents(charge.get("amount_refunded")),
                 "succeeded",
                 datetime.now(UTC),

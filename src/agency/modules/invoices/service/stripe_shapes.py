@@ -12,6 +12,8 @@ from typing import Any
 from agency.modules.tax import api as tax_api
 
 REVERSE = "reverse_charge"
+ID_MAX = 255  # the id columns' length (Stripe ids are far shorter)
+STATUS_MAX = 32
 
 
 def obj(value: Any) -> dict[str, Any]:
@@ -22,9 +24,9 @@ def obj(value: Any) -> dict[str, Any]:
 def ref(value: Any) -> str | None:
     """The id of a field that Stripe sends as an id or, expanded, as the object."""
     if isinstance(value, str) and value:
-        return value
-    if isinstance(value, dict) and isinstance(value.get("id"), str):
-        return str(value["id"])
+        return value[:ID_MAX]
+    if isinstance(value, dict) and isinstance(value.get("id"), str) and value["id"]:
+        return str(value["id"])[:ID_MAX]
     return None
 
 
