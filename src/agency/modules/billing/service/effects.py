@@ -374,6 +374,10 @@ async def _prepare_completed_checkout(
         intent = await gateway.retrieve_payment_intent(str(payment_intent_id))
         brand, last4 = subscriptions.card(intent.get("payment_method"))
     invoice_id = _id_of(session.get("invoice"))
+    if not invoice_id and effects.subscription is not None and subscription_id:
+        # The subscription's first invoice (a session in subscription mode may not name it).
+        current = await gateway.retrieve_subscription(str(subscription_id))
+        invoice_id = _id_of(current.get("latest_invoice"))
     if invoice_id:
         effects.invoice = await gateway.retrieve_invoice(invoice_id)
         effects.invoice_user = user_id

@@ -33,16 +33,7 @@ def _vat_at_checkout(settings: BillingSettings) -> Readiness:
     tax = as_settings(tax_api.TaxSettings, settings)
     topic = "VAT at checkout (Stripe Tax)"
     gross = "gross (inclusive)" if tax.prices_include_vat else "net (exclusive)"
-    if tax.vat_mode == "small_business":
-        if tax.stripe_tax:
-            return Readiness(
-                topic,
-                False,
-                False,
-                "AGENCY_STRIPE_TAX is on, but the small-business rule (§19 UStG) charges no "
-                "VAT: checkout does not ask Stripe Tax",
-                "set AGENCY_STRIPE_TAX=false, or AGENCY_VAT_MODE=standard once VAT is charged",
-            )
+    if tax.vat_mode == "small_business":  # with stripe_tax on, the tax module refuses to start
         return Readiness(
             topic,
             True,
