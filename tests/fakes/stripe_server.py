@@ -3940,6 +3940,45 @@ class FakeStripe(FakeServer):
             with self._lock:
                 return self._render(self._get("invoice", object_id), p.expand())
 
+        @api("/v1/invoices/<object_id>/lines", ["GET"])
+        def invoice_lines(p: Params, _info: Any, object_id: str) -> Any:
+            with self._lock:
+                invoice = self._get("invoice", object_id)
+                return self._paginate(
+                    invoice["lines"]["data"], p, f"/v1/invoices/{object_id}/lines"
+                )
+
+        @api("/v1/invoices/<object_id>/<action>", ["POST"])
+        async def invoice_action(p: Params, info: Any, object_id: str, action: str) -> Any:
+            if action not in ("void", "mark_uncollectible"):
+                return _unrecognized_answer()
+            p.check_known({"expand"})
+            with self._lock:
+                invoice = self._get("invoice", object_id)
+                if invoice["status"] != "open":
+                    raise invalid(
+                        "invoice",
+                        f"You can only {'void' if action == 'void' else 'mark as uncollectible'} "
+                        f"an open invoice. This invoice's status is {invoice['status']}.",
+                        "invoice_not_open",
+                    )
+                now = self.now()
+                if action == "void":
+                    invoice["status"] = "void"
+                    invoice["status_transitions"]["voided_at"] = now
+                    invoice["amount_remaining"] = 0
+                    event_type = "invoice.voided"
+                else:
+                    invoice["status"] = "uncollectible"
+                    invoice["status_transitions"]["marked_uncollectible_at"] = now
+                    event_type = "invoice.marked_uncollectible"
+                invoice["auto_advance"] = False
+                invoice["next_payment_attempt"] = None
+                events = [self._event(event_type, invoice, None, info)]
+                answer = self._render(invoice, p.expand())
+            await self._dispatch(events)
+            return answer
+
         @api("/v1/invoices", ["GET"])
         def invoice_list(p: Params, _info: Any) -> Any:
             customer, subscription, status = (
@@ -3954,7 +3993,10 @@ class FakeStripe(FakeServer):
                     if (customer is None or i["customer"] == customer)
                     and (
                         subscription is None
-                        or i["parent"]["subscription_details"]["subscription"] == subscription
+                        or ((i["parent"] or {}).get("subscription_details") or {}).get(
+                            "subscription"
+                        )
+                        == subscription
                     )
                     and (status is None or i["status"] == status)
                 ]
@@ -4633,6 +4675,14 @@ def _json(answer: Any, status: int, request_id: str) -> Response:
     response.headers["Request-Id"] = request_id
     response.headers["Stripe-Version"] = API_VERSION
     return response
+
+
+def _unrecognized_answer() -> Any:
+    raise StripeError(
+        404,
+        f"Unrecognized request URL ({request.method}: {request.path}). Please see "
+        "https://stripe.com/docs or we can help at https://support.stripe.com/.",
+    )
 
 
 def _unrecognized() -> Any:

@@ -182,7 +182,9 @@ def _everything(client: stripe.StripeClient, fake: FakeStripe) -> list[dict[str,
     answers.append(done)
     sub_done = client.v1.checkout.sessions.retrieve(sub_cs.id)
     fake.renew(sub_done.subscription)
-    fake.fail(sub_done.subscription)
+    failed = fake.fail(sub_done.subscription)
+    answers.append(client.v1.invoices.void_invoice(failed["latest_invoice"]))
+    answers.append(client.v1.invoices.line_items.list(failed["latest_invoice"]))
     invoice = client.v1.invoices.retrieve(done.invoice.id, params={"expand": ["payments"]})
     answers.append(invoice)
     answers.append(client.v1.tax_rates.retrieve(invoice.total_taxes[0].tax_rate_details.tax_rate))
@@ -245,6 +247,7 @@ def test_every_field_the_fake_returns_is_in_the_sdk(
         "invoice.paid",
         "invoice.payment_succeeded",
         "invoice.payment_failed",
+        "invoice.voided",
         "credit_note.created",
         "credit_note.voided",
         "refund.created",

@@ -704,3 +704,38 @@ def test_vat_id_attached_before_checkout_gives_reverse_charge(
     assert invoice.customer_tax_exempt == "reverse"
     assert invoice.customer_address.country == "NL"
     assert client.v1.customers.retrieve(customer.id).address.city == "Amsterdam"
+
+
+def test_open_invoices_can_be_voided_or_marked_uncollectible(
+    client: stripe.StripeClient, fake: FakeStripe, receiver: Receiver
+) -> None:
+    p = price(client, 2900, recurring=True)
+    cs = session(client, p.id, "subscription", customer_email="v@example.com")
+    fake.pay(cs.id)
+    sub_id = client.v1.checkout.sessions.retrieve(cs.id).subscription
+    paid_invoice = client.v1.checkout.sessions.retrieve(cs.id).invoice
+    failed = fake.fail(sub_id)
+    open_id = failed["latest_invoice"]
+    lines = client.v1.invoices.line_items.list(open_id)
+    assert lines.data[0].amount == 2900
+    by_sub = client.v1.invoices.list(params={"subscription": sub_id})
+    assert {i.id for i in by_sub.data} == {paid_invoice, open_id}
+    with pytest.raises(stripe.InvalidRequestError) as info:
+        client.v1.invoices.void_invoice(paid_invoice)
+    assert info.value.code == "invoice_not_open"
+    marked = client.v1.invoices.mark_uncollectible(open_id)
+    assert marked.status == "uncollectible" and marked.status_transitions.marked_uncollectible_at
+    assert receiver.types()[-1] == "invoice.marked_uncollectible"
+
+
+def test_void_an_open_invoice(
+    client: stripe.StripeClient, fake: FakeStripe, receiver: Receiver
+) -> None:
+    p = price(client, 2900, recurring=True)
+    cs = session(client, p.id, "subscription", customer_email="w@example.com")
+    fake.pay(cs.id)
+    sub_id = client.v1.checkout.sessions.retrieve(cs.id).subscription
+    open_id = fake.fail(sub_id)["latest_invoice"]
+    voided = client.v1.invoices.void_invoice(open_id)
+    assert voided.status == "void" and voided.amount_remaining == 0
+    assert receiver.types()[-1] == "invoice.voided"
