@@ -14,6 +14,7 @@ import stripe
 from agency.app import create_app
 from agency.modules.billing.service import prices as billing_prices
 from agency.modules.catalogue import service as catalogue
+from tests.billing.vies_fake import FakeVies, run_fake_vies
 from tests.conftest import make_settings
 from tests.fakes.stripe_server import FakeStripe, run_fake_stripe
 from tests.helpers.http import HEADERS
@@ -52,7 +53,11 @@ async def started_shop(
     )
     async with app.test_app() as test_app:
         await catalogue.seed(catalogue.load_file())
-        await billing_prices.sync_prices(app.extensions["billing.gateway"], dry_run=False)
+        await billing_prices.sync_prices(
+            app.extensions["billing.gateway"],
+            dry_run=False,
+            prices_include_vat=settings.get("prices_include_vat", True),
+        )
         yield test_app
 
 
@@ -67,6 +72,43 @@ async def shop(tmp_path: Path, database_url: str, fake: FakeStripe) -> AsyncIter
         base_url="http://shop.test",
     ) as test_app:
         yield test_app
+
+
+@pytest.fixture(scope="session")
+def vies_server() -> Iterator[FakeVies]:
+    with run_fake_vies() as vies:
+        yield vies
+
+
+@pytest.fixture
+def vies(vies_server: FakeVies) -> FakeVies:
+    """A VIES that finds every well-formed VAT ID valid (see FakeVies), emptied."""
+    vies_server.reset()
+    return vies_server
+
+
+def tax_shop_of(
+    tmp_path: Path, database_url: str, fake: FakeStripe, vies: FakeVies, **tax: Any
+) -> Any:
+    """`started_shop` asking the fake VIES, with the tax settings `tax`."""
+    return started_shop(
+        tmp_path,
+        database_url,
+        fake,
+        stripe_webhook_secret=WEBHOOK_SECRET,
+        base_url="http://shop.test",
+        vies_api_base=vies.base_url,
+        **tax,
+    )
+
+
+@pytest.fixture
+async def tax_shop(
+    tmp_path: Path, database_url: str, fake: FakeStripe, vies: FakeVies
+) -> AsyncIterator[Any]:
+    """An agency charging VAT through Stripe Tax (stripe_tax on), gross prices."""
+    async with tax_shop_of(tmp_path, database_url, fake, vies, stripe_tax=True) as app:
+        yield app
 
 
 def signature(payload: str, secret: str = WEBHOOK_SECRET, at: int | None = None) -> str:

@@ -12,8 +12,7 @@ pay Germany's 19 %.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,8 +22,8 @@ from agency.modules.billing.models import CheckoutSession, CustomerTaxId, Order
 from agency.modules.billing.service.order_numbers import order_number
 from agency.modules.invoices import api as invoices_api
 from agency.modules.invoices.models import Invoice
-from tests.billing.conftest import WEBHOOK_SECRET, checkout, deliver, started_shop
-from tests.billing.vies_fake import FakeVies, run_fake_vies
+from tests.billing.conftest import checkout, deliver, tax_shop_of
+from tests.billing.vies_fake import FakeVies
 from tests.fakes.stripe_contract import assert_valid_params
 from tests.fakes.stripe_server import FakeStripe
 from tests.helpers.http import call, signed_up
@@ -50,47 +49,12 @@ ADDRESSES: dict[str, dict[str, str]] = {
 }
 
 
-@pytest.fixture(scope="session")
-def vies_server() -> Iterator[FakeVies]:
-    with run_fake_vies() as vies:
-        yield vies
-
-
-@pytest.fixture
-def vies(vies_server: FakeVies) -> FakeVies:
-    vies_server.reset()
-    return vies_server
-
-
-def _shop(
-    tmp_path: Any, database_url: str, fake: FakeStripe, vies: FakeVies, **tax: Any
-) -> AbstractAsyncContextManager[Any]:
-    return started_shop(
-        tmp_path,
-        database_url,
-        fake,
-        stripe_webhook_secret=WEBHOOK_SECRET,
-        base_url="http://shop.test",
-        vies_api_base=vies.base_url,
-        **tax,
-    )
-
-
-@pytest.fixture
-async def tax_shop(
-    tmp_path: Any, database_url: str, fake: FakeStripe, vies: FakeVies
-) -> AsyncIterator[Any]:
-    """An agency charging VAT through Stripe Tax (stripe_tax on), gross prices."""
-    async with _shop(tmp_path, database_url, fake, vies, stripe_tax=True) as app:
-        yield app
-
-
 @pytest.fixture
 async def small_shop(
     tmp_path: Any, database_url: str, fake: FakeStripe, vies: FakeVies
 ) -> AsyncIterator[Any]:
     """A small business (§19 UStG): no Stripe Tax (the tax module refuses both at once)."""
-    async with _shop(tmp_path, database_url, fake, vies, vat_mode="small_business") as app:
+    async with tax_shop_of(tmp_path, database_url, fake, vies, vat_mode="small_business") as app:
         yield app
 
 
