@@ -43,7 +43,8 @@ Control endpoints (JSON, no auth, under ``/_fake``): ``POST /_fake/webhook``,
 ``POST /_fake/events/<id>/resend``, ``GET /_fake/deliveries``, ``POST /_fake/reset``,
 ``POST /_fake/checkout/<cs_id>/pay`` (JSON: card, email, name and :meth:`FakeStripe.pay`'s
 keywords), ``POST /_fake/subscriptions/<id>/renew``,
-``POST /_fake/subscriptions/<id>/fail``, ``GET /_fake/objects/<id>``.
+``POST /_fake/subscriptions/<id>/fail``, ``POST /_fake/tax_ids/<id>/verification`` (JSON:
+status, verified_name), ``GET /_fake/objects/<id>``.
 """
 
 from __future__ import annotations
@@ -3190,6 +3191,41 @@ class FakeStripe(FakeServer):
         await self._dispatch(events)
         return answer
 
+    def verify_tax_id(
+        self, tax_id: str, status: str = "verified", *, verified_name: str | None = None
+    ) -> dict[str, Any]:
+        """Finish (or redo) a tax ID's verification, e.g. a pending one Stripe confirms later:
+        sets ``verification.status`` and sends customer.tax_id.updated. Returns the tax ID."""
+        return self._call(lambda: self._verify_flow(tax_id, status, verified_name))  # type: ignore[no-any-return]
+
+    async def verify_tax_id_async(
+        self, tax_id: str, status: str = "verified", *, verified_name: str | None = None
+    ) -> Any:
+        return await self._call_async(lambda: self._verify_flow(tax_id, status, verified_name))
+
+    async def _verify_flow(self, tax_id: str, status: str, verified_name: str | None) -> Any:
+        if status not in ("pending", "unavailable", "unverified", "verified"):
+            raise ValueError(f"bad verification status {status!r}")
+        with self._lock:
+            obj = self._get("tax_id", tax_id)
+            before = copy.deepcopy(obj["verification"])
+            customer = self.objects.get(obj["customer"] or "") or {}
+            obj["verification"] = {
+                "status": status,
+                "verified_address": _one_line(customer.get("address"))
+                if status == "verified"
+                else None,
+                "verified_name": (
+                    verified_name or customer.get("business_name") or customer.get("name")
+                )
+                if status == "verified"
+                else None,
+            }
+            events = [self._event("customer.tax_id.updated", obj, {"verification": before})]
+            answer = self._view(obj)
+        await self._dispatch(events)
+        return answer
+
     def register_tax(self, country: str, type: str = "standard") -> dict[str, Any]:
         """Add an active Stripe Tax registration (as POST /v1/tax/registrations does)."""
         with self._lock:
@@ -4251,6 +4287,14 @@ class FakeStripe(FakeServer):
                 data.pop("email", None),
                 data.pop("name", None),
                 **data,
+            )
+
+        @app.post("/_fake/tax_ids/<tax_id>/verification")
+        @control
+        async def fake_verify(tax_id: str) -> Any:
+            data = await body()
+            return await self._verify_flow(
+                tax_id, str(data.get("status", "verified")), data.get("verified_name")
             )
 
         @app.post("/_fake/subscriptions/<sub_id>/<action>")

@@ -739,3 +739,26 @@ def test_void_an_open_invoice(
     voided = client.v1.invoices.void_invoice(open_id)
     assert voided.status == "void" and voided.amount_remaining == 0
     assert receiver.types()[-1] == "invoice.voided"
+
+
+def test_a_pending_vat_id_verified_later(
+    client: stripe.StripeClient, fake: FakeStripe, receiver: Receiver
+) -> None:
+    customer = client.v1.customers.create(params={"name": "Delta SRL"})
+    pending = client.v1.customers.tax_ids.create(
+        customer.id, params={"type": "eu_vat", "value": "RO222222222"}
+    )
+    assert receiver.types() == ["customer.tax_id.created"]
+    done = fake.verify_tax_id(pending.id)
+    assert done["verification"]["status"] == "verified"
+    assert done["verification"]["verified_name"] == "Delta SRL"
+    event = receiver.events()[-1]
+    assert event.type == "customer.tax_id.updated"
+    assert event.data.previous_attributes.verification.status == "pending"
+    answer = httpx.post(
+        f"{fake.base_url}/_fake/tax_ids/{pending.id}/verification", json={"status": "unverified"}
+    )
+    assert answer.json()["verification"]["status"] == "unverified"
+    assert client.v1.customers.tax_ids.retrieve(customer.id, pending.id).verification.status == (
+        "unverified"
+    )
