@@ -4,13 +4,17 @@ SDK over real HTTP (issue 27, item 8)."""
 
 from __future__ import annotations
 
+import functools
+from fractions import Fraction
 from typing import Any
 
 import httpx
 import pytest
 import stripe
+from hypothesis import given
+from hypothesis import strategies as st
 
-from tests.fakes.stripe_server import INVOICE_PREFIX, FakeStripe
+from tests.fakes.stripe_server import EU_RATES, INVOICE_PREFIX, FakeStripe
 from tests.fakes.test_stripe_fake import (  # noqa: F401  (fixtures)
     Receiver,
     client,
@@ -762,3 +766,59 @@ def test_a_pending_vat_id_verified_later(
     assert client.v1.customers.tax_ids.retrieve(customer.id, pending.id).verification.status == (
         "unverified"
     )
+
+
+def test_mixed_lines_are_taxed_line_by_line(client: stripe.StripeClient, fake: FakeStripe) -> None:
+    gross, net = price(client, 2900), price(client, 1000, "exclusive")
+    cs = client.v1.checkout.sessions.create(
+        params={
+            "mode": "payment",
+            "customer_email": "m@example.com",
+            "line_items": [{"price": gross.id, "quantity": 2}, {"price": net.id, "quantity": 1}],
+            "invoice_creation": {"enabled": True},
+            "automatic_tax": {"enabled": True},
+        }
+    )
+    fake.pay(cs.id)
+    done = paid(client, cs.id)
+    # 5800 gross holds 926 (5800 * 19 / 119 = 926.05); 1000 net gets 190 on top.
+    assert [li.amount_tax for li in done.line_items.data] == [926, 190]
+    assert (done.amount_subtotal, done.total_details.amount_tax, done.amount_total) == (
+        6800,
+        1116,
+        6990,
+    )
+    invoice = client.v1.invoices.retrieve(done.invoice)
+    assert (invoice.subtotal, invoice.total, invoice.total_excluding_tax) == (6800, 6990, 5874)
+    assert invoice.subtotal_excluding_tax == 5874
+    assert sorted((t.tax_behavior, t.amount) for t in invoice.total_taxes) == [
+        ("exclusive", 190),
+        ("inclusive", 926),
+    ]
+    assert sum(t.amount for t in invoice.total_taxes) == sum(
+        t.amount for line in invoice.lines.data for t in line.taxes
+    )
+
+
+@functools.cache
+def _offline_fake() -> FakeStripe:
+    return FakeStripe()
+
+
+@given(
+    amount=st.integers(min_value=0, max_value=10**9),
+    rate=st.sampled_from(sorted(set(EU_RATES.values()))),
+    inclusive=st.booleans(),
+)
+def test_line_tax_arithmetic(amount: int, rate: int, inclusive: bool) -> None:
+    fake_ = _offline_fake()
+    decision = {"rate": rate, "reason": "standard_rated", "country": "DE", "exempt": "none"}
+    behavior = "inclusive" if inclusive else "exclusive"
+    tax = fake_._line_tax(amount, {"tax_behavior": behavior, "currency": "eur"}, decision)
+    assert tax is not None
+    exact = Fraction(amount * rate, 10000 + rate if inclusive else 10000)
+    assert abs(tax["amount"] - exact) <= Fraction(1, 2)
+    if inclusive:
+        assert tax["amount"] + tax["taxable_amount"] == amount
+    else:
+        assert tax["taxable_amount"] == amount
