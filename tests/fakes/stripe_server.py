@@ -3976,6 +3976,26 @@ class FakeStripe(FakeServer):
             with self._lock:
                 return self._render(self._get("invoice", object_id), p.expand())
 
+        @api("/v1/invoice_payments", ["GET"])
+        def invoice_payment_list(p: Params, _info: Any) -> Any:
+            invoice = p.str("invoice")
+            status = p.enum("status", ["canceled", "open", "paid"])
+            payment = _nested(p, "payment", {"payment_intent", "payment_record", "type"})
+            intent = None
+            if payment is not None:
+                payment.enum("type", ["payment_intent", "payment_record"], required=True)
+                intent = payment.str("payment_intent")
+            with self._lock:
+                items = [
+                    pay
+                    for invoice_id, pays in reversed(self._invoice_payments.items())
+                    for pay in pays
+                    if (invoice is None or invoice_id == invoice)
+                    and (status is None or pay["status"] == status)
+                    and (intent is None or pay["payment"]["payment_intent"] == intent)
+                ]
+                return self._paginate(items, p, "/v1/invoice_payments")
+
         @api("/v1/invoices/<object_id>/lines", ["GET"])
         def invoice_lines(p: Params, _info: Any, object_id: str) -> Any:
             with self._lock:

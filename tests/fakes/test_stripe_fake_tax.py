@@ -562,6 +562,11 @@ def test_refunds(client: stripe.StripeClient, fake: FakeStripe, receiver: Receiv
     with pytest.raises(stripe.InvalidRequestError) as info:
         client.v1.refunds.create(params={"charge": part.charge, "amount": 9000})
     assert info.value.code == "amount_too_large"
+    # Which invoice a refunded charge belongs to: the invoice payments of its payment intent.
+    payments = client.v1.invoice_payments.list(
+        params={"payment": {"type": "payment_intent", "payment_intent": done.payment_intent}}
+    )
+    assert [pay.invoice for pay in payments.data] == [done.invoice]
     rest = fake.refund(done.id)
     assert rest["amount"] == 7500
     assert client.v1.charges.retrieve(part.charge).refunded is True
