@@ -112,16 +112,18 @@ VAT_PREFIX_COUNTRY: Final[dict[str, str]] = {
 
 
 def valid_vat_id(raw: str) -> str | None:
-    """An EU VAT ID in its compact form ("DE 136 695 976" -> "DE136695976") when its country
-    prefix is a member state's and its syntax and check digits are right (python-stdnum's
-    `stdnum.eu.vat`); None otherwise. Says nothing about whether the number is issued: that is
-    VIES's answer."""
+    """An EU VAT ID in its compact form ("DE 136 695 976" -> "DE136695976"; Greece's "GR..." ->
+    "EL...") when its country prefix is a member state's and its syntax and check digits are
+    right (python-stdnum's `stdnum.eu.vat`); None otherwise. Says nothing about whether the
+    number is issued: that is VIES's answer."""
     from stdnum.eu import vat
     from stdnum.exceptions import ValidationError
 
     text = raw.strip()
     if not text or len(text) > 40:
         return None
+    if text[:2].upper() == "GR":  # Greece's ISO code for its VAT prefix EL, as people type it
+        text = "EL" + text[2:]
     try:
         number = str(vat.validate(text))
     except (ValidationError, ValueError, TypeError, IndexError):
