@@ -181,8 +181,12 @@ class StripeGateway:
         return _dict(intent)
 
     async def retrieve_invoice(self, invoice_id: str) -> dict[str, Any]:
+        """The invoice with its payments (their payment intents link refunds to it)."""
         with _missing_is_lookup_error():
-            return _dict(await self.client.v1.invoices.retrieve_async(invoice_id))
+            invoice = await self.client.v1.invoices.retrieve_async(
+                invoice_id, params={"expand": ["payments"]}
+            )
+        return _dict(invoice)
 
     async def tax_rate_percentage(self, tax_rate_id: str) -> float | None:
         """A tax rate's percentage (19.0), None when Stripe gives none."""
