@@ -16,7 +16,7 @@ relies on):
 - a body without `countryCode`/`vatNumber`: 400 `INVALID_INPUT`.
 
 `requests` logs each call's JSON body; `delay` makes every answer wait. From a shell:
-``python -m tests.fakes.vies_server --port 12114``.
+``python -m tests.fakes.vies_server --port 12116``.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def run_fake_vies() -> AbstractContextManager[FakeVies]:
 
 def main() -> None:  # pragma: no cover - a developer's tool
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--port", type=int, default=12114)
+    parser.add_argument("--port", type=int, default=12116)
     FakeVies().serve_forever(parser.parse_args().port)
 
 
