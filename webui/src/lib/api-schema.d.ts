@@ -211,6 +211,13 @@ export interface paths {
     /** A Stripe customer portal session to manage the subscription and cards. */
     post: operations["post_post_portal"];
   };
+  "/api/billing/quote": {
+    /**
+     * What a buyer would pay for a plan (net, VAT, gross) by buyer type, country and VAT ID.
+     * @description With Stripe Tax on, `calculated_at_payment` says the VAT is settled at payment.
+     */
+    post: operations["post_post_quote"];
+  };
   "/api/billing/subscription": {
     /** The signed-in user's subscription (null when there is none). */
     get: operations["get_get_subscription"];
@@ -947,6 +954,12 @@ export interface components {
        * @description Cents.
        */
       amount: number;
+      /**
+       * Amount Refunded
+       * @description Cents refunded so far.
+       * @default 0
+       */
+      amount_refunded?: number;
       /** Card Brand */
       card_brand: string | null;
       /** Card Last4 */
@@ -964,7 +977,10 @@ export interface components {
       plan_key: string;
       /** Plan Name */
       plan_name: string;
-      /** Status */
+      /**
+       * Status
+       * @description "paid", or "refunded" once all of it is refunded.
+       */
       status: string;
     };
     /**
@@ -2901,6 +2917,11 @@ export interface operations {
            */
           consent_version?: string;
           /**
+           * Country
+           * @default
+           */
+          country?: string;
+          /**
            * Domain
            * @default
            */
@@ -2936,6 +2957,11 @@ export interface operations {
            * @default
            */
           plan?: string;
+          /**
+           * Vat Id
+           * @default
+           */
+          vat_id?: string;
         };
       };
     };
@@ -3021,6 +3047,91 @@ export interface operations {
           "application/json": {
             /** Url */
             url: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * What a buyer would pay for a plan (net, VAT, gross) by buyer type, country and VAT ID.
+   * @description With Stripe Tax on, `calculated_at_payment` says the VAT is settled at payment.
+   */
+  post_post_quote: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Buyer Type
+           * @default consumer
+           * @enum {string}
+           */
+          buyer_type?: "consumer" | "business";
+          /**
+           * Country
+           * @default
+           */
+          country?: string;
+          /**
+           * Plan
+           * @default
+           */
+          plan?: string;
+          /**
+           * Vat Id
+           * @default
+           */
+          vat_id?: string;
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Calculated At Payment
+             * @description Stripe Tax calculates the VAT at payment from the billing address: the amounts are a preview.
+             */
+            calculated_at_payment: boolean;
+            /**
+             * Country
+             * @description The buyer's country (ISO 3166-1 alpha-2).
+             */
+            country: string;
+            /**
+             * Currency
+             * @description Lower case, as Stripe's: "eur".
+             */
+            currency: string;
+            /**
+             * Gross
+             * @description Cents: what the buyer pays.
+             */
+            gross: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "standard" | "reverse_charge" | "small_business" | "outside_eu";
+            /**
+             * Net
+             * @description Cents.
+             */
+            net: number;
+            /** Note */
+            note: string;
+            /**
+             * Rate
+             * @description Basis points: 1900 is 19 %.
+             */
+            rate: number;
+            /**
+             * Vat
+             * @description Cents.
+             */
+            vat: number;
+            /** Vat Id Status */
+            vat_id_status: ("valid" | "invalid" | "pending") | null;
           };
         };
       };
