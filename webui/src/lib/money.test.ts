@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { formatCents, formatCurrencyWhole, formatNumber } from './money'
+import { formatMoney } from './money-locale'
+// The server's Babel output, written by the tax module's tests (tests/tax/money_formats.json).
+import serverFormats from '../../../tests/tax/money_formats.json'
 
 /** Deterministic pseudo-random numbers (mulberry32): the same cases on every run. */
 function random(seed: number) {
@@ -43,5 +46,44 @@ describe('money formatting matches Intl.NumberFormat("en-IE")', () => {
     }
     expect(formatCents(2900, 'GBP')).toBe('£29')
     expect(formatCents(2900, 'usd')).toBe('US$29')
+  })
+})
+
+
+interface MoneyCase {
+  cents: number
+  currency: string
+  locale: string
+  expected: string
+}
+const fixture = serverFormats as { money: MoneyCase[] }
+
+describe('formatMoney writes what Babel writes on the server', () => {
+  it('every case of the server fixture, to the character (no-break spaces included)', () => {
+    expect(fixture.money.length).toBeGreaterThan(50)
+    for (const { cents, currency, locale, expected } of fixture.money) {
+      expect(formatMoney(cents, currency, locale, false), `${locale} ${cents}`).toBe(expected)
+    }
+  })
+
+  it('the pages drop ".00" of whole amounts, in any locale', () => {
+    expect(formatMoney(49900, 'EUR', 'en-IE')).toBe('€499')
+    expect(formatMoney(49950, 'EUR', 'en-IE')).toBe('€499.50')
+    expect(formatMoney(49900, 'EUR', 'de-DE', true)).toBe('499\u00a0€')
+    expect(formatMoney(123456, 'EUR', 'de-DE', true)).toBe('1.234,56\u00a0€')
+    expect(formatMoney(49900, 'EUR', 'de-AT', true)).toBe('€\u00a0499')
+  })
+
+  it('the English locales that write euros as en-IE take the fast path and agree with Intl', () => {
+    for (const locale of ['en-IE', 'en-GB', 'en-US', 'en']) {
+      for (const cents of [0, 1, 99, 100, 2900, 41933, 123456, 99999999, -2900]) {
+        const intl = new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 })
+        expect(formatMoney(cents, 'EUR', locale, false), `${locale} ${cents}`).toBe(intl.format(cents / 100))
+      }
+    }
+  })
+
+  it('an unknown locale is written as en-IE', () => {
+    expect(formatMoney(2900, 'EUR', 'xx-invalid-@@')).toBe('€29')
   })
 })

@@ -41,3 +41,5 @@ export function formatCents(cents: number, currency = 'EUR'): string {
   const rest = magnitude % 100
   return `${sign}${symbolFor(currency)}${euros}${rest ? `.${rest.toString().padStart(2, '0')}` : ''}`
 }
+
+

@@ -1,4 +1,3 @@
-import { PlanSummary } from './PlanSummary'
 import { useEffect, useState } from 'react'
 import { CheckIcon } from '../../components/icons/CheckIcon'
 import { Badge } from '../../components/ui/Badge'
@@ -10,6 +9,8 @@ import { api } from '../../lib/api-client'
 import { DEFAULT_FAMILY, familyPlans, useCatalogue, type Plan } from './catalogue'
 import { claimAttrs, claimText } from '../../lib/claims'
 import { cx } from '../../lib/cx'
+import { PricesFor, usePrices, type Prices } from '../tax'
+import { PlanSummary, preloadPlanPrice } from './OfferPrice'
 
 /**
  * The home page's website plans. Prerendered (and first rendered on the client) as skeleton
@@ -18,6 +19,8 @@ import { cx } from '../../lib/cx'
 export function HomePricing() {
   const { user } = useAuth()
   const state = useCatalogue()
+  const prices = usePrices(state.catalogue)
+  useEffect(preloadPlanPrice, [])
   // The price id paid for, remembered with the user it was fetched for: another user (or none)
   // has no current plan until their own answer arrives.
   const [paid, setPaid] = useState<{ user: User; priceId: string | null } | null>(null)
@@ -48,24 +51,30 @@ export function HomePricing() {
     )
   }
 
+  // Prerendered with the default choice; the remembered one applies once hydrated.
+  const pricesFor = <PricesFor value={prices.buyer} onChange={prices.setBuyer} className="pricing-switch" />
+
   if (state.status === 'loading') {
     return (
-      <div className="pricing-grid" aria-busy="true">
-        <span className="visually-hidden" role="status">
-          Loading plans
-        </span>
-        {[0, 1, 2].map((n) => (
-          <div key={n} className={cx('price-card', 'price-card--skeleton', 'card', n === 1 && 'price-card--featured')} aria-hidden="true">
-            <span className="skeleton skeleton--title" />
-            <span className="skeleton skeleton--line" />
-            <span className="skeleton skeleton--price" />
-            <span className="skeleton skeleton--line" />
-            <span className="skeleton skeleton--line skeleton--short" />
-            <span className="skeleton skeleton--line" />
-            <span className="skeleton skeleton--button" />
-          </div>
-        ))}
-      </div>
+      <>
+        {pricesFor}
+        <div className="pricing-grid" aria-busy="true">
+          <span className="visually-hidden" role="status">
+            Loading plans
+          </span>
+          {[0, 1, 2].map((n) => (
+            <div key={n} className={cx('price-card', 'price-card--skeleton', 'card', n === 1 && 'price-card--featured')} aria-hidden="true">
+              <span className="skeleton skeleton--title" />
+              <span className="skeleton skeleton--line" />
+              <span className="skeleton skeleton--price" />
+              <span className="skeleton skeleton--line" />
+              <span className="skeleton skeleton--line skeleton--short" />
+              <span className="skeleton skeleton--line" />
+              <span className="skeleton skeleton--button" />
+            </div>
+          ))}
+        </div>
+      </>
     )
   }
 
@@ -76,6 +85,7 @@ export function HomePricing() {
   const launch = launchNote !== null && plans.some((plan) => plan.original_price !== null && plan.original_price > plan.price)
   return (
     <>
+      {pricesFor}
       {launch && (
         <p className="pricing-launch" {...claimAttrs('launch_pricing')}>
           <Badge tone="yellow">{launchNote}</Badge>
@@ -84,7 +94,7 @@ export function HomePricing() {
       <ul className="pricing-grid">
         {plans.map((plan) => (
           <li key={plan.key}>
-            <PriceCard plan={plan} current={plan.price_id !== null && plan.price_id === currentPriceId} />
+            <PriceCard plan={plan} prices={prices} current={plan.price_id !== null && plan.price_id === currentPriceId} />
           </li>
         ))}
       </ul>
@@ -92,12 +102,12 @@ export function HomePricing() {
   )
 }
 
-function PriceCard({ plan, current }: { plan: Plan; current: boolean }) {
+function PriceCard({ plan, prices, current }: { plan: Plan; prices: Prices; current: boolean }) {
   const featured = plan.badge === 'popular'
   const titleId = `price-${plan.key}`
   return (
     <Card className={cx('price-card', featured && 'price-card--featured', current && 'price-card--current')}>
-      <PlanSummary plan={plan} titleId={titleId} />
+      <PlanSummary plan={plan} titleId={titleId} prices={prices} />
       <ul className="check-list price-card__features">
         {plan.features.map((feature) => (
           <li key={feature}>

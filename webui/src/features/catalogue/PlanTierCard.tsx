@@ -1,4 +1,4 @@
-import { PlanSummary } from './PlanSummary'
+import { useEffect } from 'react'
 import { ClockIcon } from '../../components/icons/ClockIcon'
 import { Button, ButtonLink } from '../../components/ui/Button'
 import { Card } from '../../components/ui/Card'
@@ -6,6 +6,8 @@ import { ErrorBox } from '../../components/ui/ErrorBox'
 import { findPlan, useCatalogue, type Catalogue } from './catalogue'
 import { cx } from '../../lib/cx'
 import { CheckList, startUrl } from '../content'
+import { PricesFor, usePrices, type Prices } from '../tax'
+import { PlanSummary, preloadPlanPrice } from './OfferPrice'
 
 export interface PlanTierCardProps {
   /** Catalogue plan key, e.g. `pro-ai`. */
@@ -19,6 +21,8 @@ export interface PlanTierCardProps {
   showDelivery?: boolean
   /** Where the button goes instead of `/start` (plans sold after a consultation, e.g. `#book`). */
   ctaTo?: string
+  /** Whom the prices are for, the locale (the section's switch). */
+  prices: Prices
 }
 
 /** One pricing tier read from the catalogue by key; a stable skeleton until it is loaded. */
@@ -29,6 +33,7 @@ export function PlanTierCard({
   ctaLabel = 'Get Started',
   showDelivery = true,
   ctaTo,
+  prices,
 }: PlanTierCardProps) {
   const plan = catalogue ? findPlan(catalogue, planKey) : undefined
   if (!plan) {
@@ -48,7 +53,7 @@ export function PlanTierCard({
   const titleId = `tier-${plan.key}`
   return (
     <Card className={cx('price-card', 'tier-card', featured && 'price-card--featured')} data-plan={plan.key}>
-      <PlanSummary plan={plan} titleId={titleId} />
+      <PlanSummary plan={plan} titleId={titleId} prices={prices} />
       {showDelivery && plan.delivery && (
         <p className="tier-card__delivery">
           <ClockIcon size={16} />
@@ -81,6 +86,8 @@ export interface PlanTiersProps {
 /** A row of tier cards for the given plan keys, loaded from the catalogue. */
 export function PlanTiers({ type, planKeys, ctaLabel, showDelivery, ctaTo }: PlanTiersProps) {
   const state = useCatalogue()
+  const prices = usePrices(state.catalogue)
+  useEffect(preloadPlanPrice, [])
   if (state.status === 'error') {
     return (
       <div className="pricing-fallback">
@@ -92,17 +99,20 @@ export function PlanTiers({ type, planKeys, ctaLabel, showDelivery, ctaTo }: Pla
     )
   }
   return (
-    <ul className={cx('pricing-grid', planKeys.length === 4 && 'pricing-grid--4')} aria-busy={state.status === 'loading' || undefined}>
-      {state.status === 'loading' && (
-        <li className="visually-hidden" role="status">
-          Loading packages
-        </li>
-      )}
-      {planKeys.map((key) => (
-        <li key={key}>
-          <PlanTierCard planKey={key} type={type} catalogue={state.catalogue} ctaLabel={ctaLabel} showDelivery={showDelivery} ctaTo={ctaTo} />
-        </li>
-      ))}
-    </ul>
+    <>
+      <PricesFor value={prices.buyer} onChange={prices.setBuyer} className="pricing-switch" />
+      <ul className={cx('pricing-grid', planKeys.length === 4 && 'pricing-grid--4')} aria-busy={state.status === 'loading' || undefined}>
+        {state.status === 'loading' && (
+          <li className="visually-hidden" role="status">
+            Loading packages
+          </li>
+        )}
+        {planKeys.map((key) => (
+          <li key={key}>
+            <PlanTierCard planKey={key} type={type} catalogue={state.catalogue} ctaLabel={ctaLabel} showDelivery={showDelivery} ctaTo={ctaTo} prices={prices} />
+          </li>
+        ))}
+      </ul>
+    </>
   )
 }

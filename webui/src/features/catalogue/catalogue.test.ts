@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { testCatalogue } from '@test/catalogue'
-import { badgeLabel, billingSuffix, familyPlans, formatPrice, planByPriceId, resolveStart } from './catalogue'
+import { familyPlans, formatPrice, planByPriceId } from './catalogue'
+import { badgeLabel, billingSuffix } from './labels'
+import { resolveStart } from './start'
 
 const resolve = (type: string | null, plan: string | null = null) => {
   const found = resolveStart(testCatalogue, type, plan)

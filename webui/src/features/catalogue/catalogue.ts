@@ -109,39 +109,6 @@ export function useCatalogue(): CatalogueState & { retry: () => void } {
 /** "€19", "€1,999", "€19.50" (decimals only when the amount is not whole). */
 export const formatPrice = formatCents
 
-/** "/month" for subscriptions, "one-time" otherwise. */
-export function billingSuffix(plan: Pick<Plan, 'mode' | 'interval'>): string {
-  if (plan.mode === 'subscription') return `/${plan.interval ?? 'month'}`
-  return 'one-time'
-}
-
-/** "€29/month", "€499 one-time". */
-export function priceWithSuffix(plan: Pick<Plan, 'price' | 'currency' | 'mode' | 'interval'>): string {
-  const suffix = billingSuffix(plan)
-  return `${formatPrice(plan.price, plan.currency)}${suffix.startsWith('/') ? '' : ' '}${suffix}`
-}
-
-/** The badge text of a plan ("Most Popular" is worded "Perfect for Clinics" for leadgen). */
-/** A plan's one delivery promise and one guarantee as every page shows them, e.g.
- * "Delivery in 24 hours · 30-day money-back guarantee"; null when it has neither. */
-export function planPromises(plan: Pick<Plan, 'delivery' | 'guarantee'>): string | null {
-  const parts = [plan.delivery && `Delivery in ${plan.delivery}`, plan.guarantee].filter((part) => !!part)
-  return parts.length > 0 ? parts.join(' · ') : null
-}
-
-export function badgeLabel(badge: PlanBadge | null, familyKey: string): string | null {
-  switch (badge) {
-    case 'popular':
-      return familyKey === 'leadgen' ? 'Perfect for Clinics' : 'Most Popular'
-    case 'premium':
-      return 'Premium'
-    case 'launch':
-      return 'Launch Offer'
-    default:
-      return null
-  }
-}
-
 // ---- Look-ups --------------------------------------------------------------------------
 
 export function findPlan(catalogue: Catalogue, key: string | null | undefined): Plan | undefined {
@@ -165,34 +132,3 @@ export function planByPriceId(catalogue: Catalogue, priceId: string | null | und
 }
 
 export const DEFAULT_FAMILY = 'website'
-
-/** A family sold through /start: it has at least one plan with checkout. */
-function isSoldFamily(catalogue: Catalogue, family: Family): boolean {
-  return familyPlans(catalogue, family.key).some((plan) => plan.checkout)
-}
-
-/**
- * The (family, plan) /start shows, by the same rule as the server: `plan` is used when it is a
- * known plan sold through /start (of `type`, when `type` is a sold family); otherwise the
- * family's default plan; an unknown family means website (default professional). `plan` is null
- * only when the catalogue's default plan is not on sale (nothing is preselected then).
- */
-export function resolveStart(
-  catalogue: Catalogue,
-  type: string | null | undefined,
-  plan: string | null | undefined,
-): { family: Family; plan: Plan | null } | null {
-  const sold = catalogue.families.filter((family) => isSoldFamily(catalogue, family))
-  const requestedFamily = sold.find((family) => family.key === type)
-  const requestedPlan = findPlan(catalogue, plan)
-  if (requestedPlan && requestedPlan.checkout) {
-    const planFamily = sold.find((family) => family.key === requestedPlan.family)
-    if (planFamily && (!requestedFamily || requestedFamily.key === planFamily.key)) {
-      return { family: planFamily, plan: requestedPlan }
-    }
-  }
-  const family = requestedFamily ?? sold.find((f) => f.key === DEFAULT_FAMILY) ?? sold[0]
-  if (!family) return null
-  const chosen = findPlan(catalogue, family.default_plan)
-  return { family, plan: chosen && chosen.family === family.key && chosen.checkout ? chosen : null }
-}

@@ -1,0 +1,36 @@
+/** How plans are worded (their own module: the landing pages' first load does not need them;
+ * the price parts load them with the catalogue). */
+import { formatPrice, type Plan, type PlanBadge } from './catalogue'
+
+/** "/month" for subscriptions, "one-time" otherwise. */
+export function billingSuffix(plan: Pick<Plan, 'mode' | 'interval'>): string {
+  if (plan.mode === 'subscription') return `/${plan.interval ?? 'month'}`
+  return 'one-time'
+}
+
+/** "€29/month", "€499 one-time". */
+export function priceWithSuffix(plan: Pick<Plan, 'price' | 'currency' | 'mode' | 'interval'>): string {
+  const suffix = billingSuffix(plan)
+  return `${formatPrice(plan.price, plan.currency)}${suffix.startsWith('/') ? '' : ' '}${suffix}`
+}
+
+/** The badge text of a plan ("Most Popular" is worded "Perfect for Clinics" for leadgen). */
+/** A plan's one delivery promise and one guarantee as every page shows them, e.g.
+ * "Delivery in 24 hours · 30-day money-back guarantee"; null when it has neither. */
+export function planPromises(plan: Pick<Plan, 'delivery' | 'guarantee'>): string | null {
+  const parts = [plan.delivery && `Delivery in ${plan.delivery}`, plan.guarantee].filter((part) => !!part)
+  return parts.length > 0 ? parts.join(' · ') : null
+}
+
+export function badgeLabel(badge: PlanBadge | null, familyKey: string): string | null {
+  switch (badge) {
+    case 'popular':
+      return familyKey === 'leadgen' ? 'Perfect for Clinics' : 'Most Popular'
+    case 'premium':
+      return 'Premium'
+    case 'launch':
+      return 'Launch Offer'
+    default:
+      return null
+  }
+}
