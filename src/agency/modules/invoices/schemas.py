@@ -80,6 +80,12 @@ class AdminInvoiceQuery(BaseModel):
     month: str = Field(default="", max_length=7, description="YYYY-MM: invoices issued then.")
 
 
+class EInvoiceQuery(BaseModel):
+    format: Literal["xml", "pdf"] = Field(
+        default="xml", description="xml: the CII XML; pdf: the hybrid Factur-X PDF embedding it."
+    )
+
+
 class VatReportQuery(BaseModel):
     quarter: str = Field(default="", max_length=16, description="The quarter: 2026Q4.")
     format: Literal["json", "csv"] = "json"

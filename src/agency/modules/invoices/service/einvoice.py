@@ -293,10 +293,12 @@ def seller_of(legal: Any, *, vat_country: str) -> Seller:
 
 
 async def e_invoice(
-    invoice_id: int, *, user_id: int, admin: bool, seller: Seller
+    invoice_id: int, *, user_id: int, admin: bool, seller: Seller, pdf: bool = False
 ) -> tuple[str, bytes]:
-    """(file name, XML) of the e-invoice of invoice `invoice_id`, for its owner or an admin."""
-    from agency.modules.invoices.service import reads  # a sibling use case
+    """(file name, document) of the e-invoice of invoice `invoice_id`, for its owner or an
+    admin: the CII XML, or with `pdf` the hybrid Factur-X PDF that embeds it."""
+    from agency.modules.invoices.service import pdf as hybrid  # sibling use cases
+    from agency.modules.invoices.service import reads
 
     row = await reads.get_for(invoice_id, user_id=user_id, admin=admin)
     corrects = None
@@ -306,4 +308,7 @@ async def e_invoice(
             corrects = (original.number, original.issued_at.date())
     xml = build_xml(row, seller, corrects=corrects)
     safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in (row.number or str(row.id)))
+    if pdf:
+        document = hybrid.hybrid_pdf(row, seller, xml, corrects=corrects[0] if corrects else None)
+        return f"{safe}-factur-x.pdf", document
     return f"{safe}-factur-x.xml", xml
