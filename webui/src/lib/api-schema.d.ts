@@ -278,8 +278,9 @@ export interface paths {
   };
   "/api/invoices/{invoice_id}/e-invoice": {
     /**
-     * The EN 16931 e-invoice (Factur-X/ZUGFeRD CII XML) of a business invoice, as a download
-     * @description (its owner or an admin; 404 for a consumer's invoice).
+     * The EN 16931 e-invoice of a business invoice as a download: the Factur-X/ZUGFeRD CII
+     * @description XML, or with ?format=pdf the hybrid PDF that embeds it (its owner or an admin; 404 for a
+     * consumer's invoice).
      */
     get: operations["get_get_e_invoice"];
   };
@@ -3505,11 +3506,16 @@ export interface operations {
     };
   };
   /**
-   * The EN 16931 e-invoice (Factur-X/ZUGFeRD CII XML) of a business invoice, as a download
-   * @description (its owner or an admin; 404 for a consumer's invoice).
+   * The EN 16931 e-invoice of a business invoice as a download: the Factur-X/ZUGFeRD CII
+   * @description XML, or with ?format=pdf the hybrid PDF that embeds it (its owner or an admin; 404 for a
+   * consumer's invoice).
    */
   get_get_e_invoice: {
     parameters: {
+      query?: {
+        /** @description xml: the CII XML; pdf: the hybrid Factur-X PDF embedding it. */
+        format?: "xml" | "pdf";
+      };
       path: {
         invoice_id: number;
       };

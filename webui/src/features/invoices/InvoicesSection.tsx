@@ -94,6 +94,11 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
             E-invoice
           </a>
         )}
+        {invoice.e_invoice_url && (
+          <a href={`${invoice.e_invoice_url}?format=pdf`} download aria-label={`E-invoice PDF of ${invoice.number}`}>
+            E-invoice PDF
+          </a>
+        )}
         </span>
       </td>
     </tr>

@@ -74,6 +74,7 @@ describe('/dashboard/billing: Invoices', () => {
     expect(rows[1]).toHaveTextContent('-€29.00 refunded')
     expect(rows[1]).toHaveTextContent('€4.63 (19 %)')
     expect(within(rows[1]).getByRole('link', { name: 'E-invoice of AGCY1234-0002' })).toHaveAttribute('href', '/api/invoices/2/e-invoice')
+    expect(within(rows[1]).getByRole('link', { name: 'E-invoice PDF of AGCY1234-0002' })).toHaveAttribute('href', '/api/invoices/2/e-invoice?format=pdf')
     expect(within(rows[2]).getByText('Reverse charge')).toBeInTheDocument()
     expect(rows[2]).toHaveTextContent('€490.00')
     expect(within(rows[2]).getByRole('link', { name: 'View AGCY1234-0001' })).toHaveAttribute('href', 'https://invoice.stripe.test/i/1')
