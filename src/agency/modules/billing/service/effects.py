@@ -379,8 +379,11 @@ async def _prepare_completed_checkout(
         current = await gateway.retrieve_subscription(str(subscription_id))
         invoice_id = _id_of(current.get("latest_invoice"))
     if invoice_id:
-        effects.invoice = await gateway.retrieve_invoice(invoice_id)
-        effects.invoice_user = user_id
+        try:
+            effects.invoice = await gateway.retrieve_invoice(invoice_id)
+            effects.invoice_user = user_id
+        except StripeObjectMissing:
+            pass  # the order counts all the same; the invoice's own events store it
     effects.order = {
         "invoice_id": invoice_id,
         **_buyer_tax_of(session, local, metadata),
