@@ -119,6 +119,10 @@ def test_the_customer_sees_their_invoices_with_links(
     xml = info.value.path().read_text(encoding="utf-8")
     assert info.value.suggested_filename == "AG-E2E-0003-factur-x.xml"
     assert "<ram:CategoryCode>AE</ram:CategoryCode>" in xml and "ATU13585627" in xml
+    with page.expect_download() as info:
+        rows.nth(0).get_by_role("link", name="E-invoice PDF of AG-E2E-0003").click()
+    assert info.value.suggested_filename == "AG-E2E-0003-factur-x.pdf"
+    assert info.value.path().read_bytes().startswith(b"%PDF-")
     assert expected_failures(console) == []
 
 
