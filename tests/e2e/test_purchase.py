@@ -68,7 +68,7 @@ def test_one_time_plan_appears_in_orders(page: Page, live_server: LiveServer) ->
     pay_on_stripe(page, live_server)
     expect(page.get_by_role("heading", name="Payment Successful.")).to_be_visible(timeout=20000)
     page.goto(base + "/dashboard/billing")
-    orders = page.get_by_role("table")
+    orders = page.get_by_role("region", name="Orders").get_by_role("table")
     expect(orders).to_contain_text("Pro AI")
     expect(orders).to_contain_text("€999")
 
