@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent, type FormEvent } from 'react'
+import { Suspense, lazy, useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent, type FormEvent } from 'react'
 import { useLocation } from 'react-router-dom'
 import { Link } from '../../lib/router'
 import { CheckIcon } from '../../components/icons/CheckIcon'
@@ -9,7 +9,22 @@ import { ErrorBox } from '../../components/ui/ErrorBox'
 import { Field } from '../../components/ui/Field'
 import { api, type RequestBody } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
-import { PreviousPrice, badgeLabel, billingSuffix, formatPrice, priceWithSuffix, type Family, type Plan, type PlanBadge } from '../catalogue'
+import { PreviousPrice, badgeLabel, billingSuffix, type Family, type Plan, type PlanBadge } from '../catalogue'
+import { formatCents } from '../../lib/money'
+import {
+  SMALL_BUSINESS_NOTE,
+  loadTaxIsland,
+  priceView,
+  quoteLine,
+  rateText,
+  taxOf,
+  treatment,
+  usePrices,
+  type PriceView,
+  type TaxDisplay,
+  type TaxState,
+} from '../tax'
+import { useMoney } from './purchase-money'
 import { cx } from '../../lib/cx'
 import { concerns, formValues, problem as formProblem, problemFromError, useHydrated, type FormProblem } from '../../lib/forms'
 import { EARLY_START_CONSENT_TEXT, EARLY_START_CONSENT_VERSION, WITHDRAWAL_DAYS, type BuyerType } from './order-terms'
@@ -24,7 +39,8 @@ export const MSG_CHECK_FIELDS = 'Please correct the highlighted fields'
 /** The order button (§312j(3) BGB): its words say that ordering obliges to pay. */
 export const ORDER_BUTTON = 'Order with obligation to pay'
 
-type CheckoutBody = NonNullable<RequestBody<typeof CHECKOUT_PATH, 'post'>>
+// `country` and `vat_id` (issue 27) until the generated schema has them.
+type CheckoutBody = NonNullable<RequestBody<typeof CHECKOUT_PATH, 'post'>> & { country?: string; vat_id?: string }
 
 export type PurchasePage = NonNullable<CheckoutBody['page']>
 
@@ -42,15 +58,20 @@ export interface PurchaseFormProps {
   canceled?: boolean
   /** Told the package picked, for the summary beside the form. */
   onPlanChange?: (planKey: string | null) => void
+  /** The catalogue's tax block (its defaults when absent). */
+  tax?: TaxDisplay
 }
 
 const BADGE_TONES: Record<PlanBadge, BadgeTone> = { popular: 'purple', premium: 'blue', launch: 'green' }
-const FIELD_NAMES = ['plan', 'full_name', 'email', 'password', 'domain', 'buyer_type', 'early_start'] as const
+const FIELD_NAMES = ['plan', 'full_name', 'email', 'password', 'domain', 'buyer_type', 'early_start', 'country', 'vat_id'] as const
 const CHECKED_FIELDS: readonly string[] = ['full_name', 'email', 'password', 'domain']
 // Loaded after the first paint (they are not needed to show the page): the field rules, and
 // what the browser remembers (the buyer type, a cancelled checkout's form).
 const rules = () => import('./purchase-rules')
 const memory = () => import('./purchase-memory')
+// The country, VAT ID and quote: rendered once hydrated, in a reserved space.
+const TaxIsland = lazy(() => loadTaxIsland().then((m) => ({ default: m.TaxIsland })))
+type Money = (cents: number, currency: string) => string
 
 /** Where "Log in" should come back to: this page, with the chosen plan. */
 function returnUrl(pathname: string, search: string, plan: string): string {
@@ -60,13 +81,34 @@ function returnUrl(pathname: string, search: string, plan: string): string {
   return `${pathname}?${params.toString()}`
 }
 
-/** "€29 per month" or "€499 one-time". */
-export function priceTerms(plan: Pick<Plan, 'price' | 'currency' | 'mode' | 'interval'>): string {
-  const per = plan.mode === 'subscription' ? `per ${plan.interval ?? 'month'}` : 'one-time'
-  return `${formatPrice(plan.price, plan.currency)} ${per}`
+/** "per month" or "one-time". */
+function termsOf(plan: Pick<Plan, 'mode' | 'interval'>): string {
+  return plan.mode === 'subscription' ? `per ${plan.interval ?? 'month'}` : 'one-time'
 }
 
-export function PurchaseForm({ page, family, plans, initialPlan, narrow = false, canceled = false, onPlanChange }: PurchaseFormProps) {
+/** "€29 per month" or "€499 one-time" (`amount`: the price as the buyer sees it, in cents). */
+export function priceTerms(
+  plan: Pick<Plan, 'price' | 'currency' | 'mode' | 'interval'>,
+  money: Money = formatCents,
+  amount = plan.price,
+): string {
+  return `${money(amount, plan.currency)} ${termsOf(plan)}`
+}
+
+/** The order's net, VAT and total: the server's quote, or the estimate from the catalogue. */
+export interface OrderFigures {
+  currency: string
+  net: number
+  vat: number
+  gross: number
+  rate: number
+  kind: string
+  calculatedAtPayment: boolean
+}
+
+export const MSG_VAT_AT_PAYMENT = 'VAT is calculated at payment from your billing address.'
+
+export function PurchaseForm({ page, family, plans, initialPlan, narrow = false, canceled = false, onPlanChange, tax: taxBlock }: PurchaseFormProps) {
   const { user } = useAuth()
   const location = useLocation()
   const baseId = useId()
@@ -87,7 +129,16 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
   const [problem, setProblem] = useState<FormProblem | null>(null)
   // Each field's own message (left with a broken value, or named by the server).
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<string, string>>>({})
-  const [buyerType, setBuyerType] = useState<BuyerType>('consumer')
+  // Whom the prices are for: the site's shared Private / Business choice (remembered).
+  const prices = usePrices(taxBlock ? { tax: taxBlock } : null)
+  const tax = taxOf(prices)
+  const { buyer: buyerType, setBuyer: setBuyerType } = prices
+  const { money, exact } = useMoney(prices.locale)
+  // The country, the VAT ID's status and the quote, as the tax part (after hydration) says.
+  const [taxState, setTaxState] = useState<TaxState>({ country: tax.vat_country, vatStatus: null, quoted: null, quoting: false })
+  const { country, vatStatus, quoted, quoting } = taxState
+  // A cancelled checkout's country, handed to the tax part.
+  const [restoredCountry, setRestoredCountry] = useState<string | null>(null)
   // Signed in: the account fields keep their space until that cannot move anything on screen.
   const [collapsed, setCollapsed] = useState(false)
 
@@ -95,10 +146,9 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
   const [showAll, setShowAll] = useState(!narrow || plans.length < 2)
   const shown = showAll ? plans : plans.filter((plan) => plan.key === planKey)
 
-  const pickBuyer = (value: BuyerType) => {
-    setRadio('buyer_type', value)
-    setBuyerType(value)
-  }
+  // The buyer type radios are controlled by the shared choice (set programmatically, an
+  // uncontrolled radio would no longer report the buyer's click back to React).
+  const pickBuyer = setBuyerType
 
   const pick = (key: string | null) => {
     setPlanKey(key)
@@ -126,7 +176,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
   // Then what the browser remembers: a cancelled checkout's form, else the buyer type.
   useEffect(() => {
     const form = formRef.current
-    void memory().then(({ rememberedBuyerType, takeDraft }) => {
+    void memory().then(({ takeDraft }) => {
       if (!form) return
       const draft = canceled ? takeDraft(page) : null
       if (draft?.plan && plans.some((plan) => plan.key === draft.plan)) {
@@ -134,8 +184,9 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
         if (!setRadio('plan', draft.plan)) setShowAll(true) // outside the narrowed list
         else pick(draft.plan)
       }
-      const chosen = draft?.buyer_type ?? rememberedBuyerType()
-      if (chosen && !form.querySelector('input[name="buyer_type"][value="business"]:checked')) pickBuyer(chosen)
+      // The remembered buyer type applies through usePrices; a cancelled checkout's wins.
+      if (draft?.buyer_type && !form.querySelector('input[name="buyer_type"][value="business"]:checked')) pickBuyer(draft.buyer_type)
+      if (draft?.country) setRestoredCountry(draft.country)
       for (const name of ['domain', 'full_name', 'email'] as const) {
         const input = form.elements.namedItem(name)
         const value = draft?.[name]
@@ -258,6 +309,9 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
     const buyer: BuyerType = current.buyer_type === 'business' ? 'business' : 'consumer'
     const consent = buyer === 'consumer' && current.early_start === 'yes'
     const body: CheckoutBody = { plan: chosen.key, page, buyer_type: buyer, early_start_consent: consent }
+    body.country = current.country || tax.vat_country
+    const vatId = current.vat_id.trim()
+    if (buyer === 'business' && vatId !== '') body.vat_id = vatId
     if (consent) body.consent_version = EARLY_START_CONSENT_VERSION
     const domain = current.domain.trim()
     if (family.show_domain && domain !== '') body.domain = domain
@@ -272,6 +326,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
       plan: chosen.key,
       domain: family.show_domain ? domain : '',
       buyer_type: buyer,
+      country: body.country,
       full_name: body.full_name ?? '',
       email: body.email ?? '',
     })
@@ -312,6 +367,17 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
   )
 
   const consumer = buyerType === 'consumer'
+  // The quote when it is for this package (the last one while a new one is on its way), else
+  // the estimate from the catalogue's rates.
+  const how = treatment(tax, buyerType, country, vatStatus)
+  const estimate = selected ? quoteLine(selected.price, how, tax.prices_include_vat) : null
+  const serverQuote = selected && quoted?.plan === selected.key ? quoted.quote : null
+  const figures: OrderFigures | null = serverQuote
+    ? { ...serverQuote, calculatedAtPayment: serverQuote.calculated_at_payment }
+    : estimate && selected
+      ? { ...estimate, currency: selected.currency, rate: how.rate, kind: how.kind, calculatedAtPayment: false }
+      : null
+  const viewOf = (plan: Plan) => priceView(tax, buyerType, plan.price, plan.original_price, country, vatStatus)
 
   return (
     <form
@@ -356,6 +422,9 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
             <PackageOption
               key={plan.key}
               plan={plan}
+              money={money}
+              view={viewOf(plan)}
+              alt={priceView(tax, buyerType === 'business' ? 'consumer' : 'business', plan.price, plan.original_price, country, vatStatus)}
               familyKey={family.key}
               checked={plan.key === planKey}
               onSelect={() => {
@@ -372,7 +441,7 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
         )}
       </section>
 
-      <OrderSummary plan={selected} />
+      <OrderSummary plan={selected} money={money} exact={exact} view={selected ? viewOf(selected) : null} figures={figures} busy={quoting} />
 
       <section className="purchase-step" aria-labelledby={`${baseId}-details`}>
         <h2 id={`${baseId}-details`} className="purchase-step__title">
@@ -387,17 +456,29 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
                   type="radio"
                   name="buyer_type"
                   value={value}
-                  defaultChecked={value === 'consumer'}
-                  onChange={() => {
-                    setBuyerType(value)
-                    void memory().then((m) => m.rememberBuyerType(value))
-                  }}
+                  checked={buyerType === value}
+                  onChange={() => setBuyerType(value)}
                 />
                 {value === 'consumer' ? 'as a consumer' : 'as a business'}
               </label>
             ))}
           </div>
         </fieldset>
+        {/* The country and VAT ID come once the page has hydrated, in a space kept for them. */}
+        <div className="purchase-tax-slot">
+          {hydrated && (
+            <Suspense fallback={null}>
+              <TaxIsland
+                tax={tax}
+                buyer={buyerType}
+                plan={selected?.key ?? null}
+                restoreCountry={restoredCountry}
+                fieldError={fieldErrors.vat_id}
+                onChange={setTaxState}
+              />
+            </Suspense>
+          )}
+        </div>
         {/* The account fields and the signed-in line share one space while the page may still
             be on screen as it was first drawn (see `collapsed`). */}
         <div
@@ -477,10 +558,10 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
       )}
 
       <div className="purchase-submit">
-        {selected && (
+        {selected && figures && (
           <p className="purchase-submit__summary" aria-hidden="true">
             <span className="purchase-submit__plan">{selected.name}</span>
-            <span className="purchase-submit__price">{priceWithSuffix(selected)}</span>
+            <span className="purchase-submit__price">{priceTerms(selected, money, figures.gross)}</span>
           </p>
         )}
         <p className="purchase-legal">
@@ -502,11 +583,27 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
   )
 }
 
-/** The selected package as it will be ordered: name, price and its terms, delivery, guarantee. */
-export function OrderSummary({ plan }: { plan: Plan | null }) {
+/** The selected package as it will be ordered: name, price and its terms, net, VAT and total
+ * for the buyer's country and type, delivery, guarantee. */
+export function OrderSummary({
+  plan,
+  money = formatCents,
+  exact = formatCents,
+  view,
+  figures,
+  busy = false,
+}: {
+  plan: Plan | null
+  money?: Money
+  /** Amounts to the cent here, as on the invoice ("€419.33", "€499.00"). */
+  exact?: Money
+  view: { amount: number; note: string } | null
+  figures: OrderFigures | null
+  busy?: boolean
+}) {
   const id = useId()
   return (
-    <section className="order-summary" aria-labelledby={`${id}-title`} aria-live="polite">
+    <section className="order-summary" aria-labelledby={`${id}-title`} aria-live="polite" aria-busy={busy || undefined}>
       <h2 id={`${id}-title`} className="order-summary__title">
         Your order
       </h2>
@@ -518,8 +615,11 @@ export function OrderSummary({ plan }: { plan: Plan | null }) {
           </div>
           <div>
             <dt>Price</dt>
-            <dd>{priceTerms(plan)}</dd>
+            <dd>
+              {priceTerms(plan, money, view?.amount)} <span className="order-summary__note">{view?.note}</span>
+            </dd>
           </div>
+          {figures && <TaxLines figures={figures} plan={plan} money={exact} />}
           {plan.mode === 'subscription' && (
             <div>
               <dt>Term</dt>
@@ -542,17 +642,75 @@ export function OrderSummary({ plan }: { plan: Plan | null }) {
       ) : (
         <p className="order-summary__empty">Choose a package above.</p>
       )}
+      {plan && figures?.calculatedAtPayment && <p className="order-summary__at-payment">{MSG_VAT_AT_PAYMENT}</p>}
     </section>
+  )
+}
+
+/** Net, VAT (its rate, reverse charge, or the small-business note) and total. */
+function TaxLines({ figures, plan, money }: { figures: OrderFigures; plan: Plan; money: Money }) {
+  const per = plan.mode === 'subscription' ? ` per ${plan.interval ?? 'month'}` : ''
+  let vatLabel: string
+  if (figures.kind === 'reverse_charge') vatLabel = 'VAT (Reverse charge, 0\u00a0%)'
+  else if (figures.kind === 'outside_eu') vatLabel = 'VAT (0\u00a0%, outside the EU)'
+  else vatLabel = `VAT (${rateText(figures.rate)})`
+  return (
+    <>
+      <div className="order-summary__tax">
+        <dt>Net</dt>
+        <dd data-figure="net">{money(figures.net, figures.currency)}</dd>
+      </div>
+      <div>
+        {figures.kind === 'small_business' ? (
+          <>
+            <dt>VAT</dt>
+            <dd data-figure="vat">{SMALL_BUSINESS_NOTE}</dd>
+          </>
+        ) : (
+          <>
+            <dt>{vatLabel}</dt>
+            <dd data-figure="vat">{money(figures.vat, figures.currency)}</dd>
+          </>
+        )}
+      </div>
+      <div className="order-summary__total">
+        <dt>Total</dt>
+        <dd data-figure="total">
+          {money(figures.gross, figures.currency)}
+          {per}
+        </dd>
+      </div>
+    </>
+  )
+}
+
+/** Both texts in one grid cell, the other one hidden: the cell is as wide as the wider, so the
+ * price does not move when the remembered buyer type applies after hydration. */
+function Both({ shown, other, className }: { shown: string; other: string; className?: string }) {
+  return (
+    <span className={cx('both', className)}>
+      <span>{shown}</span>
+      <span className="both__other" aria-hidden="true">
+        {other}
+      </span>
+    </span>
   )
 }
 
 function PackageOption({
   plan,
+  money,
+  view,
+  alt,
   familyKey,
   checked,
   onSelect,
 }: {
   plan: Plan
+  money: Money
+  /** The price as the buyer sees it, and as the other buyer type would (for the width). */
+  view: PriceView
+  alt: PriceView
   familyKey: string
   checked: boolean
   onSelect: () => void
@@ -560,7 +718,7 @@ function PackageOption({
   const id = useId()
   const badge = badgeLabel(plan.badge, familyKey)
   const suffix = billingSuffix(plan)
-  const hasOriginal = plan.original_price !== null && plan.original_price > plan.price
+  const amount = money(view.amount, plan.currency)
   return (
     <label className={cx('package-option', checked && 'package-option--checked', plan.badge && `package-option--${plan.badge}`)}>
       <input
@@ -571,7 +729,7 @@ function PackageOption({
         defaultChecked={checked}
         onChange={onSelect}
         className="package-option__input"
-        aria-label={`${plan.name} ${priceWithSuffix(plan)}`}
+        aria-label={`${plan.name} ${amount}${suffix.startsWith('/') ? '' : ' '}${suffix} ${view.note}`}
         aria-describedby={`${id}-extra ${id}-desc`}
       />
       <span className="package-option__body">
@@ -594,14 +752,15 @@ function PackageOption({
       </span>
       <span className="package-option__pricing">
         <span className="package-option__price">
-          {formatPrice(plan.price, plan.currency)}
+          <Both shown={amount} other={money(alt.amount, plan.currency)} />
           <span className={cx('package-option__suffix', suffix === 'one-time' && 'package-option__suffix--spaced')}>{suffix}</span>
         </span>
         <span id={`${id}-extra`} className="package-option__extra">
           {badge && <span className="visually-hidden">{badge}. </span>}
-          {hasOriginal && <PreviousPrice plan={plan} className="package-option__was" />}
-          {plan.save_percent !== null && plan.save_percent > 0 && <span className="save-badge">Save {plan.save_percent}%</span>}
+          {view.was !== null && <PreviousPrice plan={plan} amount={view.was} format={money} className="package-option__was" />}
+          {view.save !== null && <span className="save-badge">Save {view.save}%</span>}
         </span>
+        <Both shown={view.note} other={alt.note} className="package-option__tax" />
       </span>
     </label>
   )

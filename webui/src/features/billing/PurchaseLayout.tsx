@@ -6,8 +6,10 @@ import { Container } from '../../components/ui/Section'
 import { Spinner } from '../../components/ui/Spinner'
 import { Link } from '../../lib/router'
 import { useCatalogue, type Catalogue, type Family, type Plan } from '../catalogue'
+import { priceView, taxOf, usePrices, type TaxDisplay } from '../tax'
 import { paymentsReady } from './payments'
 import { PurchaseForm, priceTerms, type PurchasePage } from './PurchaseForm'
+import { useMoney } from './purchase-money'
 // Purchase styles load with the purchase pages only.
 import './purchase.css'
 
@@ -67,7 +69,7 @@ export function PurchaseLayout({ page, canceled, select, eyebrow }: PurchaseLayo
     )
   }
 
-  return <PurchaseBody key={selection.family.key} page={page} canceled={canceled} eyebrow={eyebrow} selection={selection} />
+  return <PurchaseBody key={selection.family.key} page={page} canceled={canceled} eyebrow={eyebrow} selection={selection} tax={taxOf(state.catalogue)} />
 }
 
 function PurchaseBody({
@@ -75,11 +77,13 @@ function PurchaseBody({
   canceled,
   eyebrow,
   selection,
+  tax,
 }: {
   page: PurchasePage
   canceled: boolean
   eyebrow?: ReactNode
   selection: PurchaseSelection
+  tax: TaxDisplay
 }) {
   const { family, plans, initialPlan, title, description, narrow } = selection
   const [planKey, setPlanKey] = useState(initialPlan)
@@ -114,9 +118,10 @@ function PurchaseBody({
               narrow={narrow ?? false}
               canceled={canceled}
               onPlanChange={setPlanKey}
+              tax={tax}
             />
           </div>
-          <PurchaseAside family={family} selected={selected} />
+          <PurchaseAside family={family} selected={selected} tax={tax} />
         </div>
       </Container>
     </div>
@@ -124,7 +129,10 @@ function PurchaseBody({
 }
 
 /** The family's promises, and the package picked (it follows the form). */
-function PurchaseAside({ family, selected }: { family: Family; selected: Plan | null }) {
+function PurchaseAside({ family, selected, tax }: { family: Family; selected: Plan | null; tax: TaxDisplay }) {
+  const prices = usePrices({ tax })
+  const { money } = useMoney(prices.locale)
+  const view = selected ? priceView(tax, prices.buyer, selected.price, selected.original_price) : null
   return (
     <aside className="purchase__aside" aria-label="Why order with us">
       <div className="purchase-aside card">
@@ -139,7 +147,7 @@ function PurchaseAside({ family, selected }: { family: Family; selected: Plan | 
         </ul>
         {selected && (
           <p className="purchase-aside__from">
-            {selected.name}: <strong>{priceTerms(selected)}</strong>
+            {selected.name}: <strong>{priceTerms(selected, money, view?.amount)}</strong> {view?.note}
           </p>
         )}
       </div>

@@ -4,7 +4,7 @@
  * a new version in both places.
  */
 
-export type BuyerType = 'consumer' | 'business'
+export type { BuyerType } from '../tax'
 
 export const EARLY_START_CONSENT_VERSION = 'early-start-2026-11-26'
 export const EARLY_START_CONSENT_TEXT =

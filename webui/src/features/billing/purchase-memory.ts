@@ -4,9 +4,12 @@
  * was sent to checkout (sessionStorage), so a cancelled checkout comes back with it. The
  * password and the early-start consent are never kept: the consent is given afresh.
  */
+import { isBuyerType } from '../tax'
 import type { BuyerType } from './order-terms'
 
-const BUYER_KEY = 'agency.buyer-type'
+// The buyer type is the site's shared Private / Business choice (its key 'agency.buyer-type').
+export { isBuyerType, rememberBuyerType, rememberedBuyerType } from '../tax'
+
 const DRAFT_KEY = 'agency.purchase-draft'
 
 export interface PurchaseDraft {
@@ -14,6 +17,8 @@ export interface PurchaseDraft {
   plan: string
   domain: string
   buyer_type: BuyerType
+  /** The buyer's country (ISO code); absent in drafts saved before it was asked. */
+  country?: string
   full_name: string
   email: string
 }
@@ -23,23 +28,6 @@ function storage(kind: 'localStorage' | 'sessionStorage'): Storage | null {
     return typeof window === 'undefined' ? null : window[kind]
   } catch {
     return null // storage disabled
-  }
-}
-
-export function isBuyerType(value: unknown): value is BuyerType {
-  return value === 'consumer' || value === 'business'
-}
-
-export function rememberedBuyerType(): BuyerType | null {
-  const value = storage('localStorage')?.getItem(BUYER_KEY)
-  return isBuyerType(value) ? value : null
-}
-
-export function rememberBuyerType(value: BuyerType): void {
-  try {
-    storage('localStorage')?.setItem(BUYER_KEY, value)
-  } catch {
-    // full or disabled: the choice is simply not remembered
   }
 }
 
@@ -65,6 +53,7 @@ export function takeDraft(page: string): PurchaseDraft | null {
       plan: String(draft.plan ?? ''),
       domain: String(draft.domain ?? ''),
       buyer_type: draft.buyer_type,
+      country: typeof draft.country === 'string' ? draft.country : undefined,
       full_name: String(draft.full_name ?? ''),
       email: String(draft.email ?? ''),
     }

@@ -104,7 +104,7 @@ export function usePrices(catalogue: object | null | undefined): Prices {
   return { tax, buyer, setBuyer, locale }
 }
 
-// ---- The switch --------------------------------------------------------------------------
+// ---- The switch ---------------------------------------------------------------------
 
 const OPTIONS: readonly [BuyerType, string][] = [
   ['consumer', 'Private'],

@@ -46,7 +46,7 @@ describe('/start', () => {
     expect(radios).toHaveLength(3)
     expect(radio(/^Professional/)).toBeChecked()
     expect(radio(/^Starter/)).not.toBeChecked()
-    expect(radio(/^Professional €29\/month$/)).toBeInTheDocument()
+    expect(radio(/^Professional €29\/month incl\. 19\s%\sVAT$/)).toBeInTheDocument()
     const pro = radio(/^Professional/).closest('label') as HTMLElement
     expect(within(pro).getByText('Most Popular')).toBeInTheDocument()
     expect(within(pro).getByText('Save 70%')).toBeInTheDocument()
@@ -83,7 +83,7 @@ describe('/start', () => {
     mockVisitorShop()
     renderApp('/start?type=ugc&plan=custom-campaign')
     await heading('Order Your UGC Videos')
-    expect(radio(/^Custom Campaign €499 one-time$/)).toBeChecked()
+    expect(radio(/^Custom Campaign €499 one-time incl\. 19\s%\sVAT$/)).toBeChecked()
     // The plan named in the link narrows the list; the others are one click away.
     expect(packageRadios()).toHaveLength(1)
     const custom = radio(/^Custom Campaign/).closest('label') as HTMLElement
@@ -159,7 +159,7 @@ describe('/start', () => {
     expect(screen.getByText(/Signed in as/)).toHaveTextContent('Signed in as ada@example.eu')
     await submit()
     await waitFor(() =>
-      expect(sentBody(fetchMock, CHECKOUT)).toEqual({ plan: 'full-stack-ai', page: 'start', buyer_type: 'consumer', early_start_consent: false }),
+      expect(sentBody(fetchMock, CHECKOUT)).toEqual({ plan: 'full-stack-ai', page: 'start', buyer_type: 'consumer', early_start_consent: false, country: 'DE' }),
     )
     expect(assign).toHaveBeenCalledWith('https://pay.example/session')
   })
@@ -297,6 +297,7 @@ describe('/start', () => {
       page: 'start',
       buyer_type: 'consumer',
       early_start_consent: false,
+      country: 'DE',
       domain: 'adas-bakery.eu',
       full_name: 'Ada Lovelace',
       email: 'ada@example.eu',
@@ -327,6 +328,7 @@ describe('/start', () => {
       page: 'start',
       buyer_type: 'consumer',
       early_start_consent: false,
+      country: 'DE',
       domain: 'hamilton-code.com',
       full_name: 'Margaret Hamilton',
       email: 'margaret@example.com',
@@ -407,8 +409,8 @@ describe('/ai-start', () => {
     await heading('Start Your Website, Live in 24 Hours')
     const radios = packageRadios()
     expect(radios.map((r) => r.getAttribute('value'))).toEqual(['starter', 'professional', 'premium'])
-    expect(radio(/^Starter €19\/month$/)).toBeChecked()
-    expect(radio(/^Premium €499\/month$/)).toBeInTheDocument()
+    expect(radio(/^Starter €19\/month incl\. 19\s%\sVAT$/)).toBeChecked()
+    expect(radio(/^Premium €499\/month incl\. 19\s%\sVAT$/)).toBeInTheDocument()
     await fillAccount({ name: 'Ada Lovelace', email: 'ada@example.eu', password: 'secret12' })
     await submit()
     expect(sentBody(fetchMock, CHECKOUT)).toMatchObject({ plan: 'starter', page: 'ai-start' })
