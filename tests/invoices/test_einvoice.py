@@ -203,6 +203,7 @@ async def test_over_http_only_the_owner_or_an_admin(app: Any, customer: Any, adm
     assert (await admin.get(url)).status_code == 200
     assert (await app.test_client().get(url)).status_code == 401
     assert (await customer.get("/api/invoices/999999/e-invoice")).status_code == 404
+    assert (await customer.get(f"/api/invoices/{2**70}/e-invoice")).status_code == 404
 
 
 async def test_the_hybrid_pdf_embeds_the_xml(orm: str) -> None:

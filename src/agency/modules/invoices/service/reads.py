@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from tortoise.expressions import Q
 
 from agency.core.errors import NotFound, ValidationFailed
+from agency.core.sql import fits_int_id
 from agency.modules.auth import api as auth_api
 from agency.modules.invoices.models import CREDIT_NOTE, INVOICE, Invoice
 from agency.modules.invoices.schemas import (
@@ -91,7 +92,7 @@ async def invoices_for_user(user_id: int) -> InvoiceList:
 
 async def get_for(invoice_id: int, *, user_id: int, admin: bool) -> Invoice:
     """The invoice, if the user may see it (its owner or an admin); else NotFound."""
-    row = await Invoice.get_or_none(id=invoice_id)
+    row = await Invoice.get_or_none(id=invoice_id) if fits_int_id(invoice_id) else None
     if row is None or (not admin and row.user_id != user_id):
         raise NotFound("No such invoice.")
     return row
