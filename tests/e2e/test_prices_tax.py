@@ -94,7 +94,7 @@ def test_switch_on_a_landing_page_and_start_is_remembered(
 
         # The prerendered page says the default (the remembered choice applies after hydration).
         html = page.request.get(base + LANDING).text()
-        assert re.search(r'value="consumer" checked=""', html), (
+        assert re.search(r'checked="" value="consumer"', html), (
             "the switch is prerendered with Private checked"
         )
         assert console.problems == []
@@ -156,6 +156,7 @@ def test_vat_id_on_start_checked_by_the_server(
         # Gross prices with no VAT: the full price is the net (Stripe's inclusive rule).
         expect(summary.locator("[data-figure=total]")).to_have_text("€29.00 per month")
         shot(page, f"start-vat-id-{viewport['width']}")
-        assert console.problems == []
+        # The refused VAT ID's 400 is the only one the browser reports.
+        assert [p for p in console.problems if "status of 400" not in p] == []
     finally:
         page.context.close()
