@@ -10,7 +10,9 @@ import pytest
 
 from agency.modules.billing.models import CustomerTaxId, Order, WebhookEvent
 from agency.modules.billing.service import effects
+from agency.modules.billing.service.order_numbers import order_number
 from agency.modules.invoices import api as invoices_api
+from agency.modules.invoices.models import Invoice
 from tests.billing.conftest import checkout, deliver
 from tests.fakes.stripe_contract import enum_values
 from tests.fakes.stripe_server import FakeStripe
@@ -162,3 +164,21 @@ def test_every_handled_event_is_one_the_webhook_endpoint_can_subscribe_to() -> N
 
     allowed = enum_values(WebhookEndpointCreateParams, "enabled_events")
     assert set(allowed) >= effects.HANDLED
+
+
+async def test_a_renewal_invoice_is_stored_with_the_subscriptions_order(
+    tax_shop: Any, fake: FakeStripe
+) -> None:
+    client = await signed_up(tax_shop.app, "renew@example.de")
+    status, data = await checkout(client, "professional")
+    assert status == 200, data
+    await fake.pay_async(data["url"].rstrip("/").rsplit("/", 1)[1], **BERLIN)
+    await _deliver_all(client, fake.events())
+    [order] = await Order.filter(user_id=client.user_id)
+    before = len(fake.events())
+    await fake.renew_async(order.subscription_id or "")
+    await _deliver_all(client, fake.events()[before:])
+    invoices = (await invoices_api.invoices_for_user(client.user_id)).invoices
+    assert [(i.gross, i.vat, i.status) for i in invoices] == [(2900, 463, "paid")] * 2
+    stored = await Invoice.filter(user_id=client.user_id)
+    assert {i.order_number for i in stored} == {order_number(order.id)}
