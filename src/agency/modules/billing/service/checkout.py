@@ -202,6 +202,8 @@ def tax_params(
         # We always pass our customer: Checkout writes the billing address and the (business)
         # name back to it, which Stripe needs for tax and the tax ID on an existing customer.
         "customer_update": {"address": "auto", "name": "auto"},
+        # Stripe's page (and so its tax and address fields) in the buyer's browser language.
+        "locale": "auto",
     }
     if mode == "payment":
         invoice_data: dict[str, Any] = {"metadata": metadata}
