@@ -60,6 +60,8 @@ export interface PurchaseFormProps {
   onPlanChange?: (planKey: string | null) => void
   /** The catalogue's tax block (its defaults when absent). */
   tax?: TaxDisplay
+  /** Told the picked package's price as this buyer sees it (for the side panel). */
+  onViewChange?: (view: PriceView | null) => void
 }
 
 const BADGE_TONES: Record<PlanBadge, BadgeTone> = { popular: 'purple', premium: 'blue', launch: 'green' }
@@ -108,7 +110,17 @@ export interface OrderFigures {
 
 export const MSG_VAT_AT_PAYMENT = 'VAT is calculated at payment from your billing address.'
 
-export function PurchaseForm({ page, family, plans, initialPlan, narrow = false, canceled = false, onPlanChange, tax: taxBlock }: PurchaseFormProps) {
+export function PurchaseForm({
+  page,
+  family,
+  plans,
+  initialPlan,
+  narrow = false,
+  canceled = false,
+  onPlanChange,
+  tax: taxBlock,
+  onViewChange,
+}: PurchaseFormProps) {
   const { user } = useAuth()
   const location = useLocation()
   const baseId = useId()
@@ -378,6 +390,13 @@ export function PurchaseForm({ page, family, plans, initialPlan, narrow = false,
       ? { ...estimate, currency: selected.currency, rate: how.rate, kind: how.kind, calculatedAtPayment: false }
       : null
   const viewOf = (plan: Plan) => priceView(tax, buyerType, plan.price, plan.original_price, country, vatStatus)
+  const selectedView = selected ? viewOf(selected) : null
+  const viewKey = selectedView ? `${selectedView.amount} ${selectedView.note}` : ''
+  useEffect(() => {
+    onViewChange?.(selectedView)
+    // viewKey stands for selectedView.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [viewKey, onViewChange])
 
   return (
     <form

@@ -6,7 +6,7 @@ import { Container } from '../../components/ui/Section'
 import { Spinner } from '../../components/ui/Spinner'
 import { Link } from '../../lib/router'
 import { useCatalogue, type Catalogue, type Family, type Plan } from '../catalogue'
-import { priceView, taxOf, usePrices, type TaxDisplay } from '../tax'
+import { priceView, taxOf, usePrices, type PriceView, type TaxDisplay } from '../tax'
 import { paymentsReady } from './payments'
 import { PurchaseForm, priceTerms, type PurchasePage } from './PurchaseForm'
 import { useMoney } from './purchase-money'
@@ -87,6 +87,8 @@ function PurchaseBody({
 }) {
   const { family, plans, initialPlan, title, description, narrow } = selection
   const [planKey, setPlanKey] = useState(initialPlan)
+  // The form's price for the package (its buyer type, country and VAT ID), once it says.
+  const [view, setView] = useState<PriceView | null>(null)
   // Read once: the first HTML already says it (the server filled it in), so nothing moves.
   const [payments] = useState(paymentsReady)
   const selected = plans.find((plan) => plan.key === planKey) ?? null
@@ -119,9 +121,10 @@ function PurchaseBody({
               canceled={canceled}
               onPlanChange={setPlanKey}
               tax={tax}
+              onViewChange={setView}
             />
           </div>
-          <PurchaseAside family={family} selected={selected} tax={tax} />
+          <PurchaseAside family={family} selected={selected} tax={tax} formView={view} />
         </div>
       </Container>
     </div>
@@ -129,10 +132,20 @@ function PurchaseBody({
 }
 
 /** The family's promises, and the package picked (it follows the form). */
-function PurchaseAside({ family, selected, tax }: { family: Family; selected: Plan | null; tax: TaxDisplay }) {
+function PurchaseAside({
+  family,
+  selected,
+  tax,
+  formView,
+}: {
+  family: Family
+  selected: Plan | null
+  tax: TaxDisplay
+  formView: PriceView | null
+}) {
   const prices = usePrices({ tax })
   const { money } = useMoney(prices.locale)
-  const view = selected ? priceView(tax, prices.buyer, selected.price, selected.original_price) : null
+  const view = selected ? (formView ?? priceView(tax, prices.buyer, selected.price, selected.original_price)) : null
   return (
     <aside className="purchase__aside" aria-label="Why order with us">
       <div className="purchase-aside card">
