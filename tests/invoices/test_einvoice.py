@@ -263,3 +263,15 @@ async def test_the_hybrid_pdf_over_http(customer: Any) -> None:
     assert response.headers["Content-Type"] == "application/pdf"
     assert (await response.get_data()).startswith(b"%PDF-")
     assert (await customer.get(url + "?format=docx")).status_code == 400
+
+
+async def test_the_small_business_pdf_says_so_in_both_languages(orm: str) -> None:
+    from pypdf import PdfReader
+
+    row = await stored(
+        so.invoice(amounts=(2900,), rate=None, vat_id="DE811907980"), small_business=True
+    )
+    _, document = await einvoice.e_invoice(row.id, user_id=1, admin=False, seller=SELLER, pdf=True)
+    page = " ".join(PdfReader(io.BytesIO(document)).pages[0].extract_text().split())
+    assert "No VAT is charged (small business, § 19 UStG)." in page
+    assert "Gemäß § 19 UStG wird keine Umsatzsteuer berechnet." in page
