@@ -155,7 +155,9 @@ def test_a_consumers_consent_is_stored_with_the_order_and_confirmed_by_mail(
     consent.check()
     fill_account(page, address)
     page.get_by_role("button", name=ORDER).click()
-    expect(page).to_have_url(re.compile(re.escape(server.stripe.base_url) + r"/pay/cs_"), timeout=20000)
+    expect(page).to_have_url(
+        re.compile(re.escape(server.stripe.base_url) + r"/pay/cs_"), timeout=20000
+    )
     session_id = page.url.rstrip("/").rsplit("/", 1)[1]
     page.get_by_role("button", name="Pay").click()
 
@@ -188,7 +190,9 @@ def test_a_consumer_without_consent_is_told_work_waits(
     page.goto(server.url + "/start?type=ai&plan=pro-ai")
     fill_account(page, email())
     page.get_by_role("button", name=ORDER).click()
-    expect(page).to_have_url(re.compile(re.escape(server.stripe.base_url) + r"/pay/cs_"), timeout=20000)
+    expect(page).to_have_url(
+        re.compile(re.escape(server.stripe.base_url) + r"/pay/cs_"), timeout=20000
+    )
     page.get_by_role("button", name="Pay").click()
     expect(page.get_by_role("heading", name="Payment Successful.")).to_be_visible(timeout=20000)
     expect(page.locator(".success-card")).to_contain_text(

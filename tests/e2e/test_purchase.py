@@ -24,7 +24,9 @@ def fill_visitor_fields(page: Page, email: str) -> None:
 
 
 def pay_on_stripe(page: Page, live_server: LiveServer) -> None:
-    expect(page).to_have_url(re.compile(re.escape(live_server.stripe.base_url) + r"/pay/cs_"), timeout=20000)
+    expect(page).to_have_url(
+        re.compile(re.escape(live_server.stripe.base_url) + r"/pay/cs_"), timeout=20000
+    )
     page.get_by_role("button", name="Pay").click()
 
 
@@ -78,7 +80,9 @@ def test_cancel_returns_to_the_start_page(page: Page, live_server: LiveServer) -
     page.goto(base + "/start?type=ugc&plan=custom-campaign")
     fill_visitor_fields(page, f"grace{next(BUYERS)}@example.com")
     page.get_by_role("button", name="Order with obligation to pay").click()
-    expect(page).to_have_url(re.compile(re.escape(live_server.stripe.base_url) + "/pay/"), timeout=20000)
+    expect(page).to_have_url(
+        re.compile(re.escape(live_server.stripe.base_url) + "/pay/"), timeout=20000
+    )
     page.get_by_role("link", name="Cancel").click()
     expect(page).to_have_url(re.compile(re.escape(base) + r"/start\?canceled=true&type=ugc"))
     expect(page.get_by_role("radio", name=re.compile("Custom Campaign"))).to_be_checked()
