@@ -7,7 +7,7 @@ account, then an active subscription of that plan. The session stores who buys (
 business), the terms version, a consumer's early-start consent, the country and the VAT ID.
 
 The Checkout Session asks Stripe for what an invoice needs (eu-selling A1): the billing address
-always, a tax ID field (required for a business where the country has tax IDs), the address and
+always, a tax ID field (offered, never required), the address and
 name written back to the customer, Stripe Tax when the agency uses it (`stripe_tax`, never under
 the small-business rule), and for one-time payments an invoice with the seller's details in its
 footer. A business buyer's VAT ID is put on the Stripe customer before the session is created.
@@ -189,12 +189,12 @@ def invoice_footer(seller_footer: str, tax: tax_api.TaxSettings, who: BuyerTax) 
 
 
 def tax_params(
-    mode: str, tax: tax_api.TaxSettings, who: BuyerTax, footer: str, metadata: dict[str, str]
+    mode: str, tax: tax_api.TaxSettings, footer: str, metadata: dict[str, str]
 ) -> dict[str, Any]:
     """The Checkout Session's tax and invoice parameters (eu-selling A1)."""
+    # Offered, never required: a business without a VAT ID (a small business, a German one with
+    # only a tax number) must still be able to buy; it is charged VAT like a consumer.
     collect_tax_id: dict[str, Any] = {"enabled": True}
-    if who.buyer_type == order_terms.BUSINESS:
-        collect_tax_id["required"] = "if_supported"
     params: dict[str, Any] = {
         "automatic_tax": {"enabled": tax.stripe_tax and tax.vat_mode != "small_business"},
         "tax_id_collection": collect_tax_id,
@@ -269,7 +269,7 @@ async def _create_session(
         "success_url": f"{public_url}/success?session_id={{CHECKOUT_SESSION_ID}}",
         "cancel_url": cancel_url,
         "metadata": metadata,
-        **tax_params(plan.mode, setup.tax, who, footer, metadata),
+        **tax_params(plan.mode, setup.tax, footer, metadata),
     }
     if plan.mode == "subscription":
         params["subscription_data"] = {"metadata": metadata}
