@@ -185,6 +185,8 @@ NOT_FROM_REQUESTS = {
     (Order, "buyer_type"),
     (Order, "early_start_consent_version"),
     (Order, "terms_version"),
+    # tax.api's Treatment.kind, which our checkout chose (cut to the column from the metadata).
+    (Order, "vat_kind"),
     (Customer, "stripe_customer_id"),
     (Subscription, "id"),
     (Subscription, "customer_id"),

@@ -25,6 +25,7 @@ from agency.modules.billing.service import checkout as checkout_service
 from agency.modules.billing.service import confirmation, order_terms, payments_notice
 from agency.modules.billing.settings import BillingSettings
 from agency.modules.legal import api as legal_api
+from agency.modules.tax import api as tax_api
 from tests.billing.conftest import VISITOR, WEBHOOK_SECRET, checkout, deliver, started_shop
 from tests.billing.test_purchase import session_id
 from tests.fakes.smtp import SmtpServer
@@ -240,7 +241,8 @@ async def test_the_order_confirmation_is_sent_once_after_payment(
     assert str(message["Subject"]) == f"Your order {number}: Pro AI"
     text = smtp.inbox.text_of(message)
     assert "Package: Pro AI" in text
-    assert "Price: €999.00 one-time" in text
+    # Without Stripe Tax, the VAT within the gross price at the German rate checkout chose.
+    assert "Price: €999.00 one-time, incl. €159.50 VAT (19%)" in text
     assert "Delivery: in 7 days" in text and "Guarantee: 30-day money-back guarantee" in text
     assert f"Terms: version {order_terms.TERMS_VERSION}" in text
     assert order_terms.EARLY_START_CONSENT_TEXT in text
@@ -252,7 +254,8 @@ async def test_the_order_confirmation_is_sent_once_after_payment(
     assert re.search(r"you asked us on \d+ \w+ \d{4}, \d\d:\d\d UTC", text)
     assert (await Order.get(id=order.id)).confirmation_mail_id is not None
     # A job that runs again (a retry) sends nothing more.
-    assert await confirmation.send(order.id, "http://shop.test") is None
+    tax = settings_of(tax_api.TaxSettings, mailing_shop.app)
+    assert await confirmation.send(order.id, "http://shop.test", tax) is None
     assert await mail.OutboundMail.filter(subject__startswith="Your order").count() == 1
 
 
@@ -300,3 +303,23 @@ async def test_checkout_sends_the_buyer_type_to_stripe_metadata(
     session = fake.objects[session_id(data["url"])]
     assert session["metadata"]["buyer_type"] == "consumer"
     assert session["metadata"]["early_start_consent"] == order_terms.EARLY_START_CONSENT_VERSION
+
+
+@pytest.mark.parametrize(
+    ("fields", "settings", "expected"),
+    [
+        ({"vat_kind": "reverse_charge", "vat_rate": 0}, {}, "no VAT: reverse charge"),
+        ({"vat_kind": "standard", "vat_rate": 1900}, {"vat_mode": "small_business"}, "§ 19 UStG"),
+        ({"vat_kind": "outside_eu", "vat_rate": 0}, {}, "no VAT (a sale outside the EU)"),
+        ({"vat_kind": "standard", "vat_rate": 2000, "amount_tax": 1667}, {}, "incl. €16.67 VAT"),
+        ({"vat_kind": "standard", "vat_rate": 1900}, {}, "incl. €1.60 VAT (19%)"),
+        ({"vat_kind": "standard", "vat_rate": 1900}, {"prices_include_vat": False}, "excl. VAT"),
+        ({}, {}, "incl. VAT"),
+    ],
+)
+def test_the_confirmations_vat_line_follows_the_checkouts_treatment(
+    fields: dict[str, Any], settings: dict[str, Any], expected: str
+) -> None:
+    order = Order(amount=1000, currency="EUR", **fields)
+    tax = tax_api.TaxSettings(**settings)
+    assert expected in confirmation.vat_line(order, tax)

@@ -100,6 +100,12 @@ class Order(Model):
     # Stripe's invoice of a one-time payment (the session's `invoice_creation`), or of the
     # subscription's first payment: how an invoice event finds its order number.
     invoice_id = fields.CharField(max_length=255, null=True, db_index=True)
+    # The VAT in `amount` as Stripe Tax calculated it (the session's total_details.amount_tax;
+    # None without Stripe Tax) and who paid which VAT as checkout decided it (tax.api's
+    # Treatment.kind: standard, reverse_charge, small_business, outside_eu; None before).
+    amount_tax = fields.IntField(null=True)
+    vat_kind = fields.CharField(max_length=16, null=True)
+    vat_rate = fields.IntField(null=True)  # basis points (1900: 19 %)
 
     class Meta:
         table = "billing_order"

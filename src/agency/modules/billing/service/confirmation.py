@@ -15,12 +15,14 @@ from typing import Any
 from tortoise.transactions import in_transaction
 
 from agency.core import jobs, mail
+from agency.core.settings import as_settings
 from agency.modules.auth import api as auth_api
 from agency.modules.billing.models import CheckoutSession, Order
 from agency.modules.billing.service import order_terms
 from agency.modules.billing.service.order_numbers import order_number
 from agency.modules.billing.settings import BillingSettings
 from agency.modules.catalogue import api as catalogue_api
+from agency.modules.tax import api as tax_api
 
 JOB_KIND = "billing.order_confirmation"
 TEMPLATE = "order_confirmation"
@@ -48,13 +50,15 @@ def order_terms_of(local: CheckoutSession | None, metadata: Mapping[str, Any]) -
 
 
 def handler(settings: BillingSettings) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    tax = as_settings(tax_api.TaxSettings, settings)
+
     async def handle(payload: dict[str, Any]) -> None:
-        await send(int(payload["order_id"]), settings.public_url)
+        await send(int(payload["order_id"]), settings.public_url, tax)
 
     return handle
 
 
-async def send(order_id: int, public_url: str) -> int | None:
+async def send(order_id: int, public_url: str, tax: tax_api.TaxSettings) -> int | None:
     """Queue the e-mail for the order, unless it was already; returns the mail's id."""
     async with in_transaction():
         # Claimed by the first run (the update's row lock); a retry after success finds it set.
@@ -69,6 +73,7 @@ async def send(order_id: int, public_url: str) -> int | None:
             log.info("order confirmation not sent: the account is gone", extra={"order": order_id})
             return None
         context = await _context(order, account.first_name or "there", public_url)
+        context["vat"] = vat_line(order, tax)
         # The seller the withdrawal information names and the brand come from the mail
         # footer's shared `seller` (legal module), as in every other e-mail.
         mail_id = await mail.send_mail(account.email, TEMPLATE, context)
@@ -79,6 +84,26 @@ async def send(order_id: int, public_url: str) -> int | None:
 def money(cents: int, currency: str) -> str:
     symbol = "€" if currency.upper() == "EUR" else f"{currency.upper()} "
     return f"{symbol}{cents / 100:,.2f}"
+
+
+def vat_line(order: Order, tax: tax_api.TaxSettings) -> str:
+    """What the price holds of VAT, as the order's checkout decided it: Stripe Tax's amount
+    when it calculated one, else the amount in a gross price at the checkout's rate."""
+    if order.vat_kind == "reverse_charge":
+        return "no VAT: reverse charge (Steuerschuldnerschaft des Leistungsempfängers)"
+    if order.vat_kind == "small_business" or tax.vat_mode == "small_business":
+        return "no VAT is charged (small business, § 19 UStG)"
+    if order.vat_kind == "outside_eu":
+        return "no VAT (a sale outside the EU)"
+    if order.amount_tax is not None:
+        return (
+            f"incl. {money(order.amount_tax, order.currency)} VAT" if order.amount_tax else "no VAT"
+        )
+    if tax.prices_include_vat and order.vat_rate:
+        vat = tax_api.split(order.amount, order.vat_rate, inclusive=True).vat
+        rate = tax_api.format_rate(order.vat_rate, "en-IE")
+        return f"incl. {money(vat, order.currency)} VAT ({rate})"
+    return "incl. VAT" if tax.prices_include_vat else "excl. VAT"
 
 
 def when(moment: datetime) -> str:

@@ -393,6 +393,7 @@ async def _prepare_completed_checkout(
         "payment_intent_id": payment_intent_id if isinstance(payment_intent_id, str) else None,
         "subscription_id": str(subscription_id) if subscription_id else None,
         "amount": int(session.get("amount_total") or 0),
+        **_tax_of(session, metadata),
         "currency": str(session.get("currency") or "eur").upper(),
         "status": "paid",
         "card_brand": brand,
@@ -407,6 +408,22 @@ async def _prepare_completed_checkout(
     plan = await catalogue_api.get_plan(plan_key) if plan_key else None
     if domain and plan is not None and plan.takes_domain:
         effects.website = (user_id, domain, plan.key)
+
+
+def _tax_of(session: dict[str, Any], metadata: dict[str, Any]) -> dict[str, Any]:
+    """The VAT of the order: Stripe Tax's amount when it calculated one, and the treatment our
+    checkout chose (its metadata)."""
+    automatic = session.get("automatic_tax") or {}
+    totals = session.get("total_details") or {}
+    amount_tax = totals.get("amount_tax") if isinstance(totals, dict) else None
+    calculated = isinstance(automatic, dict) and automatic.get("enabled") is True
+    kind = str(metadata.get("vat_kind") or "")[:16] or None
+    rate = str(metadata.get("vat_rate") or "")
+    return {
+        "amount_tax": int(amount_tax) if calculated and type(amount_tax) is int else None,
+        "vat_kind": kind,
+        "vat_rate": int(rate) if rate.isdigit() and len(rate) <= 5 else None,
+    }
 
 
 def _buyer_tax_of(
