@@ -47,6 +47,19 @@ KERNEL_KEYS = {
 
 # The keys each module declares in its own settings.py (and `agency.net`'s, the AI provider).
 OWN_KEYS = {
+    "tax": {
+        "vat_mode",
+        "stripe_tax",
+        "prices_include_vat",
+        "vat_country",
+        "vat_oss",
+        "default_buyer_type",
+        "price_locale",
+        "vies_api_base",
+        "vies_timeout_seconds",
+        "vies_cache_hours",
+        "vies_requester_vat_id",
+    },
     "legal": {
         "brand_name",
         "seller_name",
