@@ -1,5 +1,5 @@
 export { cardLabel, fetchSubscription, formatPeriodEnd, isActive, subscriptionPlanName, type Subscription } from './billing'
 export { CurrentPlanTop } from './CurrentPlanTop'
-export { PurchaseLayout } from './PurchaseLayout'
+export { PurchaseLayout } from './pages/PurchaseLayout'
 export { default as BillingPage } from './pages/Billing'
 export { default as SuccessPage } from './pages/Success'

@@ -1,16 +1,16 @@
 import { Suspense, lazy, useEffect, useId, useLayoutEffect, useRef, useState, type FocusEvent, type FormEvent } from 'react'
 import { useLocation } from 'react-router-dom'
-import { Link } from '../../lib/router'
-import { CheckIcon } from '../../components/icons/CheckIcon'
-import { LockIcon } from '../../components/icons/LockIcon'
-import { Badge, type BadgeTone } from '../../components/ui/Badge'
-import { Button } from '../../components/ui/Button'
-import { ErrorBox } from '../../components/ui/ErrorBox'
-import { Field } from '../../components/ui/Field'
-import { api, type RequestBody } from '../../lib/api-client'
-import { useAuth } from '../../lib/auth'
-import { PreviousPrice, badgeLabel, billingSuffix, type Family, type Plan, type PlanBadge } from '../catalogue'
-import { formatCents } from '../../lib/money'
+import { Link } from '../../../lib/router'
+import { CheckIcon } from '../../../components/icons/CheckIcon'
+import { LockIcon } from '../../../components/icons/LockIcon'
+import { Badge, type BadgeTone } from '../../../components/ui/Badge'
+import { Button } from '../../../components/ui/Button'
+import { ErrorBox } from '../../../components/ui/ErrorBox'
+import { Field } from '../../../components/ui/Field'
+import { api } from '../../../lib/api-client'
+import { useAuth } from '../../../lib/auth'
+import { PreviousPrice, badgeLabel, billingSuffix, type Family, type Plan, type PlanBadge } from '../../catalogue'
+import { formatCents } from '../../../lib/money'
 import {
   SMALL_BUSINESS_NOTE,
   loadTaxIsland,
@@ -23,24 +23,19 @@ import {
   type PriceView,
   type TaxDisplay,
   type TaxState,
-} from '../tax'
-import { useMoney } from './purchase-money'
-import { cx } from '../../lib/cx'
-import { concerns, formValues, problem as formProblem, problemFromError, useHydrated, type FormProblem } from '../../lib/forms'
-import { EARLY_START_CONSENT_TEXT, EARLY_START_CONSENT_VERSION, WITHDRAWAL_DAYS, type BuyerType } from './order-terms'
-import type { CheckedField } from './purchase-rules'
+} from '../../tax'
+import { useMoney } from '../purchase-money'
+import { cx } from '../../../lib/cx'
+import { concerns, formValues, useHydrated, type FormProblem } from '../../../lib/forms'
+import { EARLY_START_CONSENT_TEXT, WITHDRAWAL_DAYS } from '../order-terms'
+import type { CheckedField } from '../purchase-rules'
+import type { CheckoutBody } from '../purchase-submit'
 // Purchase styles load with the purchase pages only.
-import './purchase.css'
+import '../purchase.css'
 
-export const CHECKOUT_PATH = '/api/billing/checkout'
 export const BUYER_PATH = '/api/billing/buyer'
-export const MSG_SELECT_PACKAGE = 'Please select a package'
-export const MSG_CHECK_FIELDS = 'Please correct the highlighted fields'
 /** The order button (§312j(3) BGB): its words say that ordering obliges to pay. */
 export const ORDER_BUTTON = 'Order with obligation to pay'
-
-// `country` and `vat_id` (issue 27) until the generated schema has them.
-type CheckoutBody = NonNullable<RequestBody<typeof CHECKOUT_PATH, 'post'>> & { country?: string; vat_id?: string }
 
 export type PurchasePage = NonNullable<CheckoutBody['page']>
 
@@ -69,8 +64,10 @@ const FIELD_NAMES = ['plan', 'full_name', 'email', 'password', 'domain', 'buyer_
 const CHECKED_FIELDS: readonly string[] = ['full_name', 'email', 'password', 'domain']
 // Loaded after the first paint (they are not needed to show the page): the field rules, and
 // what the browser remembers (the buyer type, a cancelled checkout's form).
-const rules = () => import('./purchase-rules')
-const memory = () => import('./purchase-memory')
+const rules = () => import('../purchase-rules')
+const memory = () => import('../purchase-memory')
+// The submit (checks, the remembered form, the checkout request), fetched once hydrated.
+const submit = () => import('../purchase-submit')
 // The country, VAT ID and quote: rendered once hydrated, in a reserved space.
 const TaxIsland = lazy(() => loadTaxIsland().then((m) => ({ default: m.TaxIsland })))
 type Money = (cents: number, currency: string) => string
@@ -188,6 +185,7 @@ export function PurchaseForm({
   // Then what the browser remembers: a cancelled checkout's form, else the buyer type.
   useEffect(() => {
     const form = formRef.current
+    void submit() // ready for the order button
     void memory().then(({ takeDraft }) => {
       if (!form) return
       const draft = canceled ? takeDraft(page) : null
@@ -297,61 +295,21 @@ export function PurchaseForm({
     event.preventDefault()
     if (busy) return
     const current = formValues(event.currentTarget, FIELD_NAMES)
-    const [{ fieldProblem }, { rememberBuyerType, saveDraft }] = await Promise.all([rules(), memory()])
-    const chosen = plans.find((plan) => plan.key === current.plan) ?? null
-    if (!chosen) {
-      show(formProblem(MSG_SELECT_PACKAGE, ['plan']))
-      return
-    }
-    const names = (user ? ['domain'] : CHECKED_FIELDS) as readonly CheckedField[]
-    const found: Record<string, string> = {}
-    for (const name of names) {
-      if (name === 'domain' && !family.show_domain) continue
-      const message = fieldProblem(name, current[name])
-      if (message) found[name] = message
-    }
-    const messages = Object.values(found)
-    if (messages.length > 0) {
-      show({ message: messages.length === 1 ? (messages[0] ?? MSG_CHECK_FIELDS) : MSG_CHECK_FIELDS, fields: found })
+    const { checkOrder, placeOrder } = await submit()
+    const context = { page, family, plans, signedIn: Boolean(user), vatCountry: tax.vat_country }
+    const body = checkOrder(current, context)
+    if ('message' in body) {
+      show(body)
       return
     }
     setProblem(null)
     setFieldErrors({})
     setBusy(true)
-    const buyer: BuyerType = current.buyer_type === 'business' ? 'business' : 'consumer'
-    const consent = buyer === 'consumer' && current.early_start === 'yes'
-    const body: CheckoutBody = { plan: chosen.key, page, buyer_type: buyer, early_start_consent: consent }
-    body.country = current.country || tax.vat_country
-    const vatId = current.vat_id.trim()
-    if (buyer === 'business' && vatId !== '') body.vat_id = vatId
-    if (consent) body.consent_version = EARLY_START_CONSENT_VERSION
-    const domain = current.domain.trim()
-    if (family.show_domain && domain !== '') body.domain = domain
-    if (!user) {
-      body.full_name = current.full_name.trim()
-      body.email = current.email.trim()
-      body.password = current.password
-    }
-    rememberBuyerType(buyer)
-    saveDraft({
-      page,
-      plan: chosen.key,
-      domain: family.show_domain ? domain : '',
-      buyer_type: buyer,
-      country: body.country,
-      full_name: body.full_name ?? '',
-      email: body.email ?? '',
-    })
-    try {
-      const data = await api.post(CHECKOUT_PATH, body)
-      if (!data?.url) throw new Error('no url')
-      window.location.assign(data.url)
-      // Busy until the browser leaves for the payment page.
-    } catch (err) {
+    // Busy until the browser leaves for the payment page.
+    const refused = await placeOrder(body, context)
+    if (refused) {
       setBusy(false)
-      const found = problemFromError(err)
-      // A registered e-mail concerns the account fields, and the box offers "Log in".
-      show(found.code === 'email_registered' ? { ...found, fields: { email: found.message, password: found.message } } : found)
+      show(refused)
     }
   }
 
