@@ -6,6 +6,8 @@
 import { useEffect, useState } from 'react'
 import { formatCents } from '../../lib/money'
 
+export { formatCents }
+
 type Format = (cents: number, currency: string, locale: string, whole: boolean) => string
 
 const fast: Format = (cents, currency, _locale, whole) => {

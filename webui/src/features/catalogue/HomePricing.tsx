@@ -9,8 +9,8 @@ import { api } from '../../lib/api-client'
 import { DEFAULT_FAMILY, familyPlans, useCatalogue, type Plan } from './catalogue'
 import { claimAttrs, claimText } from '../../lib/claims'
 import { cx } from '../../lib/cx'
-import { PricesFor, usePrices, type Prices } from '../tax'
-import { PlanSummary, preloadPlanPrice } from './OfferPrice'
+import { usePrices, type Prices } from '../tax'
+import { PlanSummary, PricesFor, preloadPlanPrice } from './OfferPrice'
 
 /**
  * The home page's website plans. Prerendered (and first rendered on the client) as skeleton

@@ -1,7 +1,7 @@
-import { lazy, useEffect } from 'react'
+import { lazy, useEffect, useId } from 'react'
 import { findPlan, useCatalogue, type Plan } from './catalogue'
 import { cx } from '../../lib/cx'
-import { PricesFor, usePrices, type Prices } from '../tax'
+import { usePrices, type BuyerType, type Prices } from '../tax'
 
 /** The price parts, loaded beside the catalogue (see PlanPrice.tsx). */
 export const loadPlanPrice = () => import('./PlanPrice')
@@ -72,5 +72,39 @@ export function OfferPrice({ planKey, save = 'percent', className, size = 'lg', 
       <OfferFigures plan={plan} prices={prices} save={save} size={size} className={className} />
       {pricesFor}
     </>
+  )
+}
+
+// The switch lives here rather than with the buyer type's store (features/tax/prices.tsx): the
+// build gives every page its own copy of this module (vite.config.ts pageChunks), so the pages
+// with pricing sections carry the switch in their own chunk, and the purchase pages, which share
+// only the store, do not load it (~0.25 kB gzip less first load there).
+
+const OPTIONS: readonly [BuyerType, string][] = [
+  ['consumer', 'Private'],
+  ['business', 'Business'],
+]
+
+/**
+ * The Private / Business switch: a radio group labelled "Prices for". Native radios (arrow
+ * keys move the choice, Tab leaves the group); both options keep their width whichever is
+ * checked, so nothing moves when the remembered choice applies after hydration.
+ */
+export function PricesFor({ value, onChange, className }: { value: BuyerType; onChange: (value: BuyerType) => void; className?: string }) {
+  const id = useId()
+  return (
+    <div className={className ? `prices-for ${className}` : 'prices-for'} role="radiogroup" aria-labelledby={`${id}-label`}>
+      <span id={`${id}-label`} className="prices-for__label">
+        Prices for
+      </span>
+      <span className="prices-for__options">
+        {OPTIONS.map(([option, label]) => (
+          <label key={option} className="prices-for__option">
+            <input type="radio" name={`${id}-buyer`} value={option} checked={value === option} onChange={() => onChange(option)} />
+            <span>{label}</span>
+          </label>
+        ))}
+      </span>
+    </div>
   )
 }

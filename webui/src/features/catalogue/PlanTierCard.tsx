@@ -6,8 +6,8 @@ import { ErrorBox } from '../../components/ui/ErrorBox'
 import { findPlan, useCatalogue, type Catalogue } from './catalogue'
 import { cx } from '../../lib/cx'
 import { CheckList, startUrl } from '../content'
-import { PricesFor, usePrices, type Prices } from '../tax'
-import { PlanSummary, preloadPlanPrice } from './OfferPrice'
+import { usePrices, type Prices } from '../tax'
+import { PlanSummary, PricesFor, preloadPlanPrice } from './OfferPrice'
 
 export interface PlanTierCardProps {
   /** Catalogue plan key, e.g. `pro-ai`. */

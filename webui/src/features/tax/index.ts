@@ -1,4 +1,4 @@
-export { PricesFor, usePrices, isBuyerType, rememberBuyerType, rememberedBuyerType, useBuyerType, useMoneyLocale, type BuyerType, type Prices, type TaxDisplay } from './prices'
+export { usePrices, isBuyerType, rememberBuyerType, rememberedBuyerType, useBuyerType, useMoneyLocale, type BuyerType, type Prices, type TaxDisplay } from './prices'
 export { DEFAULT_TAX, SMALL_BUSINESS_NOTE, defaultBuyer, taxOf, priceView, quoteLine, rateText, savePercent, split, treatment, type Amounts, type PriceView, type Treatment } from './tax'
 export { NO_VAT_ID, TaxFields, countryName, type VatIdState } from './TaxFields'
 export type { Quote, QuoteRequest, VatIdAnswer } from './checkout-tax'

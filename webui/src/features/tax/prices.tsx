@@ -1,5 +1,7 @@
 /**
- * What every price on a page needs at first load (small: it is on every priced page):
+ * What every price on a page needs at first load (small: it is on every priced page, and the
+ * only part of the price display the purchase pages share with the others; the switch is in
+ * ./index.ts):
  * whom the prices are shown for (the Private / Business switch on pricing sections and the
  * "You order as a consumer / as a business" choice on /start: one value for the whole site,
  * remembered in localStorage; prerender and hydration render the catalogue's default, the
@@ -7,7 +9,7 @@
  * money is written in, and the agency's tax set-up. The wording
  * itself (./tax.ts) and Intl come with the components that show prices.
  */
-import { useId, useSyncExternalStore } from 'react'
+import { useSyncExternalStore } from 'react'
 
 /** Whom an order (and a price) is for. */
 export type BuyerType = 'consumer' | 'business'
@@ -102,35 +104,4 @@ export function usePrices(catalogue: object | null | undefined): Prices {
   const [buyer, setBuyer] = useBuyerType(tax?.default_buyer_type === 'business' ? 'business' : 'consumer')
   const locale = useMoneyLocale(tax?.locale ?? 'en-IE')
   return { tax, buyer, setBuyer, locale }
-}
-
-// ---- The switch ---------------------------------------------------------------------
-
-const OPTIONS: readonly [BuyerType, string][] = [
-  ['consumer', 'Private'],
-  ['business', 'Business'],
-]
-
-/**
- * The Private / Business switch: a radio group labelled "Prices for". Native radios (arrow
- * keys move the choice, Tab leaves the group); both options keep their width whichever is
- * checked, so nothing moves when the remembered choice applies after hydration.
- */
-export function PricesFor({ value, onChange, className }: { value: BuyerType; onChange: (value: BuyerType) => void; className?: string }) {
-  const id = useId()
-  return (
-    <div className={className ? `prices-for ${className}` : 'prices-for'} role="radiogroup" aria-labelledby={`${id}-label`}>
-      <span id={`${id}-label`} className="prices-for__label">
-        Prices for
-      </span>
-      <span className="prices-for__options">
-        {OPTIONS.map(([option, label]) => (
-          <label key={option} className="prices-for__option">
-            <input type="radio" name={`${id}-buyer`} value={option} checked={value === option} onChange={() => onChange(option)} />
-            <span>{label}</span>
-          </label>
-        ))}
-      </span>
-    </div>
-  )
 }

@@ -7,10 +7,8 @@ import { Badge, type BadgeTone } from '../../../components/ui/Badge'
 import { Button } from '../../../components/ui/Button'
 import { ErrorBox } from '../../../components/ui/ErrorBox'
 import { Field } from '../../../components/ui/Field'
-import { api } from '../../../lib/api-client'
 import { useAuth } from '../../../lib/auth'
 import { PreviousPrice, badgeLabel, billingSuffix, type Family, type Plan, type PlanBadge } from '../../catalogue'
-import { formatCents } from '../../../lib/money'
 import {
   SMALL_BUSINESS_NOTE,
   loadTaxIsland,
@@ -24,7 +22,9 @@ import {
   type TaxDisplay,
   type TaxState,
 } from '../../tax'
-import { useMoney } from '../purchase-money'
+// lib/money through purchase-money: the module the catalogue's chunk has (a page's own import
+// would bundle a second copy into this chunk).
+import { formatCents, useMoney } from '../purchase-money'
 import { cx } from '../../../lib/cx'
 import { concerns, formValues, useHydrated, type FormProblem } from '../../../lib/forms'
 import { EARLY_START_CONSENT_TEXT, WITHDRAWAL_DAYS } from '../order-terms'
@@ -33,7 +33,6 @@ import type { CheckoutBody } from '../purchase-submit'
 // Purchase styles load with the purchase pages only.
 import '../purchase.css'
 
-export const BUYER_PATH = '/api/billing/buyer'
 /** The order button (§312j(3) BGB): its words say that ordering obliges to pay. */
 export const ORDER_BUTTON = 'Order with obligation to pay'
 
@@ -186,23 +185,19 @@ export function PurchaseForm({
   useEffect(() => {
     const form = formRef.current
     void submit() // ready for the order button
-    void memory().then(({ takeDraft }) => {
-      if (!form) return
-      const draft = canceled ? takeDraft(page) : null
-      if (draft?.plan && plans.some((plan) => plan.key === draft.plan)) {
-        restoredPlan.current = draft.plan
-        if (!setRadio('plan', draft.plan)) setShowAll(true) // outside the narrowed list
-        else pick(draft.plan)
-      }
-      // The remembered buyer type applies through usePrices; a cancelled checkout's wins.
-      if (draft?.buyer_type && !form.querySelector('input[name="buyer_type"][value="business"]:checked')) pickBuyer(draft.buyer_type)
-      if (draft?.country) setRestoredCountry(draft.country)
-      for (const name of ['domain', 'full_name', 'email'] as const) {
-        const input = form.elements.namedItem(name)
-        const value = draft?.[name]
-        if (input instanceof HTMLInputElement && value && input.value === '') input.value = value
-      }
-    })
+    if (!canceled || !form) return
+    void memory().then(({ restoreDraft }) =>
+      restoreDraft(form, page, plans, {
+        plan: (key) => {
+          restoredPlan.current = key
+          if (!setRadio('plan', key)) setShowAll(true) // outside the narrowed list
+          else pick(key)
+        },
+        // The remembered buyer type applies through usePrices; a cancelled checkout's wins.
+        buyer: pickBuyer,
+        country: setRestoredCountry,
+      }),
+    )
     // Runs once, after the page hydrated.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [])
@@ -219,13 +214,14 @@ export function PurchaseForm({
   useEffect(() => {
     if (!user) return
     let live = true
-    void Promise.all([api.get(BUYER_PATH), memory()]).then(
-      ([data, { isBuyerType, rememberedBuyerType }]) => {
-        const stored = data?.buyer_type
-        if (live && isBuyerType(stored) && rememberedBuyerType() === null) pickBuyer(stored)
-      },
-      () => {},
-    )
+    void memory()
+      .then(({ accountBuyerType }) => accountBuyerType())
+      .then(
+        (stored) => {
+          if (live && stored) pickBuyer(stored)
+        },
+        () => {},
+      )
     return () => {
       live = false
     }
