@@ -1,7 +1,9 @@
 /**
- * The order form's submit: checks the fields, remembers the form (a cancelled checkout comes
- * back with it) and asks the server for the checkout. Loaded after the page has hydrated with
- * the field rules (it is not needed to show the page; the order button is enabled once hydrated).
+ * What the order form does once the page has hydrated (nothing of it is needed to show the
+ * page; it is fetched right after hydration, in one request): the field rules, what the browser
+ * remembers (./purchase-memory), the account fields giving their space back, and the submit,
+ * which checks the fields, remembers the form (a cancelled checkout comes back with it) and
+ * asks the server for the checkout.
  */
 import { api, type RequestBody } from '../../lib/api-client'
 import { problem as formProblem, problemFromError, type FormProblem } from '../../lib/forms'
@@ -9,6 +11,9 @@ import type { Family, Plan } from '../catalogue'
 import { EARLY_START_CONSENT_VERSION, type BuyerType } from './order-terms'
 import { rememberBuyerType, saveDraft } from './purchase-memory'
 import { CHECKED_FIELDS, fieldProblem } from './purchase-rules'
+
+export { fieldProblem } from './purchase-rules'
+export { accountBuyerType, restoreDraft } from './purchase-memory'
 
 export const CHECKOUT_PATH = '/api/billing/checkout'
 export const MSG_SELECT_PACKAGE = 'Please select a package'
@@ -84,5 +89,21 @@ export async function placeOrder(body: CheckoutBody, { page, family }: Pick<Orde
     const found = problemFromError(err)
     // A registered e-mail concerns the account fields, and the box offers "Log in".
     return found.code === 'email_registered' ? { ...found, fields: { email: found.message, password: found.message } } : found
+  }
+}
+
+/** Signed in: the hidden account fields give their space back at once when they are below the
+ * screen (nothing visible moves), else with the buyer's first click or key (a shift the buyer
+ * caused, which does not count as one). Returns the clean-up. */
+export function collapseAccount(box: HTMLElement | null, collapse: () => void): () => void {
+  if (!box || box.getBoundingClientRect().top >= window.innerHeight) {
+    const frame = requestAnimationFrame(collapse)
+    return () => cancelAnimationFrame(frame)
+  }
+  window.addEventListener('pointerdown', collapse, { once: true, capture: true })
+  window.addEventListener('keydown', collapse, { once: true, capture: true })
+  return () => {
+    window.removeEventListener('pointerdown', collapse, { capture: true })
+    window.removeEventListener('keydown', collapse, { capture: true })
   }
 }

@@ -61,12 +61,9 @@ export interface PurchaseFormProps {
 const BADGE_TONES: Record<PlanBadge, BadgeTone> = { popular: 'purple', premium: 'blue', launch: 'green' }
 const FIELD_NAMES = ['plan', 'full_name', 'email', 'password', 'domain', 'buyer_type', 'early_start', 'country', 'vat_id'] as const
 const CHECKED_FIELDS: readonly string[] = ['full_name', 'email', 'password', 'domain']
-// Loaded after the first paint (they are not needed to show the page): the field rules, and
-// what the browser remembers (the buyer type, a cancelled checkout's form).
-const rules = () => import('../purchase-rules')
-const memory = () => import('../purchase-memory')
-// The submit (checks, the remembered form, the checkout request), fetched once hydrated.
-const submit = () => import('../purchase-submit')
+// Loaded right after hydration, in one request (not needed to show the page): the field rules,
+// what the browser remembers (a cancelled checkout's form, the buyer type) and the submit.
+const later = () => import('../purchase-submit')
 // The country, VAT ID and quote: rendered once hydrated, in a reserved space.
 const TaxIsland = lazy(() => loadTaxIsland().then((m) => ({ default: m.TaxIsland })))
 type Money = (cents: number, currency: string) => string
@@ -184,9 +181,9 @@ export function PurchaseForm({
   // Then what the browser remembers: a cancelled checkout's form, else the buyer type.
   useEffect(() => {
     const form = formRef.current
-    void submit() // ready for the order button
+    const parts = later()
     if (!canceled || !form) return
-    void memory().then(({ restoreDraft }) =>
+    void parts.then(({ restoreDraft }) =>
       restoreDraft(form, page, plans, {
         plan: (key) => {
           restoredPlan.current = key
@@ -214,7 +211,7 @@ export function PurchaseForm({
   useEffect(() => {
     if (!user) return
     let live = true
-    void memory()
+    void later()
       .then(({ accountBuyerType }) => accountBuyerType())
       .then(
         (stored) => {
@@ -229,22 +226,18 @@ export function PurchaseForm({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [user])
 
-  // Signed in: the hidden account fields give their space back at once when they are below the
-  // screen (nothing visible moves), else with the buyer's first click or key (a shift the
-  // buyer caused, which does not count as one).
+  // Signed in: the hidden account fields give their space back when that moves nothing on
+  // screen (collapseAccount).
   useEffect(() => {
     if (!user) return
-    const collapse = () => setCollapsed(true)
-    const box = accountRef.current
-    if (!box || box.getBoundingClientRect().top >= window.innerHeight) {
-      const frame = requestAnimationFrame(collapse)
-      return () => cancelAnimationFrame(frame)
-    }
-    window.addEventListener('pointerdown', collapse, { once: true, capture: true })
-    window.addEventListener('keydown', collapse, { once: true, capture: true })
+    let live = true
+    let stop = () => {}
+    void later().then(({ collapseAccount }) => {
+      if (live) stop = collapseAccount(accountRef.current, () => setCollapsed(true))
+    })
     return () => {
-      window.removeEventListener('pointerdown', collapse, { capture: true })
-      window.removeEventListener('keydown', collapse, { capture: true })
+      live = false
+      stop()
     }
   }, [user])
 
@@ -259,7 +252,7 @@ export function PurchaseForm({
   const check = async (name: CheckedField, value: string, leaving: boolean) => {
     if (!leaving && !fieldErrors[name]) return // typing in a field not marked: wait for blur
     if (leaving && name !== 'domain' && value === '' && !fieldErrors[name]) return // just passing through
-    const message = (await rules()).fieldProblem(name, value)
+    const message = (await later()).fieldProblem(name, value)
     setFieldErrors((current) => {
       if ((current[name] ?? null) === message) return current
       const next = { ...current }
@@ -291,7 +284,7 @@ export function PurchaseForm({
     event.preventDefault()
     if (busy) return
     const current = formValues(event.currentTarget, FIELD_NAMES)
-    const { checkOrder, placeOrder } = await submit()
+    const { checkOrder, placeOrder } = await later()
     const context = { page, family, plans, signedIn: Boolean(user), vatCountry: tax.vat_country }
     const body = checkOrder(current, context)
     if ('message' in body) {
