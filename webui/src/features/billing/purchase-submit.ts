@@ -6,7 +6,7 @@
  * asks the server for the checkout.
  */
 import { api, type RequestBody } from '../../lib/api-client'
-import { problem as formProblem, problemFromError, type FormProblem } from '../../lib/forms'
+import { formValues, problem as formProblem, problemFromError, type FormProblem } from '../../lib/forms'
 import type { Family, Plan } from '../catalogue'
 import { EARLY_START_CONSENT_VERSION, type BuyerType } from './order-terms'
 import { rememberBuyerType, saveDraft } from './purchase-memory'
@@ -31,11 +31,11 @@ export interface OrderContext {
   vatCountry: string
 }
 
-/** The form's values as read when it was sent (formValues). */
-export type OrderValues = Record<'plan' | 'full_name' | 'email' | 'password' | 'domain' | 'buyer_type' | 'early_start' | 'country' | 'vat_id', string>
+const FIELD_NAMES = ['plan', 'full_name', 'email', 'password', 'domain', 'buyer_type', 'early_start', 'country', 'vat_id'] as const
 
-/** What is wrong with the form (the form shows it), or the checkout's body to send. */
-export function checkOrder(current: OrderValues, { page, family, plans, signedIn, vatCountry }: OrderContext): FormProblem | CheckoutBody {
+/** What is wrong with the sent form (the form shows it), or the checkout's body to send. */
+export function checkOrder(form: HTMLFormElement, { page, family, plans, signedIn, vatCountry }: OrderContext): FormProblem | CheckoutBody {
+  const current = formValues(form, FIELD_NAMES)
   const chosen = plans.find((plan) => plan.key === current.plan) ?? null
   if (!chosen) return formProblem(MSG_SELECT_PACKAGE, ['plan'])
   const names = signedIn ? (['domain'] as const) : CHECKED_FIELDS

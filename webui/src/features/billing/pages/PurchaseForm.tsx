@@ -26,7 +26,7 @@ import {
 // would bundle a second copy into this chunk).
 import { formatCents, useMoney } from '../purchase-money'
 import { cx } from '../../../lib/cx'
-import { concerns, formValues, useHydrated, type FormProblem } from '../../../lib/forms'
+import { concerns, useHydrated, type FormProblem } from '../../../lib/forms'
 import { EARLY_START_CONSENT_TEXT, WITHDRAWAL_DAYS } from '../order-terms'
 import type { CheckedField } from '../purchase-rules'
 import type { CheckoutBody } from '../purchase-submit'
@@ -59,7 +59,6 @@ export interface PurchaseFormProps {
 }
 
 const BADGE_TONES: Record<PlanBadge, BadgeTone> = { popular: 'purple', premium: 'blue', launch: 'green' }
-const FIELD_NAMES = ['plan', 'full_name', 'email', 'password', 'domain', 'buyer_type', 'early_start', 'country', 'vat_id'] as const
 const CHECKED_FIELDS: readonly string[] = ['full_name', 'email', 'password', 'domain']
 // Loaded right after hydration, in one request (not needed to show the page): the field rules,
 // what the browser remembers (a cancelled checkout's form, the buyer type) and the submit.
@@ -283,10 +282,10 @@ export function PurchaseForm({
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     if (busy) return
-    const current = formValues(event.currentTarget, FIELD_NAMES)
+    const form = event.currentTarget
     const { checkOrder, placeOrder } = await later()
     const context = { page, family, plans, signedIn: Boolean(user), vatCountry: tax.vat_country }
-    const body = checkOrder(current, context)
+    const body = checkOrder(form, context)
     if ('message' in body) {
       show(body)
       return
