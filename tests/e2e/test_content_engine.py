@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import DESKTOP, ConsoleLog, LiveServer, open_page
 
@@ -45,11 +46,23 @@ def start_hrefs(page: Page) -> list[str]:
 
 
 def navigate_in_app(page: Page, path: str) -> None:
-    """A client-side navigation (as after a click on an in-app link)."""
-    page.evaluate(
-        "path => { history.pushState({}, '', path); dispatchEvent(new PopStateEvent('popstate')) }",
-        path,
-    )
+    """A client-side navigation (as after a click on an in-app link), once the page's router
+    listens: hydration runs as a transition, which on a busy machine can end after the network
+    is idle, and a popstate before that is lost. So the event is sent again until the page's
+    headline has changed (CI saw the home page stay)."""
+    before = page.evaluate("() => document.querySelector('h1')?.textContent ?? ''")
+    page.evaluate("path => history.pushState({}, '', path)", path)
+    for _ in range(20):
+        page.evaluate("() => dispatchEvent(new PopStateEvent('popstate'))")
+        try:
+            page.wait_for_function(
+                "before => (document.querySelector('h1')?.textContent ?? '') !== before",
+                arg=before,
+                timeout=1000,
+            )
+            return
+        except PlaywrightTimeout:
+            continue
 
 
 @pytest.mark.parametrize(("path", "cta", "price", "suffix"), VARIANTS)
