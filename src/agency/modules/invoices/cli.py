@@ -13,19 +13,11 @@ from agency.core.cli.support import CliContext, console, errors
 from agency.core.errors import AppError
 from agency.modules.invoices.schemas import VatReport
 from agency.modules.invoices.service import reads, report
-from agency.modules.tax.api import TaxSettings
+from agency.modules.invoices.service.reads import amount_text
+from agency.modules.tax.api import TaxSettings, rate_text
 
 app = typer.Typer(help="Invoices and credit notes from Stripe.", no_args_is_help=True)
 billing_app = typer.Typer(help="The agency's VAT figures.", no_args_is_help=True)
-
-
-def _money(cents: int, currency: str = "eur") -> str:
-    sign = "-" if cents < 0 else ""
-    return f"{sign}{abs(cents) // 100:,}.{abs(cents) % 100:02d} {currency.upper()}"
-
-
-def _rate(rate: int) -> str:
-    return f"{rate / 100:g} %"
 
 
 @app.command("list")
@@ -65,9 +57,9 @@ def list_invoices(
             invoice.email or invoice.buyer_name or invoice.stripe_customer_id or "-",
             invoice.buyer_type + (f" {invoice.buyer_vat_id}" if invoice.buyer_vat_id else ""),
             invoice.country or "-",
-            _money(invoice.net, invoice.currency),
-            _money(invoice.vat, invoice.currency),
-            _money(invoice.gross, invoice.currency),
+            amount_text(invoice.net, invoice.currency),
+            amount_text(invoice.vat, invoice.currency),
+            amount_text(invoice.gross, invoice.currency),
             invoice.status.replace("_", " "),
         )
     console.print(table)
@@ -82,11 +74,11 @@ def _print_report(found: VatReport) -> None:
     for row in found.rows:
         sales.add_row(
             row.country or "-",
-            _rate(row.rate),
+            rate_text(row.rate),
             row.kind.replace("_", " "),
-            _money(row.net, row.currency),
-            _money(row.vat, row.currency),
-            _money(row.gross, row.currency),
+            amount_text(row.net, row.currency),
+            amount_text(row.vat, row.currency),
+            amount_text(row.gross, row.currency),
             str(row.documents),
         )
     for total in found.totals:
@@ -94,9 +86,9 @@ def _print_report(found: VatReport) -> None:
             "total",
             "",
             "",
-            _money(total.net, total.currency),
-            _money(total.vat, total.currency),
-            _money(total.gross, total.currency),
+            amount_text(total.net, total.currency),
+            amount_text(total.vat, total.currency),
+            amount_text(total.gross, total.currency),
             "",
         )
     console.print(sales)
@@ -105,7 +97,11 @@ def _print_report(found: VatReport) -> None:
         recap.add_column(column)
     for rc in found.reverse_charge:
         recap.add_row(
-            rc.vat_id, rc.country, rc.name or "-", _money(rc.net, rc.currency), str(rc.documents)
+            rc.vat_id,
+            rc.country,
+            rc.name or "-",
+            amount_text(rc.net, rc.currency),
+            str(rc.documents),
         )
     console.print(recap if found.reverse_charge else "No reverse-charge sales.")
     oss = Table(title="Consumer sales to other EU countries (One-Stop-Shop return)")
@@ -114,15 +110,15 @@ def _print_report(found: VatReport) -> None:
     for sale in found.oss:
         oss.add_row(
             sale.country,
-            _rate(sale.rate),
-            _money(sale.net, sale.currency),
-            _money(sale.vat, sale.currency),
+            rate_text(sale.rate),
+            amount_text(sale.net, sale.currency),
+            amount_text(sale.vat, sale.currency),
         )
     console.print(oss if found.oss else "No consumer sales to other EU countries.")
     console.print(found.threshold.line)
     if found.unlinked_refunds:
         console.print(
-            f"Refunds without a stored invoice (not above): {_money(found.unlinked_refunds)}"
+            f"Refunds without a stored invoice (not above): {amount_text(found.unlinked_refunds)}"
         )
 
 

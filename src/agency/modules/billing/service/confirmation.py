@@ -72,7 +72,7 @@ async def send(order_id: int, public_url: str, tax: tax_api.TaxSettings) -> int 
         if account is None:
             log.info("order confirmation not sent: the account is gone", extra={"order": order_id})
             return None
-        context = await _context(order, account.first_name or "there", public_url)
+        context = await _context(order, account.first_name or "there", public_url, tax)
         context["vat"] = vat_line(order, tax)
         # The seller the withdrawal information names and the brand come from the mail
         # footer's shared `seller` (legal module), as in every other e-mail.
@@ -81,9 +81,9 @@ async def send(order_id: int, public_url: str, tax: tax_api.TaxSettings) -> int 
         return mail_id
 
 
-def money(cents: int, currency: str) -> str:
-    symbol = "€" if currency.upper() == "EUR" else f"{currency.upper()} "
-    return f"{symbol}{cents / 100:,.2f}"
+def money(cents: int, currency: str, tax: tax_api.TaxSettings) -> str:
+    """An amount in the configured price locale (tax.api's Babel formats): "€999.00"."""
+    return tax_api.format_money(cents, currency, tax.price_locale)
 
 
 def vat_line(order: Order, tax: tax_api.TaxSettings) -> str:
@@ -97,12 +97,14 @@ def vat_line(order: Order, tax: tax_api.TaxSettings) -> str:
         return "no VAT (a sale outside the EU)"
     if order.amount_tax is not None:
         return (
-            f"incl. {money(order.amount_tax, order.currency)} VAT" if order.amount_tax else "no VAT"
+            f"incl. {money(order.amount_tax, order.currency, tax)} VAT"
+            if order.amount_tax
+            else "no VAT"
         )
     if tax.prices_include_vat and order.vat_rate:
         vat = tax_api.split(order.amount, order.vat_rate, inclusive=True).vat
-        rate = tax_api.format_rate(order.vat_rate, "en-IE")
-        return f"incl. {money(vat, order.currency)} VAT ({rate})"
+        rate = tax_api.format_rate(order.vat_rate, tax.price_locale)
+        return f"incl. {money(vat, order.currency, tax)} VAT ({rate})"
     return "incl. VAT" if tax.prices_include_vat else "excl. VAT"
 
 
@@ -115,7 +117,9 @@ def day(moment: datetime) -> str:
     return f"{moment.day} {moment:%B %Y}"
 
 
-async def _context(order: Order, name: str, public_url: str) -> dict[str, Any]:
+async def _context(
+    order: Order, name: str, public_url: str, tax: tax_api.TaxSettings
+) -> dict[str, Any]:
     plan = await catalogue_api.get_plan(order.plan_key)
     if plan is not None and plan.mode == "subscription":
         period = f"per {plan.interval or 'month'}"
@@ -130,7 +134,7 @@ async def _context(order: Order, name: str, public_url: str) -> dict[str, Any]:
         "order_number": order_number(order.id),
         "order_date": day(order.order_date),
         "plan_name": plan.name if plan else order.plan_key,
-        "price": money(order.amount, order.currency),
+        "price": money(order.amount, order.currency, tax),
         "period": period,
         "delivery": plan.delivery if plan else None,
         "guarantee": getattr(plan, "guarantee", None),

@@ -10,12 +10,13 @@ or the reason for none (reverse charge, § 19 UStG), the gross total and whether
 from __future__ import annotations
 
 import io
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from agency.modules.invoices.models import CREDIT_NOTE, Invoice
 from agency.modules.invoices.service.einvoice import OUTSIDE_EU_NOTE, SMALL_BUSINESS_NOTE, Seller
+from agency.modules.invoices.service.reads import amount_text
+from agency.modules.tax.api import rate_text
 
 REVERSE_CHARGE_LINES = (
     "Reverse charge: the recipient is liable for the VAT.",
@@ -39,16 +40,6 @@ def _fonts() -> tuple[str, str]:
         pdfmetrics.registerFont(TTFont("AgencyVeraBold", str(folder / "VeraBd.ttf")))
         _FONTS.update(regular="AgencyVera", bold="AgencyVeraBold")
     return _FONTS["regular"], _FONTS["bold"]
-
-
-def _money(cents: int, currency: str) -> str:
-    sign = "-" if cents < 0 else ""
-    value = abs(cents)
-    return f"{sign}{value // 100:,}.{value % 100:02d} {currency.upper()}"
-
-
-def _rate(rate: int) -> str:
-    return f"{Decimal(rate) / 100:g} %"
 
 
 def _address_lines(address: dict[str, Any] | None, country: str | None) -> list[str]:
@@ -127,12 +118,12 @@ def render_pdf(row: Invoice, seller: Seller, *, corrects: str | None = None) -> 
         )
         pdf.setFont(regular, 9.5)
         pdf.drawString(left, y, label[:95])
-        pdf.drawRightString(width - 56, y, _money(int(line["amount"]), row.currency))
+        pdf.drawRightString(width - 56, y, amount_text(int(line["amount"]), row.currency))
         y -= 14
     y -= 8
     for tax in row.tax_lines:
         rate, kind = int(tax.get("rate", 0)), str(tax.get("kind", "standard"))
-        basis = _money(int(tax.get("net", 0)), row.currency)
+        basis = amount_text(int(tax.get("net", 0)), row.currency)
         if kind == "reverse_charge":
             label = f"Net {basis}: 0 % VAT, reverse charge"
         elif kind == "small_business":
@@ -140,14 +131,14 @@ def render_pdf(row: Invoice, seller: Seller, *, corrects: str | None = None) -> 
         elif kind == "outside_eu":
             label = f"Net {basis}: not subject to VAT in Germany"
         else:
-            label = f"Net {basis}: VAT {_rate(rate)}"
+            label = f"Net {basis}: VAT {rate_text(rate)}"
         pdf.setFont(regular, 9.5)
         pdf.drawString(left, y, label)
-        pdf.drawRightString(width - 56, y, _money(int(tax.get("vat", 0)), row.currency))
+        pdf.drawRightString(width - 56, y, amount_text(int(tax.get("vat", 0)), row.currency))
         y -= 14
     pdf.setFont(bold, 11)
     pdf.drawString(left, y - 4, "Total")
-    pdf.drawRightString(width - 56, y - 4, _money(row.gross, row.currency))
+    pdf.drawRightString(width - 56, y - 4, amount_text(row.gross, row.currency))
     y -= 28
     kinds = {str(t.get("kind")) for t in row.tax_lines}
     notes: list[str] = []

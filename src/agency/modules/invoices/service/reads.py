@@ -24,6 +24,12 @@ MSG_MONTH = "Please give a month such as 2026-11."
 E_INVOICE_PATH = "/api/invoices/{id}/e-invoice"
 
 
+def amount_text(cents: int, currency: str = "eur") -> str:
+    """An amount as the CLI and the invoice PDF write it: "1,234.50 EUR", "-19.00 EUR"."""
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100:,}.{abs(cents) % 100:02d} {currency.upper()}"
+
+
 def status_of(row: Invoice) -> str:
     """A paid invoice paid back shows as refunded / partially_refunded."""
     if row.kind == INVOICE and row.status == "paid" and row.amount_refunded > 0:
