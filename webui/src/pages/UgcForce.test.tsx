@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { mockLanding, renderLanding, startHrefs } from '@test/landing'
 import { resetCatalogueCache } from '../features/catalogue'
 
@@ -14,6 +14,19 @@ describe('/ugc-force', () => {
     expect(await renderLanding('/ugc-force')).toHaveTextContent('UGC Videos That Sell')
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1)
     expect(screen.getByRole('heading', { level: 2, name: 'From brief to finished videos' })).toBeInTheDocument()
+  })
+
+  it('keeps the pricing list a valid list while the packages load', async () => {
+    // The catalogue never answers: the page stays in its loading state.
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => {})))
+    await renderLanding('/ugc-force')
+    const status = pricing().getByRole('status')
+    expect(status).toHaveTextContent('Loading packages')
+    // axe: an <li> may not be a status, and a list holds only <li> children.
+    expect(status.tagName).not.toBe('LI')
+    const grid = document.querySelector('#pricing .pricing-grid') as HTMLElement
+    expect(grid).toHaveAttribute('aria-busy', 'true')
+    expect([...grid.children].every((child) => child.tagName === 'LI' && !child.hasAttribute('role'))).toBe(true)
   })
 
   it.each([

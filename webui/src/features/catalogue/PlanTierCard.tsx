@@ -103,8 +103,9 @@ export function PlanTiers({ type, planKeys, ctaLabel, showDelivery, ctaTo }: Pla
       <PricesFor value={prices.buyer} onChange={prices.setBuyer} className="pricing-switch" />
       <ul className={cx('pricing-grid', planKeys.length === 4 && 'pricing-grid--4')} aria-busy={state.status === 'loading' || undefined}>
         {state.status === 'loading' && (
-          <li className="visually-hidden" role="status">
-            Loading packages
+          // An <li> may not carry role="status" (axe: aria-allowed-role, list), so the live region sits inside it.
+          <li className="visually-hidden">
+            <span role="status">Loading packages</span>
           </li>
         )}
         {planKeys.map((key) => (
