@@ -61,6 +61,8 @@ def test_the_twelve_modules_exist() -> None:
         "content",
         "tax",
         "invoices",
+        "audit",
+        "overview",
     }
 
 

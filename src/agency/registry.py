@@ -8,6 +8,7 @@ from typing import Any
 
 from agency.core.modules import Module
 from agency.modules.analysis.module import MODULE as ANALYSIS
+from agency.modules.audit.module import MODULE as AUDIT
 from agency.modules.auth.module import MODULE as AUTH
 from agency.modules.billing.module import MODULE as BILLING
 from agency.modules.blog.module import MODULE as BLOG
@@ -18,6 +19,7 @@ from agency.modules.invoices.module import MODULE as INVOICES
 from agency.modules.leads.module import MODULE as LEADS
 from agency.modules.legal.module import MODULE as LEGAL
 from agency.modules.notifications.module import MODULE as NOTIFICATIONS
+from agency.modules.overview.module import MODULE as OVERVIEW
 from agency.modules.seo.module import MODULE as SEO
 from agency.modules.sites.module import MODULE as SITES
 from agency.modules.speedtest.module import MODULE as SPEEDTEST
@@ -26,6 +28,7 @@ from agency.modules.tax.module import MODULE as TAX
 
 MODULES: tuple[Module[Any], ...] = (
     TAX,
+    AUDIT,
     AUTH,
     CATALOGUE,
     LEGAL,
@@ -41,4 +44,5 @@ MODULES: tuple[Module[Any], ...] = (
     CONTRACTS,
     SEO,
     CONTENT,
+    OVERVIEW,
 )

@@ -20,7 +20,7 @@ const EXPECTED_SPA = [
   '/start', '/ai-start', '/success', '/reset-password', '/unsubscribe', '/blog/:slug', '/dashboard', '/dashboard/websites',
   '/dashboard/websites/:id', '/dashboard/analytics', '/dashboard/billing', '/dashboard/support', '/dashboard/profile',
   '/dashboard/settings', '/dashboard/seo', '/dashboard/leads', '/dashboard/admin/websites',
-  '/dashboard/admin/support', '/dashboard/admin/contracts', '/dashboard/admin/vat',
+  '/dashboard/admin/support', '/dashboard/admin/contracts', '/dashboard/admin/vat', '/dashboard/admin/catalogue', '/dashboard/admin/audit',
 ]
 
 describe('route table', () => {

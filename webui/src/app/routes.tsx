@@ -131,6 +131,8 @@ export const routeDefs: readonly RouteDef[] = [
   dash('/dashboard/admin/support', 'dashboard/AdminSupport'),
   dash('/dashboard/admin/contracts', 'dashboard/AdminContracts'),
   dash('/dashboard/admin/vat', 'dashboard/AdminVat'),
+  dash('/dashboard/admin/catalogue', 'dashboard/AdminCatalogue'),
+  dash('/dashboard/admin/audit', 'dashboard/AdminAudit'),
 ]
 
 // Vite turns this into one lazy chunk per page module (tests excluded).

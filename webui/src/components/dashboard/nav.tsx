@@ -79,6 +79,20 @@ export const adminLinks: readonly AdminLink[] = [
     Icon: FileTextIcon,
     refusal: 'Only admins can see the VAT report.',
   },
+  {
+    to: '/dashboard/admin/catalogue',
+    label: 'Catalogue',
+    end: false,
+    Icon: CardIcon,
+    refusal: 'Only admins can change the catalogue.',
+  },
+  {
+    to: '/dashboard/admin/audit',
+    label: 'Audit Log',
+    end: false,
+    Icon: FileTextIcon,
+    refusal: 'Only admins can read the audit log.',
+  },
 ]
 
 export function linksFor(role: string | undefined): readonly DashboardLink[] {
