@@ -168,8 +168,16 @@ class StripeGateway:
 
     async def retrieve_subscription(self, subscription_id: str) -> dict[str, Any]:
         with _missing_is_lookup_error():
+            # The discounts' coupons and the latest invoice: what its MRR is computed from.
             subscription = await self.client.v1.subscriptions.retrieve_async(
-                subscription_id, params={"expand": ["default_payment_method"]}
+                subscription_id,
+                params={
+                    "expand": [
+                        "default_payment_method",
+                        "discounts.source.coupon",
+                        "latest_invoice",
+                    ]
+                },
             )
         return _dict(subscription)
 

@@ -39,7 +39,7 @@ class CheckoutSession(Model):
     country = fields.CharField(max_length=2, null=True)
     vat_id = fields.CharField(max_length=20, null=True)
     vat_id_status = fields.CharField(max_length=16, null=True)
-    created_at = fields.DatetimeField(auto_now_add=True)
+    created_at = fields.DatetimeField(auto_now_add=True, db_index=True)
     completed_at = fields.DatetimeField(null=True)
 
     class Meta:
@@ -65,10 +65,21 @@ class Subscription(Model):
     # When the customer was sent the cancellation confirmation for the cancellation now in
     # force (cleared when the subscription is renewed again): one e-mail, whichever way it came.
     cancellation_confirmed_at = fields.DatetimeField(null=True)
+    # Its monthly recurring revenue as Stripe counts it (service.mrr.monthly_value): cents of
+    # `currency`, VAT excluded, 0 when not counted (not active or past_due), and what it is
+    # computed from (the first item's price; the quantity of all items; a `forever` coupon).
+    mrr = fields.IntField(default=0)
+    currency = fields.CharField(max_length=3, default="")
+    interval = fields.CharField(max_length=8, null=True)
+    interval_count = fields.IntField(default=1)
+    quantity = fields.IntField(default=1)
+    unit_amount = fields.BigIntField(null=True)
+    forever_coupon_id = fields.CharField(max_length=255, null=True)
     updated_at = fields.DatetimeField(auto_now=True)
 
     class Meta:
         table = "billing_subscription"
+        indexes = (("status", "user_id"),)
 
 
 class Order(Model):
@@ -83,7 +94,7 @@ class Order(Model):
     status = fields.CharField(max_length=16)
     card_brand = fields.CharField(max_length=32, null=True)
     card_last4 = fields.CharField(max_length=4, null=True)
-    order_date = fields.DatetimeField()
+    order_date = fields.DatetimeField(db_index=True)
     # Copied from the checkout session (see CheckoutSession).
     buyer_type = fields.CharField(max_length=16, default="consumer")
     early_start_consent_version = fields.CharField(max_length=64, null=True)
@@ -144,3 +155,80 @@ class WebhookEvent(Model):
 
     class Meta:
         table = "billing_webhook_event"
+
+
+MOVEMENT_WEBHOOK, MOVEMENT_BACKFILL = "webhook", "backfill"
+
+
+class MrrMovement(Model):
+    """A change of a subscription's MRR (docs/features/mrr.md): written in the transaction of the
+    webhook event that changed it (once per event and subscription), or by `agency billing
+    backfill`. The MRR at any time is the sum of the deltas before it, per currency."""
+
+    id = fields.BigIntField(primary_key=True)
+    subscription_id = fields.CharField(max_length=255, db_index=True)
+    user_id = fields.IntField(db_index=True)
+    event_id = fields.CharField(max_length=255, null=True)
+    # new | expansion | contraction | churn | reactivation (schemas.MOVEMENT_KINDS), per customer
+    kind = fields.CharField(max_length=16)
+    delta = fields.BigIntField()  # signed cents
+    mrr_after = fields.BigIntField()  # the subscription's MRR after the change
+    # +1 when the subscription starts counting (0 -> >0), -1 when it stops, else 0: the number
+    # of active subscriptions at a time is the sum before it.
+    active_delta = fields.SmallIntField(default=0)
+    currency = fields.CharField(max_length=3)
+    occurred_at = fields.DatetimeField()  # the event's `created`
+    day = fields.DateField()  # occurred_at's UTC day (the daily series groups by it)
+    source = fields.CharField(max_length=16, default=MOVEMENT_WEBHOOK)
+    created_at = fields.DatetimeField(auto_now_add=True)
+
+    class Meta:
+        table = "billing_mrr_movement"
+        unique_together = (("subscription_id", "event_id"),)
+        indexes = (("currency", "occurred_at"), ("currency", "day"))
+
+
+class PaymentFailure(Model):
+    """An invoice whose payment failed (invoice.payment_failed), recovered when the same invoice
+    is paid (invoice.paid / invoice.payment_succeeded)."""
+
+    id = fields.IntField(primary_key=True)
+    invoice_id = fields.CharField(max_length=255, unique=True)
+    user_id = fields.IntField(null=True, db_index=True)
+    stripe_customer_id = fields.CharField(max_length=255, null=True)
+    subscription_id = fields.CharField(max_length=255, null=True, db_index=True)
+    amount = fields.BigIntField(default=0)  # what was due, cents
+    currency = fields.CharField(max_length=3)
+    attempts = fields.IntField(default=1)
+    failed_at = fields.DatetimeField(db_index=True)  # the first failure
+    last_failed_at = fields.DatetimeField()
+    recovered_at = fields.DatetimeField(null=True)
+
+    class Meta:
+        table = "billing_payment_failure"
+
+
+ONE_TIME, RECURRING = "one_time", "recurring"
+
+
+class RevenueEntry(Model):
+    """Money received or paid back, net of VAT, for the owner's revenue figures: a paid one-time
+    order (`one_time`), a paid subscription invoice (`recurring`), and each refund of either
+    (negative amounts, at the refund's time). Written by the webhook events, once per Stripe
+    object (`stripe_id`: the checkout session, invoice or refund)."""
+
+    id = fields.BigIntField(primary_key=True)
+    stripe_id = fields.CharField(max_length=255, unique=True)
+    kind = fields.CharField(max_length=16)  # one_time | recurring
+    refund = fields.BooleanField(default=False)
+    user_id = fields.IntField(null=True, db_index=True)
+    plan_key = fields.CharField(max_length=64, null=True)
+    payment_intent_id = fields.CharField(max_length=255, null=True, db_index=True)
+    gross = fields.BigIntField()  # cents with VAT (negative for a refund)
+    net = fields.BigIntField()  # cents without VAT (negative for a refund)
+    currency = fields.CharField(max_length=3)
+    occurred_at = fields.DatetimeField()
+
+    class Meta:
+        table = "billing_revenue"
+        indexes = (("currency", "occurred_at"),)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -145,3 +146,60 @@ class ContractSubscription(BaseModel):
     current_period_end: datetime | None
     cancel_at_period_end: bool
     cancellation_confirmed_at: datetime | None
+
+
+# --- the owner's figures (billing.api: what the overview reads) -------------------------------
+# Money is integer cents of `currency` ("EUR"); figures of other currencies are never summed in.
+
+MOVEMENT_KINDS = ("new", "expansion", "reactivation", "contraction", "churn")
+"""The kinds of MRR movement, per customer: 0 -> >0 `new` (never had MRR before) or
+`reactivation`; up `expansion`; down but above 0 `contraction`; down to 0 `churn`."""
+
+
+@dataclass(frozen=True)
+class PlanRevenue:
+    """Net revenue (VAT excluded, refunds made in the period deducted) of one plan."""
+
+    plan_key: str
+    one_time: int
+    recurring: int
+
+
+@dataclass(frozen=True)
+class FailedPayment:
+    """An invoice whose payment failed (invoice.payment_failed), recovered once the same invoice
+    was paid."""
+
+    user_id: int | None
+    email: str | None
+    stripe_customer_id: str | None
+    invoice_id: str
+    amount: int
+    currency: str
+    failed_at: datetime
+    recovered_at: datetime | None
+    plan_key: str | None
+
+
+@dataclass(frozen=True)
+class PastDue:
+    """A subscription in `past_due`, since its first unrecovered failed payment."""
+
+    subscription_id: str
+    user_id: int
+    email: str | None
+    stripe_customer_id: str
+    mrr: int
+    currency: str
+    plan_key: str | None
+    since: datetime
+
+
+@dataclass(frozen=True)
+class CheckoutCounts:
+    """Checkout sessions started in a period, and of those how many were paid (completed) and
+    abandoned (expired)."""
+
+    started: int
+    paid: int
+    abandoned: int

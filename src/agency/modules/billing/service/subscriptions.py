@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from agency.modules.billing.clients import StripeGateway
 from agency.modules.billing.models import Customer, Subscription
+from agency.modules.billing.service import mrr
 from agency.modules.catalogue import api as catalogue_api
 
 log = logging.getLogger(__name__)
@@ -19,7 +21,7 @@ async def reconcile(gateway: StripeGateway) -> list[str]:
     for subscription in await Subscription.all():
         row = await fetch_row(gateway, subscription.id)
         if row is not None:
-            await upsert(row)
+            await upsert(row, source="reconcile")
             updated.append(subscription.id)
     return updated
 
@@ -52,13 +54,32 @@ async def fetch_row(gateway: StripeGateway, subscription_id: str) -> dict[str, A
         "card_brand": brand,
         "card_last4": last4,
         "stripe_created": int(subscription.get("created") or 0),
+        **mrr.details(subscription),
     }
 
 
-async def upsert(row: dict[str, Any]) -> None:
-    """Store a row from `fetch_row`."""
+async def upsert(
+    row: dict[str, Any],
+    *,
+    event_id: str | None = None,
+    occurred_at: datetime | None = None,
+    source: str = "webhook",
+) -> None:
+    """Store a row from `fetch_row`; when its MRR changed, the movement (in the caller's
+    transaction: the event's), at `occurred_at` (the event's time; default now)."""
     existing = await Subscription.get_or_none(id=row["id"])
     values = {k: v for k, v in row.items() if k != "id"}
+    await mrr.record_change(
+        subscription_id=str(row["id"]),
+        user_id=int(row["user_id"]),
+        old_mrr=existing.mrr if existing else 0,
+        old_currency=existing.currency if existing else "",
+        new_mrr=int(row.get("mrr") or 0),
+        new_currency=str(row.get("currency") or ""),
+        event_id=event_id,
+        occurred_at=occurred_at or datetime.now(UTC),
+        source=source,
+    )
     if existing is None:
         await Subscription.create(**row)
         return
