@@ -8,6 +8,7 @@ from agency.modules.auth.service.accounts import (
     get_account_by_email,
     register_or_authenticate,
 )
+from agency.modules.auth.service.figures import signups
 from agency.modules.auth.service.validation import (
     MSG_EMAIL_INVALID,
     normalise_email,
@@ -25,5 +26,6 @@ __all__ = [
     "normalise_email",
     "password_problem",
     "register_or_authenticate",
+    "signups",
     "valid_email",
 ]

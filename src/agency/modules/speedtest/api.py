@@ -3,7 +3,8 @@ speed test of a domain and read a domain's latest result and its history (the cu
 dashboard's chart), and one test by its id (`get_speed_test`: a customer's test in progress);
 for the analysis, the page rule (`target_for`), a test started without an e-mail of its own
 (`begin`), one run in this process (`run_now`), the report allowance of a mailbox, what the
-tests hold about an e-mail, the websites tested this month, and the settings class
+tests hold about an e-mail, the websites tested this month, the visitors' tests of a period
+for the owner's overview (`visitor_tests`, as `ToolRuns`), and the settings class
 (`SpeedtestSettings`, which sites and the analysis extend). Tests cross the module line as
 schemas (`SpeedTestOut`, `SpeedResultOut`), never as ORM rows.
 
@@ -12,6 +13,7 @@ committed (`jobs.enqueue`); a command line tool may run the queued test in its o
 once (`run_queued_speed_test`, the job's own body: the job then finds it finished)."""
 
 from agency.modules.speedtest.schemas import URL_MAX, SpeedResultOut, SpeedTestOut
+from agency.modules.speedtest.service.figures import ToolRuns, visitor_tests
 from agency.modules.speedtest.service.speed_providers import MSG_GENERIC, SpeedTestFailed
 from agency.modules.speedtest.service.speedtests import (
     MSG_DOMAIN,
@@ -46,6 +48,7 @@ __all__ = [
     "SpeedTestOut",
     "SpeedtestSettings",
     "Target",
+    "ToolRuns",
     "begin",
     "export_for_email",
     "forget_email",
@@ -59,5 +62,6 @@ __all__ = [
     "speed_rating",
     "start_speed_test",
     "target_for",
+    "visitor_tests",
     "websites_tested_this_month",
 ]

@@ -74,3 +74,13 @@ class AdminSupportQuery(QueryArgs):
 
 class ReplyIn(BaseModel):
     body: Lines = Field(default="", max_length=MESSAGE_MAX)
+
+
+class SupportFigures(BaseModel):
+    """Support's figures for the owner's overview."""
+
+    open: int = Field(description="Requests waiting for a reply now.")
+    answered: int = Field(description="Requests first answered in the period.")
+    median_first_reply_hours: float | None = Field(
+        description="Median hours from a request to its first reply, of those answered."
+    )

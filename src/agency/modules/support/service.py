@@ -4,7 +4,11 @@ admin lists them, replies by e-mail (the customer is also notified) and marks th
 from __future__ import annotations
 
 import logging
+import statistics
+from datetime import UTC, datetime
 from typing import Any
+
+from tortoise.functions import Min
 
 from agency.core import mail, ratelimit
 from agency.core.errors import NotFound, ValidationFailed
@@ -17,6 +21,7 @@ from agency.modules.notifications import api as notifications_api
 from agency.modules.sites import api as sites_api
 from agency.modules.support.models import (
     ANSWERED,
+    OPEN,
     RESOLVED,
     STATUSES,
     SupportReply,
@@ -25,6 +30,7 @@ from agency.modules.support.models import (
 from agency.modules.support.schemas import (
     AdminSupportRequestOut,
     ReplyOut,
+    SupportFigures,
     SupportRequestOut,
 )
 
@@ -236,3 +242,36 @@ async def erase_user(user_id: int) -> None:
     ids = [row.id for row in await _rows_of(user_id)]
     if ids:
         await SupportRequest.filter(id__in=ids).delete()
+
+# ---------------------------------------------------------------------------------------------
+# The owner's overview
+
+
+async def open_requests() -> int:
+    """Requests waiting for the agency's reply now (status open)."""
+    return await SupportRequest.filter(status=OPEN).count()
+
+
+async def figures(start: datetime, end: datetime) -> SupportFigures:
+    """Requests open now, and those first answered in [start, end) with the median time from
+    the request to its first reply (two queries; one row per request answered in the period)."""
+    answered = (
+        await SupportRequest.annotate(first_reply=Min("replies__created_at"))
+        .filter(first_reply__gte=start, first_reply__lt=end)
+        .values_list("created_at", "first_reply")
+    )
+    hours = [
+        max(0.0, (_aware(first) - _aware(created)).total_seconds() / 3600)
+        for created, first in answered
+    ]
+    return SupportFigures(
+        open=await open_requests(),
+        answered=len(hours),
+        median_first_reply_hours=round(statistics.median(hours), 1) if hours else None,
+    )
+
+
+def _aware(value: Any) -> datetime:
+    """An aggregate's time: SQLite hands MIN(...) back as text, PostgreSQL as a datetime."""
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
