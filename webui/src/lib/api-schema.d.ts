@@ -105,6 +105,18 @@ export interface paths {
     /** The leads as a CSV download (admins only). */
     get: operations["get_get_leads_csv"];
   };
+  "/api/admin/overview": {
+    /**
+     * How the business did over a period beside the period before it (admins only): MRR and
+     * @description its movements, revenue, customers, failed payments and past-due subscriptions, the funnel
+     * from lead to purchase, revenue by plan, websites, the free tools and support.
+     *
+     * `period`: this_month (default), last_month, last_30_days, this_quarter, last_quarter, or
+     * custom with `start` and `end` (YYYY-MM-DD, inclusive, at most 366 days, not after today).
+     * Amounts are integer cents of `period.currency`.
+     */
+    get: operations["get_get_overview"];
+  };
   "/api/admin/sites": {
     /**
      * Every website not removed by its owner, newest first (admins only).
@@ -739,6 +751,40 @@ export interface components {
       /** Title */
       title: string;
     };
+    /** BuildingOut */
+    BuildingOut: {
+      /**
+       * Count
+       * @description Websites in building now.
+       */
+      count: number;
+      /** Longest Hours */
+      longest_hours: number | null;
+      /**
+       * Median Hours
+       * @description How long they have waited, the median.
+       */
+      median_hours: number | null;
+    };
+    /** Cards */
+    Cards: {
+      active_subscriptions: components["schemas"]["Compared"];
+      arr: components["schemas"]["Compared"];
+      failed_payments: components["schemas"]["Compared"];
+      mrr: components["schemas"]["Compared"];
+      new_customers: components["schemas"]["Compared"];
+      one_time_revenue: components["schemas"]["Compared"];
+      past_due: components["schemas"]["PastDueCard"];
+      recurring_revenue: components["schemas"]["Compared"];
+      support_open: components["schemas"]["CurrentOnly"];
+    };
+    /** Compared */
+    Compared: {
+      /** Current */
+      current: number;
+      /** Previous */
+      previous: number;
+    };
     /** CurrencyTotal */
     CurrencyTotal: {
       /** Currency */
@@ -750,10 +796,65 @@ export interface components {
       /** Vat */
       vat: number;
     };
+    /** CurrentOnly */
+    CurrentOnly: {
+      /** Current */
+      current: number;
+    };
     /** CustomerJourneyOut */
     CustomerJourneyOut: {
       /** Touchpoints */
       touchpoints: components["schemas"]["TouchpointOut"][];
+    };
+    /**
+     * Definitions
+     * @description What each figure means, for the tooltips.
+     */
+    Definitions: {
+      /** Arr */
+      arr: string;
+      /** Churn */
+      churn: string;
+      /** Failed Payments */
+      failed_payments: string;
+      /** Funnel */
+      funnel: string;
+      /** Median First Reply */
+      median_first_reply: string;
+      /** Mrr */
+      mrr: string;
+      /** New Customers */
+      new_customers: string;
+      /** One Time Revenue */
+      one_time_revenue: string;
+    };
+    /** FailedPaymentOut */
+    FailedPaymentOut: {
+      /** Amount */
+      amount: number;
+      /** Currency */
+      currency: string;
+      /**
+       * Customer Url
+       * @description The customer in the Stripe Dashboard.
+       */
+      customer_url: string | null;
+      /** Email */
+      email: string | null;
+      /**
+       * Failed At
+       * Format: date-time
+       */
+      failed_at: string;
+      /** Plan Key */
+      plan_key: string | null;
+      /**
+       * Recovered At
+       * @description When the same invoice was paid since.
+       */
+      recovered_at: string | null;
+      /** User Id */
+      user_id: number | null;
     };
     /** FamilyOut */
     FamilyOut: {
@@ -777,6 +878,15 @@ export interface components {
       /** Title */
       title: string;
     };
+    /** FamilyRevenueOut */
+    FamilyRevenueOut: {
+      /** Family */
+      family: string;
+      /** Family Title */
+      family_title: string;
+      /** Total */
+      total: number;
+    };
     /** FieldMetricOut */
     FieldMetricOut: {
       /**
@@ -795,6 +905,14 @@ export interface components {
        */
       percentile: number;
     };
+    /** Funnel */
+    Funnel: {
+      abandoned: components["schemas"]["Compared"];
+      /** Leads By Source */
+      leads_by_source: components["schemas"]["SourceCount"][];
+      /** Steps */
+      steps: components["schemas"]["FunnelStep"][];
+    };
     /** FunnelStageOut */
     FunnelStageOut: {
       /** Description */
@@ -803,6 +921,17 @@ export interface components {
       improvements: string[];
       /** Name */
       name: string;
+    };
+    /** FunnelStep */
+    FunnelStep: {
+      /** Current */
+      current: number;
+      /** Key */
+      key: string;
+      /** Label */
+      label: string;
+      /** Previous */
+      previous: number;
     };
     /**
      * IdeaOut
@@ -904,6 +1033,45 @@ export interface components {
       source: string;
       /** Source Label */
       source_label: string;
+    };
+    /**
+     * MrrMovementsOut
+     * @description The waterfall: start + new + expansion + reactivation - contraction - churn = end.
+     */
+    MrrMovementsOut: {
+      /**
+       * Churn
+       * @description MRR lost by subscriptions that ended (positive).
+       */
+      churn: number;
+      /**
+       * Contraction
+       * @description MRR lost by subscriptions that went down (positive).
+       */
+      contraction: number;
+      /** End */
+      end: number;
+      /** Expansion */
+      expansion: number;
+      /** New */
+      new: number;
+      /** Reactivation */
+      reactivation: number;
+      /** Start */
+      start: number;
+    };
+    /** MrrPoint */
+    MrrPoint: {
+      /**
+       * Date
+       * Format: date
+       */
+      date: string;
+      /**
+       * Mrr
+       * @description The MRR at the end of the day (cents).
+       */
+      mrr: number;
     };
     /**
      * NewsletterOutcome
@@ -1055,6 +1223,79 @@ export interface components {
       /** Viewport */
       viewport: boolean;
     };
+    /** PastDueCard */
+    PastDueCard: {
+      /**
+       * Amount At Risk
+       * @description Their MRR (cents).
+       */
+      amount_at_risk: number;
+      /**
+       * Current
+       * @description Subscriptions past due now.
+       */
+      current: number;
+    };
+    /** PastDueOut */
+    PastDueOut: {
+      /** Customer Url */
+      customer_url: string | null;
+      /** Email */
+      email: string | null;
+      /** Mrr */
+      mrr: number;
+      /** Plan Key */
+      plan_key: string | null;
+      /**
+       * Since
+       * Format: date-time
+       */
+      since: string;
+      /** User Id */
+      user_id: number;
+    };
+    /** PeriodOut */
+    PeriodOut: {
+      /**
+       * Currency
+       * @description The currency of every amount (cents).
+       */
+      currency: string;
+      /**
+       * End
+       * Format: date
+       * @description The last day (inclusive).
+       */
+      end: string;
+      /**
+       * Key
+       * @description The period's name: this_month, ..., custom.
+       */
+      key: string;
+      /**
+       * Label
+       * @description Its days as people read them: 1-26 Nov 2026 (an en dash).
+       */
+      label: string;
+      /**
+       * Previous End
+       * Format: date
+       */
+      previous_end: string;
+      /** Previous Label */
+      previous_label: string;
+      /**
+       * Previous Start
+       * Format: date
+       */
+      previous_start: string;
+      /**
+       * Start
+       * Format: date
+       * @description The first day (UTC).
+       */
+      start: string;
+    };
     /** PlanOut */
     PlanOut: {
       /** Badge */
@@ -1104,6 +1345,23 @@ export interface components {
        * @description Whole percent the price is below `original_price` (rounded down).
        */
       save_percent: number | null;
+    };
+    /** PlanRevenueOut */
+    PlanRevenueOut: {
+      /** Family */
+      family: string;
+      /** Family Title */
+      family_title: string;
+      /** One Time */
+      one_time: number;
+      /** Plan Key */
+      plan_key: string;
+      /** Plan Name */
+      plan_name: string;
+      /** Recurring */
+      recurring: number;
+      /** Total */
+      total: number;
     };
     /** ReplyOut */
     ReplyOut: {
@@ -1158,6 +1416,20 @@ export interface components {
       /** Latest At */
       latest_at: string | null;
       website: components["schemas"]["WebsiteOut"];
+    };
+    /** SourceCount */
+    SourceCount: {
+      /** Current */
+      current: number;
+      /** Label */
+      label: string;
+      /** Previous */
+      previous: number;
+      /**
+       * Source
+       * @description The form or page: free-preview, speed-test, newsletter...
+       */
+      source: string;
     };
     /**
      * SpeedCheckOut
@@ -1248,6 +1520,20 @@ export interface components {
        */
       strategy: "mobile" | "desktop";
     };
+    /** StatusCount */
+    StatusCount: {
+      /**
+       * Average Score
+       * @description Mean latest speed score, when known.
+       */
+      average_score: number | null;
+      /** Count */
+      count: number;
+      /** Label */
+      label: string;
+      /** Status */
+      status: string;
+    };
     /** SubscriptionOut */
     SubscriptionOut: {
       /** Cancel At Period End */
@@ -1269,6 +1555,17 @@ export interface components {
       price_id: string | null;
       /** Subscription Status */
       subscription_status: string;
+    };
+    /** SupportOut */
+    SupportOut: {
+      /** Answered */
+      answered: number;
+      /** Median First Reply Hours */
+      median_first_reply_hours: number | null;
+      /** Open */
+      open: number;
+      /** Previous Median First Reply Hours */
+      previous_median_first_reply_hours: number | null;
     };
     /** SupportRequestOut */
     SupportRequestOut: {
@@ -1382,6 +1679,31 @@ export interface components {
       /** Year */
       year: number;
     };
+    /** ToolFigures */
+    ToolFigures: {
+      /**
+       * Became Leads
+       * @description Distinct e-mail addresses they were run for.
+       */
+      became_leads: number;
+      /**
+       * Became Purchases
+       * @description Of those people, how many paid in the period.
+       */
+      became_purchases: number;
+      /**
+       * Current
+       * @description Run in the period.
+       */
+      current: number;
+      /** Previous */
+      previous: number;
+    };
+    /** Tools */
+    Tools: {
+      analyses: components["schemas"]["ToolFigures"];
+      speed_tests: components["schemas"]["ToolFigures"];
+    };
     /** TouchpointOut */
     TouchpointOut: {
       /** Description */
@@ -1455,6 +1777,12 @@ export interface components {
        * @description building, live, paused or cancelled.
        */
       status: string;
+    };
+    /** Websites */
+    Websites: {
+      building: components["schemas"]["BuildingOut"];
+      /** By Status */
+      by_status: components["schemas"]["StatusCount"][];
     };
   };
   responses: never;
@@ -2295,6 +2623,59 @@ export interface operations {
       };
     };
     responses: {
+    };
+  };
+  /**
+   * How the business did over a period beside the period before it (admins only): MRR and
+   * @description its movements, revenue, customers, failed payments and past-due subscriptions, the funnel
+   * from lead to purchase, revenue by plan, websites, the free tools and support.
+   *
+   * `period`: this_month (default), last_month, last_30_days, this_quarter, last_quarter, or
+   * custom with `start` and `end` (YYYY-MM-DD, inclusive, at most 366 days, not after today).
+   * Amounts are integer cents of `period.currency`.
+   */
+  get_get_overview: {
+    parameters: {
+      query?: {
+        /** @description this_month (default), last_month, last_30_days, this_quarter, last_quarter or custom (with start and end). */
+        period?: string | null;
+        /** @description custom: the first day, 2026-11-01. */
+        start?: string | null;
+        /** @description custom: the last day (inclusive). */
+        end?: string | null;
+      };
+    };
+    responses: {
+      /** @description How the business did over a period, beside the period before it. */
+      200: {
+        content: {
+          "application/json": {
+            cards: components["schemas"]["Cards"];
+            definitions: components["schemas"]["Definitions"];
+            /** Failed Payments */
+            failed_payments: components["schemas"]["FailedPaymentOut"][];
+            funnel: components["schemas"]["Funnel"];
+            /**
+             * Generated In Ms
+             * @description How long the server took to compute it.
+             */
+            generated_in_ms: number;
+            mrr_movements: components["schemas"]["MrrMovementsOut"];
+            /** Mrr Series */
+            mrr_series: components["schemas"]["MrrPoint"][];
+            /** Past Due */
+            past_due: components["schemas"]["PastDueOut"][];
+            period: components["schemas"]["PeriodOut"];
+            /** Revenue By Family */
+            revenue_by_family: components["schemas"]["FamilyRevenueOut"][];
+            /** Revenue By Plan */
+            revenue_by_plan: components["schemas"]["PlanRevenueOut"][];
+            support: components["schemas"]["SupportOut"];
+            tools: components["schemas"]["Tools"];
+            websites: components["schemas"]["Websites"];
+          };
+        };
+      };
     };
   };
   /**
