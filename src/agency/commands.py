@@ -31,6 +31,11 @@ GROUPS: tuple[LazyCommand, ...] = (
     LazyCommand(
         "articles", "agency.modules.seo.cli:app", "The blog's articles and the AI article manager."
     ),
+    LazyCommand(
+        "overview",
+        "agency.modules.overview.cli:app",
+        "The owner's overview: how the business is doing over a period.",
+    ),
 )
 
 # Top-level commands of a module, for the rare tool that deserves a short name of its own.
