@@ -50,6 +50,7 @@ ENDPOINTS: dict[str, str] = {
     ),
     "subscriptions.update": "stripe.params._subscription_update_params:SubscriptionUpdateParams",
     "subscriptions.cancel": "stripe.params._subscription_cancel_params:SubscriptionCancelParams",
+    "coupons.create": "stripe.params._coupon_create_params:CouponCreateParams",
 }
 
 # "object" value -> SDK resource class (for answers and event payloads)
@@ -76,6 +77,8 @@ RESOURCES: dict[str, str] = {
     "item": "stripe:LineItem",
     "event": "stripe:Event",
     "billing_portal.session": "stripe.billing_portal:Session",
+    "coupon": "stripe:Coupon",
+    "discount": "stripe:Discount",
 }
 
 _REQUEST_OPTIONS = set(RequestOptions.__annotations__)

@@ -512,7 +512,11 @@ ALLOWED = {
     ),
     "subscription_update": _names(
         "cancel_at cancel_at_period_end cancellation_details default_payment_method description "
-        "expand metadata proration_behavior"
+        "discounts expand items metadata proration_behavior"
+    ),
+    "coupon_create": _names(
+        "amount_off applies_to currency currency_options duration duration_in_months expand id "
+        "max_redemptions metadata name percent_off redeem_by"
     ),
     "subscription_cancel": _names("cancellation_details expand invoice_now prorate"),
     "tax_id_create": _names("expand type value"),
@@ -577,6 +581,7 @@ RESOURCE_NAMES = {
     "charge": "charge",
     "event": "event",
     "billing_portal.session": "billing_portal.session",
+    "coupon": "coupon",
 }
 
 
@@ -688,6 +693,11 @@ class FakeStripe(FakeServer):
                 raise invalid("expand", f"This property cannot be expanded ({head}).")
             obj[head] = included
         value = obj[head]
+        if isinstance(value, list):  # a list of ids (discounts): each expanded
+            value = [
+                self._view(self.objects[v]) if isinstance(v, str) and v in self.objects else v
+                for v in value
+            ]
         if isinstance(value, str) and value in self.objects:
             value = self._view(self.objects[value])
         elif isinstance(value, str) or (not isinstance(value, dict | list) and value is not None):
@@ -1323,6 +1333,12 @@ class FakeStripe(FakeServer):
                 "Checkout Session creation.",
             )
         cs_id = "cs_test_" + "a1" + _rand(56)
+        coupon = self._discount_coupon(p, "discounts")
+        if coupon is not None and p.bool("allow_promotion_codes"):
+            raise invalid(
+                "allow_promotion_codes",
+                "You may only specify one of these parameters: allow_promotion_codes, discounts.",
+            )
         sub_data = Params(p.data.get("subscription_data") or {})
         pi_data = Params(p.data.get("payment_intent_data") or {})
         amount = sum(price["unit_amount"] * q for price, q in items)
@@ -1358,7 +1374,7 @@ class FakeStripe(FakeServer):
             else None,
             "customer_details": None,
             "customer_email": customer_email,
-            "discounts": [],
+            "discounts": [{"coupon": coupon["id"], "promotion_code": None}] if coupon else [],
             "expires_at": expires_at,
             "invoice": None,
             "invoice_creation": (
@@ -1431,6 +1447,9 @@ class FakeStripe(FakeServer):
             }
             for price, q in items
         ]
+        if coupon is not None:
+            coupon["times_redeemed"] += 1
+            self._session_discount(session, coupon)
         if automatic_tax:
             known = self.objects.get(customer_id or "")
             if known is not None and (known.get("address") or {}).get("country"):
@@ -1666,6 +1685,8 @@ class FakeStripe(FakeServer):
             lines.append(
                 self._invoice_line(in_id, price, quantity, sub, None, (now, now), decision)
             )
+        self._apply_invoice_discounts(sub, lines, decision)
+        invoice["discounts"] = list(sub["discounts"])
         invoice["lines"]["data"] = lines
         invoice["lines"]["total_count"] = len(lines)
         invoice["parent"] = {
@@ -1680,6 +1701,7 @@ class FakeStripe(FakeServer):
             invoice["customer_tax_exempt"] = "reverse"
         self._set_invoice_totals(invoice)
         self._store(invoice)
+        self._spend_discounts(sub)
 
         def pay(total: int) -> dict[str, Any]:
             pi, _charge = self._payment_intent(
@@ -1859,6 +1881,218 @@ class FakeStripe(FakeServer):
             }
         )
 
+    # ---------------------------------------------------------------- coupons and discounts
+
+    def _item_changes(
+        self, p: Params, sub: dict[str, Any]
+    ) -> list[tuple[dict[str, Any], dict[str, Any] | None, int | None]]:
+        """`items[n][id]` with a new `items[n][price]` and/or `items[n][quantity]`, checked
+        as Stripe checks them (the item must be the subscription's, the price recurring and
+        of the subscription's currency)."""
+        raw = p.data.get("items")
+        if raw is None:
+            return []
+        changes = []
+        for n, entry in enumerate(as_list(raw)):
+            if not isinstance(entry, dict):
+                raise invalid(f"items[{n}]", "Invalid object", "parameter_invalid_object")
+            unknown = set(entry) - {"id", "price", "quantity", "metadata", "deleted", "discounts"}
+            if unknown:
+                raise unknown_param(f"items[{n}][{sorted(unknown)[0]}]")
+            ip = Params(entry)
+            item_id = ip.str("id")
+            if item_id is None:
+                raise invalid(
+                    f"items[{n}][id]", "The fake Stripe server cannot add subscription items."
+                )
+            item = next((i for i in sub["items"]["data"] if i["id"] == item_id), None)
+            if item is None:
+                raise invalid(
+                    f"items[{n}][id]",
+                    f"Invalid subscription_item id: {item_id}",
+                    "resource_missing",
+                )
+            price = None
+            price_id = ip.str("price")
+            if price_id is not None:
+                price = self._get("price", price_id, param=f"items[{n}][price]", status=400)
+                if price["type"] != "recurring":
+                    raise invalid(
+                        f"items[{n}][price]",
+                        "The price specified is set to `type=one_time` but this field only "
+                        "accepts prices with `type=recurring`.",
+                    )
+                if not price["active"]:
+                    raise invalid(
+                        f"items[{n}][price]",
+                        "The price specified is inactive. This field only accepts active prices.",
+                    )
+                if price["currency"] != sub["currency"]:
+                    raise invalid(
+                        f"items[{n}][price]",
+                        f"The price specified only supports `{price['currency']}`. This "
+                        f"doesn't match the expected currency: `{sub['currency']}`.",
+                    )
+            quantity = ip.int("quantity", minimum=0) if ip.has("quantity") else None
+            changes.append((item, price, quantity))
+        return changes
+
+    def _coupon(self, p: Params) -> dict[str, Any]:
+        duration = p.enum("duration", ["forever", "once", "repeating"]) or "once"
+        percent_off = p.data.get("percent_off")
+        amount_off = p.int("amount_off", minimum=1) if p.has("amount_off") else None
+        if percent_off is not None and amount_off is not None:
+            raise invalid(
+                "percent_off",
+                "You may only specify one of these parameters: amount_off, percent_off.",
+            )
+        if percent_off is None and amount_off is None:
+            raise invalid("amount_off", "You must set either `amount_off` or `percent_off`.")
+        percent: float | None = None
+        if percent_off is not None:
+            try:
+                percent = float(str(percent_off))
+            except ValueError:
+                raise invalid("percent_off", "Invalid decimal: " + str(percent_off)) from None
+            if not 0 < percent <= 100:
+                raise invalid("percent_off", "Percent off must be greater than 0 and at most 100.")
+        currency = p.str("currency")
+        if amount_off is not None and not currency:
+            raise invalid(
+                "currency", "You must specify a `currency` when `amount_off` is set.", None
+            )
+        months = p.int("duration_in_months", minimum=1)
+        if duration == "repeating" and months is None:
+            raise missing_param("duration_in_months")
+        if duration != "repeating" and months is not None:
+            raise invalid(
+                "duration_in_months",
+                "You can only specify `duration_in_months` when `duration` is `repeating`.",
+            )
+        coupon_id = p.str("id") or _rand(8)
+        if coupon_id in self.objects:
+            raise invalid("id", "Coupon already exists.", "resource_already_exists")
+        return {
+            "id": coupon_id,
+            "object": "coupon",
+            "amount_off": amount_off,
+            "created": self.now(),
+            "currency": currency.lower() if currency and amount_off is not None else None,
+            "duration": duration,
+            "duration_in_months": months,
+            "livemode": False,
+            "max_redemptions": p.int("max_redemptions", minimum=1),
+            "metadata": p.metadata(),
+            "name": p.str("name"),
+            "percent_off": percent,
+            "redeem_by": p.int("redeem_by"),
+            "times_redeemed": 0,
+            "valid": True,
+        }
+
+    def _discount_coupon(self, p: Params, name: str) -> dict[str, Any] | None:
+        """The coupon of `discounts[0][coupon]` (one discount at most here), checked."""
+        raw = p.data.get(name)
+        if raw in (None, "", []):
+            return None
+        entries = as_list(raw)
+        if len(entries) > 1:
+            raise invalid(name, "You may only specify one discount.")
+        entry = entries[0]
+        if not isinstance(entry, dict):
+            raise invalid(f"{name}[0]", "Invalid object", "parameter_invalid_object")
+        unknown = set(entry) - {"coupon", "promotion_code", "discount"}
+        if unknown:
+            raise unknown_param(f"{name}[0][{sorted(unknown)[0]}]")
+        coupon_id = entry.get("coupon")
+        if not isinstance(coupon_id, str) or not coupon_id:
+            raise invalid(f"{name}[0][coupon]", "The fake supports only coupons as discounts.")
+        coupon: dict[str, Any] = self._get(
+            "coupon", coupon_id, param=f"{name}[0][coupon]", status=400
+        )
+        if not coupon["valid"]:
+            raise invalid(f"{name}[0][coupon]", f"Coupon expired: {coupon_id}")
+        return coupon
+
+    def _session_discount(self, session: dict[str, Any], coupon: dict[str, Any]) -> None:
+        """A session's line items and totals with the coupon taken off (before tax)."""
+        lines = self._line_items[session["id"]]
+        left = coupon["amount_off"] or 0
+        for li in lines:
+            if coupon["percent_off"] is not None:
+                off = _div_half_up(
+                    round(li["amount_subtotal"] * coupon["percent_off"] * 100), 10000
+                )
+            else:
+                off = min(left, li["amount_subtotal"])
+                left -= off
+            li["amount_discount"] = off
+            li["amount_total"] = li["amount_subtotal"] - off
+        discount = sum(li["amount_discount"] for li in lines)
+        session["total_details"]["amount_discount"] = discount
+        session["amount_total"] = session["amount_subtotal"] - discount
+
+    def _discount(self, coupon: dict[str, Any], sub: dict[str, Any]) -> dict[str, Any]:
+        now = self.now()
+        end = None
+        if coupon["duration"] == "repeating":
+            end = add_interval(now, "month", coupon["duration_in_months"])
+        return self._store(
+            {
+                "id": _rand_id("di"),
+                "object": "discount",
+                "checkout_session": None,
+                "customer": sub["customer"],
+                "customer_account": None,
+                "end": end,
+                "invoice": None,
+                "invoice_item": None,
+                "promotion_code": None,
+                "source": {"coupon": coupon["id"], "type": "coupon"},
+                "start": now,
+                "subscription": sub["id"],
+                "subscription_item": None,
+            }
+        )
+
+    def _apply_invoice_discounts(
+        self, sub: dict[str, Any], lines: list[dict[str, Any]], decision: dict[str, Any] | None
+    ) -> None:
+        """The subscription's discounts taken off its invoice's lines, their tax on what is
+        left (Stripe taxes the discounted amount)."""
+        now = self.now()
+        for di in list(sub["discounts"]):
+            discount = self.objects[di]
+            if discount["end"] is not None and discount["end"] <= now:
+                sub["discounts"].remove(di)  # a repeating coupon's months are over
+                continue
+            coupon = self.objects[discount["source"]["coupon"]]
+            left = coupon["amount_off"] or 0
+            for line in lines:
+                already = sum(e["amount"] for e in line["discount_amounts"])
+                base = line["amount"] - already
+                if coupon["percent_off"] is not None:
+                    off = _div_half_up(round(base * coupon["percent_off"] * 100), 10000)
+                else:
+                    off = min(left, base)
+                    left -= off
+                line["discount_amounts"].append({"amount": off, "discount": di})
+                line["discounts"].append(di)
+        for line in lines:
+            off = sum(e["amount"] for e in line["discount_amounts"])
+            if off and line["taxes"]:
+                price = self.objects[line["pricing"]["price_details"]["price"]]
+                tax = self._line_tax(line["amount"] - off, price, decision)
+                line["taxes"] = [self._invoice_tax(tax)] if tax else []
+
+    def _spend_discounts(self, sub: dict[str, Any]) -> None:
+        """A `once` coupon's discount ends with the invoice it was taken off."""
+        sub["discounts"] = [
+            di
+            for di in sub["discounts"]
+            if self.objects[self.objects[di]["source"]["coupon"]]["duration"] != "once"
+        ]
+
     # ---------------------------------------------------------------- tax
 
     def _registration(
@@ -2029,10 +2263,12 @@ class FakeStripe(FakeServer):
         for li in self._line_items[session["id"]]:
             price = self.objects.get(li["price"]["id"], li["price"])
             amount = li["amount_subtotal"]
-            tax = self._line_tax(amount, price, decision)
+            tax = self._line_tax(amount - li["amount_discount"], price, decision)
             li["amount_tax"] = tax["amount"] if tax else 0
-            li["amount_total"] = amount + (
-                tax["amount"] if tax and tax["behavior"] == "exclusive" else 0
+            li["amount_total"] = (
+                amount
+                - li["amount_discount"]
+                + (tax["amount"] if tax and tax["behavior"] == "exclusive" else 0)
             )
             li["taxes"] = (
                 [
@@ -2062,7 +2298,7 @@ class FakeStripe(FakeServer):
                 merged[key] = entry
         self._breakdowns[session["id"]] = list(merged.values())
         session["amount_subtotal"] = subtotal
-        session["amount_total"] = subtotal + exclusive
+        session["amount_total"] = subtotal - session["total_details"]["amount_discount"] + exclusive
         session["total_details"]["amount_tax"] = tax_total
 
     # ---------------------------------------------------------------- tax IDs
@@ -2171,7 +2407,15 @@ class FakeStripe(FakeServer):
         subtotal = sum(line["amount"] for line in lines)
         inclusive = sum(t["amount"] for t in taxes if t["tax_behavior"] == "inclusive")
         exclusive = sum(t["amount"] for t in taxes if t["tax_behavior"] == "exclusive")
-        total = subtotal + exclusive
+        discounts: dict[str, int] = {}
+        for line in lines:
+            for entry in line.get("discount_amounts") or []:
+                discounts[entry["discount"]] = discounts.get(entry["discount"], 0) + entry["amount"]
+        discounted = sum(discounts.values())
+        total = subtotal - discounted + exclusive
+        invoice["total_discount_amounts"] = [
+            {"amount": amount, "discount": di} for di, amount in discounts.items()
+        ]
         invoice.update(
             subtotal=subtotal,
             subtotal_excluding_tax=subtotal - inclusive,
@@ -2882,6 +3126,10 @@ class FakeStripe(FakeServer):
                         "enabled": True,
                         "liability": {"account": None, "type": "self"},
                     }
+                for entry in session["discounts"]:
+                    sub["discounts"].append(
+                        self._discount(self.objects[entry["coupon"]], sub)["id"]
+                    )
                 events.append(self._event("customer.subscription.created", sub))
                 invoice, invoice_events = self._invoice(
                     sub,
@@ -3755,6 +4003,23 @@ class FakeStripe(FakeServer):
             with self._lock:
                 return self._render(self._store(self._price(p)), p.expand())
 
+        @api("/v1/coupons", ["POST"])
+        def coupon_create(p: Params, _info: Any) -> Any:
+            self._record("coupons.create", p)
+            p.check_known(ALLOWED["coupon_create"])
+            with self._lock:
+                return self._render(self._store(self._coupon(p)), p.expand())
+
+        @api("/v1/coupons/<object_id>", ["GET"])
+        def coupon_get(p: Params, _info: Any, object_id: str) -> Any:
+            with self._lock:
+                return self._render(self._get("coupon", object_id), p.expand())
+
+        @api("/v1/discounts/<object_id>", ["GET"])
+        def discount_get(p: Params, _info: Any, object_id: str) -> Any:
+            with self._lock:
+                return self._render(self._get("discount", object_id), p.expand())
+
         @api("/v1/prices", ["GET"])
         def price_list(p: Params, _info: Any) -> Any:
             active, product = p.bool("active"), p.str("product")
@@ -3920,8 +4185,22 @@ class FakeStripe(FakeServer):
                         status=400,
                     )
                 cancel_at = p.int("cancel_at") if p.data.get("cancel_at") else None
+                item_changes = self._item_changes(p, current)
+                coupon = self._discount_coupon(p, "discounts")
+                clear_discounts = p.has("discounts") and p.data.get("discounts") in ("", [])
 
             def change(sub: dict[str, Any]) -> None:
+                for item, price, quantity in item_changes:
+                    if price is not None:
+                        item["price"] = copy.deepcopy(price)
+                        item["plan"] = _plan_of(price)
+                    if quantity is not None:
+                        item["quantity"] = quantity
+                if coupon is not None:
+                    coupon["times_redeemed"] += 1
+                    sub["discounts"] = [self._discount(coupon, sub)["id"]]
+                elif clear_discounts:
+                    sub["discounts"] = []
                 if cape is not None:
                     self._set_cancel_at_period_end(sub, cape, self.now())
                 if p.has("cancel_at"):

@@ -47,6 +47,7 @@ ACCEPTED = {
     "credit_note_create": "credit_notes.create",
     "registration_create": "tax.registrations.create",
     "registration_update": "tax.registrations.update",
+    "coupon_create": "coupons.create",
 }
 
 

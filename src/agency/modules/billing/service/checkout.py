@@ -254,6 +254,9 @@ async def _create_session(
         "vat_id_status": who.vat_id_status or "",
         "vat_kind": who.treatment.kind,
         "vat_rate": str(who.treatment.rate_bp),
+        # Whether the price holds the VAT (gross catalogue prices): the owner's figures take the
+        # VAT out of a gross amount Stripe Tax did not split (service.mrr, service.revenue).
+        "tax_behavior": "inclusive" if setup.tax.prices_include_vat else "exclusive",
     }
     # `page` is where a cancelled checkout returns to: /ai-start or /start.
     cancel_url = (

@@ -7,8 +7,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from agency.modules.billing.clients import StripeGateway, StripeObjectMissing
-from agency.modules.billing.models import CheckoutSession, Customer, CustomerTaxId, Order
-from agency.modules.billing.service import confirmation, contracts, subscriptions
+from agency.modules.billing.models import (
+    CheckoutSession,
+    Customer,
+    CustomerTaxId,
+    Order,
+    Subscription,
+)
+from agency.modules.billing.service import confirmation, contracts, revenue, subscriptions
 from agency.modules.billing.service.order_numbers import order_number
 from agency.modules.catalogue import api as catalogue_api
 from agency.modules.invoices import api as invoices_api
@@ -68,7 +74,12 @@ class Effects:
     """What an event changes, prepared with Stripe's current objects, applied in one
     transaction."""
 
-    def __init__(self) -> None:
+    def __init__(self, event_id: str | None = None, occurred_at: datetime | None = None) -> None:
+        # The event's id and time: the MRR movement, revenue and failure it writes carry them.
+        self.event_id = event_id
+        self.occurred_at = occurred_at or datetime.now(UTC)
+        self.event_type = ""
+        self.order_metadata: dict[str, Any] = {}
         self.subscription: dict[str, Any] | None = None
         self.order: dict[str, Any] | None = None
         self.session_status: tuple[str, str] | None = None
@@ -102,7 +113,10 @@ class Effects:
             if not await Customer.exists(user_id=user_id):
                 await Customer.create(user_id=user_id, stripe_customer_id=customer_id)
         if self.subscription is not None:
-            await subscriptions.upsert(self.subscription)
+            # With its MRR movement, if its MRR changed (once per event).
+            await subscriptions.upsert(
+                self.subscription, event_id=self.event_id, occurred_at=self.occurred_at
+            )
             # Cancelled any way (the portal, the cancel page): confirmed once, by e-mail.
             await contracts.subscription_changed(self.subscription["id"])
         if self.order is not None and not await Order.exists(
@@ -110,6 +124,7 @@ class Effects:
         ):
             order = await Order.create(**self.order)
             await confirmation.queue(order.id)  # in this transaction: once per order
+            await revenue.record_order_payment(self.order, self.order_metadata)
         if self.session_status is not None:
             session_id, status = self.session_status
             completed = datetime.now(UTC) if status == "complete" else None
@@ -124,6 +139,7 @@ class Effects:
         # After the order: an invoice of this very checkout finds its order number.
         if self.invoice is not None:
             await _record_invoice(self)
+            await _invoice_money(self)
         if self.credit_note is not None:
             credit_note, note_user = self.credit_note
             await invoices_api.record_credit_note(credit_note, user_id=note_user)
@@ -131,6 +147,7 @@ class Effects:
             charge, charge_user = self.refund
             await _refund_order(charge)
             await invoices_api.record_refund(charge, user_id=charge_user)
+            await revenue.record_refunds(charge, self.occurred_at)
         if self.tax_id is not None:
             await CustomerTaxId.update_or_create(
                 defaults={k: v for k, v in self.tax_id.items() if k != "id"}, id=self.tax_id["id"]
@@ -165,6 +182,38 @@ async def _record_invoice(effects: Effects) -> None:
         order_number=order_number(order.id) if order is not None else None,
         small_business=effects.small_business,
         tax_rates=effects.tax_rates,
+    )
+
+
+async def _invoice_money(effects: Effects) -> None:
+    """A subscription invoice paid: its revenue (and a failed payment of it recovered); its
+    payment failed: the failure recorded."""
+    invoice = effects.invoice
+    assert invoice is not None
+    subscription_id = _subscription_id_of_invoice(invoice)
+    plan_key = None
+    if effects.subscription is not None and effects.subscription["id"] == subscription_id:
+        plan_key = effects.subscription.get("plan_key")
+    elif subscription_id:
+        row = await Subscription.get_or_none(id=subscription_id)
+        plan_key = row.plan_key if row else None
+    if effects.event_type == "invoice.payment_failed" and invoice.get("status") != "draft":
+        await revenue.record_failure(
+            invoice,
+            subscription_id=subscription_id,
+            user_id=effects.invoice_user,
+            when=effects.occurred_at,
+        )
+    parent = invoice.get("parent") or {}
+    details = (parent.get("subscription_details") if isinstance(parent, dict) else None) or {}
+    metadata = details.get("metadata") if isinstance(details, dict) else None
+    await revenue.record_invoice_payment(
+        invoice,
+        subscription_id=subscription_id,
+        user_id=effects.invoice_user,
+        plan_key=plan_key,
+        metadata=metadata if isinstance(metadata, dict) else (invoice.get("metadata") or {}),
+        when=effects.occurred_at,
     )
 
 
@@ -235,8 +284,13 @@ def _tax_rate_ids(invoice: dict[str, Any]) -> set[str]:
 
 
 async def _prepare(gateway: StripeGateway, event: dict[str, Any]) -> Effects:
-    effects = Effects()
+    created = event.get("created")
+    effects = Effects(
+        str(event["id"]),
+        datetime.fromtimestamp(created, UTC) if type(created) is int and created > 0 else None,
+    )
     kind = event["type"]
+    effects.event_type = kind
     obj: dict[str, Any] = event["data"]["object"]
     if kind in SUBSCRIPTION_EVENTS:
         effects.subscription = await _known_subscription(gateway, str(obj["id"]))
@@ -384,6 +438,7 @@ async def _prepare_completed_checkout(
             effects.invoice_user = user_id
         except StripeObjectMissing:
             pass  # the order counts all the same; the invoice's own events store it
+    effects.order_metadata = metadata if isinstance(metadata, dict) else {}
     effects.order = {
         "invoice_id": invoice_id,
         **_buyer_tax_of(session, local, metadata),

@@ -9,8 +9,9 @@ each divided by `interval_count`); metered items (usage_type `metered`) count 0.
 whose `duration` is `forever` reduce it (percent_off, or amount_off per billing period normalised
 the same way); `once` and `repeating` do not. VAT is excluded: an `exclusive` price's amount is
 net; for an `inclusive` price the tax share of the latest invoice is taken out
-(`subtotal_excluding_tax / subtotal`, so 0 % for a reverse charge); without an invoice to tell,
-the price's amount is taken as it is. Rounded half up to the cent once, at the end.
+(`subtotal_excluding_tax / subtotal`) when Stripe Tax split it, else the rate checkout chose
+(the subscription's metadata `vat_kind`, `vat_rate`), else the amount is taken as it is.
+Rounded half up to the cent once, at the end.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def monthly_value(subscription: Mapping[str, Any]) -> tuple[int, str]:
         return 0, currency
     total = _apply_forever_discounts(total, subscription)
     total *= _net_share(subscription)
-    return max(0, _round_half_up(total)), currency
+    return max(0, round_half_up(total)), currency
 
 
 def details(subscription: Mapping[str, Any]) -> dict[str, Any]:
@@ -147,27 +148,29 @@ def _apply_forever_discounts(total: Fraction, subscription: Mapping[str, Any]) -
 
 def _net_share(subscription: Mapping[str, Any]) -> Fraction:
     """The share of the amount that is not VAT: 1 for exclusive prices; for inclusive ones what
-    the latest invoice says (its subtotal without and with tax)."""
+    the latest invoice says when Stripe Tax split it (its subtotal without and with tax), else
+    the rate checkout chose (the metadata's `vat_kind` standard and `vat_rate` in basis points),
+    else 1 (no VAT: reverse charge, small business, outside the EU, or unknown)."""
     items = _items(subscription)
     if not any(_obj(i.get("price")).get("tax_behavior") == "inclusive" for i in items):
         return Fraction(1)
     invoice = _obj(subscription.get("latest_invoice"))
-    for without_key, with_key in (
-        ("subtotal_excluding_tax", "subtotal"),
-        ("total_excluding_tax", "total"),
-    ):
-        without, with_tax = invoice.get(without_key), invoice.get(with_key)
-        if (
-            type(without) is int
-            and type(with_tax) is int
-            and with_tax > 0
-            and 0 <= without <= with_tax
-        ):
-            return Fraction(without, with_tax)
-    return Fraction(1)
+    without, with_tax = invoice.get("subtotal_excluding_tax"), invoice.get("subtotal")
+    if type(without) is int and type(with_tax) is int and 0 <= without < with_tax:
+        return Fraction(without, with_tax)
+    return vat_free_share(_obj(subscription.get("metadata")))
 
 
-def _round_half_up(value: Fraction) -> int:
+def vat_free_share(metadata: Mapping[str, Any]) -> Fraction:
+    """The net share of a gross amount at the VAT rate checkout chose (metadata `vat_kind`
+    standard, `vat_rate` basis points): 10000 / (10000 + rate); 1 without VAT."""
+    rate = str(metadata.get("vat_rate") or "")
+    if metadata.get("vat_kind") != "standard" or not rate.isdigit() or len(rate) > 5:
+        return Fraction(1)
+    return Fraction(10000, 10000 + int(rate))
+
+
+def round_half_up(value: Fraction) -> int:
     return int((value * 2 + 1) // 2)
 
 

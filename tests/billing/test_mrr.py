@@ -1,0 +1,332 @@
+"""MRR, its movement log, revenue and failed payments, through the webhook path: purchases on
+the fake Stripe over HTTP, its events delivered to our endpoint, then billing.api's figures
+against amounts computed by hand (docs/features/mrr.md).
+
+The shop's prices are gross (inclusive) at Germany's 19 %: a consumer's €29.00 a month is
+2900 / 1.19 = 2436.97, so 2437 cents of MRR."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from agency.modules.billing import api as billing_api
+from agency.modules.billing.models import (
+    Customer,
+    MrrMovement,
+    Order,
+    PaymentFailure,
+    Subscription,
+)
+from tests.billing.conftest import checkout, deliver
+from tests.fakes.stripe_server import FakeStripe
+from tests.helpers.http import signed_up
+
+TAX = {"vat_kind": "standard", "vat_rate": "1900", "tax_behavior": "inclusive"}
+
+
+def window() -> tuple[datetime, datetime]:
+    now = datetime.now(UTC)
+    return now - timedelta(hours=1), now + timedelta(hours=1)
+
+
+async def deliver_all(client: Any, events: list[dict[str, Any]]) -> None:
+    for event in events:
+        response = await deliver(client, event)
+        assert response.status_code == 200, await response.get_data(as_text=True)
+
+
+async def new_events(fake: FakeStripe, since: int) -> list[dict[str, Any]]:
+    return fake.events()[since:]
+
+
+async def buy_plan(shop: Any, fake: FakeStripe, email: str, plan: str) -> Any:
+    """A signed-up customer buys a catalogue plan through our checkout; the events delivered."""
+    client = await signed_up(shop.app, email)
+    status, data = await checkout(client, plan)
+    assert status == 200, data
+    before = len(fake.events())
+    await fake.pay_async(data["url"].rstrip("/").rsplit("/", 1)[1])
+    await deliver_all(client, fake.events()[before:])
+    return client
+
+
+async def price(shop: Any, amount: int, interval: str = "month", count: int = 1) -> str:
+    gateway = shop.app.extensions["billing.gateway"]
+    created = await gateway.client.v1.prices.create_async(
+        params={
+            "product_data": {"name": f"Plan {amount}/{interval}"},
+            "unit_amount": amount,
+            "currency": "eur",
+            "recurring": {"interval": interval, "interval_count": count},
+            "tax_behavior": "inclusive",
+        }
+    )
+    return str(created.id)
+
+
+async def subscribe(
+    shop: Any, fake: FakeStripe, client: Any, price_id: str, *, coupon: str | None = None
+) -> str:
+    """A subscription made at Stripe with a Checkout Session of our customer (as a session
+    made outside the program would be), paid; the events delivered. Returns its id."""
+    gateway = shop.app.extensions["billing.gateway"]
+    customer = await Customer.get_or_none(user_id=client.user_id)
+    if customer is None:
+        customer_id = await gateway.create_customer(
+            email=f"{client.user_id}@example.com", name="Buyer", user_id=client.user_id
+        )
+        customer = await Customer.create(user_id=client.user_id, stripe_customer_id=customer_id)
+    metadata = {"user_id": str(client.user_id), "plan": "professional", **TAX}
+    params: dict[str, Any] = {
+        "mode": "subscription",
+        "customer": customer.stripe_customer_id,
+        "line_items": [{"price": price_id, "quantity": 1}],
+        "success_url": "https://shop.test/ok",
+        "metadata": metadata,
+        "subscription_data": {"metadata": metadata},
+    }
+    if coupon:
+        params["discounts"] = [{"coupon": coupon}]
+    session = await gateway.client.v1.checkout.sessions.create_async(params=params)
+    before = len(fake.events())
+    await fake.pay_async(session.id)
+    await deliver_all(client, fake.events()[before:])
+    done = await gateway.client.v1.checkout.sessions.retrieve_async(session.id)
+    return str(done.subscription)
+
+
+async def movements() -> list[tuple[str, int, str]]:
+    rows = await MrrMovement.all().order_by("id")
+    return [(m.kind, m.delta, m.currency) for m in rows]
+
+
+async def test_a_monthly_plan_is_new_mrr_and_its_invoice_recurring_revenue(
+    shop: Any, fake: FakeStripe
+) -> None:
+    client = await buy_plan(shop, fake, "monthly@example.com", "professional")
+    subscription = await Subscription.get()
+    assert (subscription.mrr, subscription.currency, subscription.interval) == (
+        2437,
+        "EUR",
+        "month",
+    )
+    assert (subscription.unit_amount, subscription.quantity) == (2900, 1)
+    assert await movements() == [("new", 2437, "EUR")]
+    start, end = window()
+    assert await billing_api.mrr_at(end) == 2437
+    assert await billing_api.mrr_at(start) == 0
+    assert await billing_api.mrr_series([start.date(), end.date()]) in ([0, 2437], [2437, 2437])
+    assert await billing_api.mrr_series([end.date()]) == [2437]
+    assert await billing_api.mrr_movements(start, end) == {
+        "new": 2437,
+        "expansion": 0,
+        "reactivation": 0,
+        "contraction": 0,
+        "churn": 0,
+    }
+    assert await billing_api.active_subscriptions(end) == 1
+    assert await billing_api.paying_customers() == 1
+    assert await billing_api.recurring_revenue(start, end) == 2437  # 2900 paid, without its VAT
+    assert await billing_api.one_time_revenue(start, end) == 0
+    assert await billing_api.new_customers(start, end) == 1
+    assert await billing_api.new_customers(end, end + timedelta(days=1)) == 0
+    assert await billing_api.checkout_counts(start, end) == billing_api.CheckoutCounts(1, 1, 0)
+    assert await billing_api.revenue_by_plan(start, end) == [
+        billing_api.PlanRevenue("professional", 0, 2437)
+    ]
+    assert await billing_api.buyers_among({client.user_id}, set(), start, end) == 1
+    assert await billing_api.buyers_among(None, {"MONTHLY@example.com"}, start, end) == 1
+    assert await billing_api.buyers_among(None, {"other@example.com"}, start, end) == 0
+    assert await billing_api.mrr_at(end, "USD") == 0
+
+    await deliver_all(client, fake.events())  # every event again: nothing more
+    assert await movements() == [("new", 2437, "EUR")]
+    assert await billing_api.recurring_revenue(start, end) == 2437
+
+
+async def test_a_yearly_plan_counts_a_twelfth(shop: Any, fake: FakeStripe) -> None:
+    client = await signed_up(shop.app, "yearly@example.com")
+    await subscribe(shop, fake, client, await price(shop, 29000, "year"))
+    # 29000 / 12 / 1.19 = 2030.81
+    assert (await Subscription.get()).mrr == 2031
+    assert await movements() == [("new", 2031, "EUR")]
+    _, end = window()
+    assert await billing_api.mrr_at(end) == 2031
+    # A quarterly price: 8700 / 3 / 1.19 = 2436.97
+    other = await signed_up(shop.app, "quarterly@example.com")
+    await subscribe(shop, fake, other, await price(shop, 8700, "month", 3))
+    assert await billing_api.mrr_at(end) == 2031 + 2437
+
+
+async def test_only_a_forever_discount_lowers_mrr(shop: Any, fake: FakeStripe) -> None:
+    gateway = shop.app.extensions["billing.gateway"]
+    forever = await gateway.client.v1.coupons.create_async(
+        params={"percent_off": 20, "duration": "forever"}
+    )
+    once = await gateway.client.v1.coupons.create_async(
+        params={"amount_off": 1000, "currency": "eur", "duration": "once"}
+    )
+    monthly = await price(shop, 2900)
+    lasting = await signed_up(shop.app, "forever@example.com")
+    first = await subscribe(shop, fake, lasting, monthly, coupon=forever.id)
+    passing = await signed_up(shop.app, "once@example.com")
+    second = await subscribe(shop, fake, passing, monthly, coupon=once.id)
+    rows = {s.id: s for s in await Subscription.all()}
+    # 2900 x 0.8 / 1.19 = 1949.58; the once coupon leaves 2900 / 1.19 = 2436.97
+    assert (rows[first].mrr, rows[first].forever_coupon_id) == (1950, forever.id)
+    assert (rows[second].mrr, rows[second].forever_coupon_id) == (2437, None)
+    start, end = window()
+    assert await billing_api.mrr_at(end) == 1950 + 2437
+    # What was paid: 2320 (20 % off) and 1900 (10 euros off the first invoice), net of VAT
+    # 2320 / 1.19 = 1949.58 and 1900 / 1.19 = 1596.64
+    assert await billing_api.recurring_revenue(start, end) == 1950 + 1597
+
+
+async def test_one_time_revenue_is_net_of_vat_and_refunds(shop: Any, fake: FakeStripe) -> None:
+    client = await buy_plan(shop, fake, "once@example.com", "pro-ai")
+    order = await Order.get()
+    assert (order.amount, order.subscription_id) == (99900, None)
+    start, end = window()
+    # 99900 / 1.19 = 83949.58
+    assert await billing_api.one_time_revenue(start, end) == 83950
+    assert await billing_api.recurring_revenue(start, end) == 0
+    assert await MrrMovement.all().count() == 0  # a package is not MRR
+    before = len(fake.events())
+    await fake.refund_async(order.payment_intent_id or "", 20000)
+    refunded = fake.events()[before:]
+    await deliver_all(client, refunded + refunded)  # delivered twice: counted once
+    # 20000 x 83950 / 99900 = 16806.81
+    assert await billing_api.one_time_revenue(start, end) == 83950 - 16807
+    assert await billing_api.revenue_by_plan(start, end) == [
+        billing_api.PlanRevenue("pro-ai", 83950 - 16807, 0)
+    ]
+    assert await billing_api.new_customers(start, end) == 1
+
+
+async def test_a_failed_then_recovered_payment(shop: Any, fake: FakeStripe) -> None:
+    client = await buy_plan(shop, fake, "late@example.com", "professional")
+    subscription = await Subscription.get()
+    before = len(fake.events())
+    await fake.fail_async(subscription.id)
+    await deliver_all(client, fake.events()[before:])
+    start, end = window()
+    [failed] = await billing_api.failed_payments(start, end)
+    assert (failed.user_id, failed.email, failed.amount, failed.currency) == (
+        client.user_id,
+        "late@example.com",
+        2900,
+        "EUR",
+    )
+    assert (failed.recovered_at, failed.plan_key) == (None, "professional")
+    assert failed.stripe_customer_id == subscription.customer_id
+    [late] = await billing_api.past_due()
+    assert (late.user_id, late.mrr, late.plan_key, late.since) == (
+        client.user_id,
+        2437,
+        "professional",
+        failed.failed_at,
+    )
+    assert await billing_api.mrr_at(end) == 2437  # past_due still counts
+    assert await movements() == [("new", 2437, "EUR")]
+    assert await billing_api.recurring_revenue(start, end) == 2437  # only the first invoice
+
+    before = len(fake.events())
+    await fake.renew_async(subscription.id)  # the open invoice paid
+    await deliver_all(client, fake.events()[before:])
+    [recovered] = await billing_api.failed_payments(start, end)
+    assert recovered.recovered_at is not None
+    assert await billing_api.past_due() == []
+    assert await billing_api.recurring_revenue(start, end) == 2 * 2437
+    assert await PaymentFailure.all().count() == 1
+
+
+async def test_cancellation_counts_at_period_end_then_reactivation(
+    shop: Any, fake: FakeStripe
+) -> None:
+    client = await buy_plan(shop, fake, "leaving@example.com", "professional")
+    subscription = await Subscription.get()
+    gateway = shop.app.extensions["billing.gateway"]
+    before = len(fake.events())
+    await gateway.cancel_at_period_end(subscription.id)
+    await deliver_all(client, fake.events()[before:])
+    assert (await Subscription.get()).cancel_at_period_end is True
+    _, end = window()
+    assert await billing_api.mrr_at(end) == 2437  # still paid for until its period ends
+    before = len(fake.events())
+    await fake.renew_async(subscription.id)  # the period ends: the subscription ends
+    await deliver_all(client, fake.events()[before:])
+    assert (await Subscription.get()).status == "canceled"
+    assert await movements() == [("new", 2437, "EUR"), ("churn", -2437, "EUR")]
+    _, end = window()
+    assert await billing_api.mrr_at(end) == 0
+    assert await billing_api.active_subscriptions(end) == 0
+    assert await billing_api.paying_customers() == 0
+
+    await subscribe(shop, fake, client, await price(shop, 2900))  # back again
+    assert await movements() == [
+        ("new", 2437, "EUR"),
+        ("churn", -2437, "EUR"),
+        ("reactivation", 2437, "EUR"),
+    ]
+    start, end = window()
+    assert await billing_api.mrr_movements(start, end) == {
+        "new": 2437,
+        "expansion": 0,
+        "reactivation": 2437,
+        "contraction": 0,
+        "churn": 2437,
+    }
+    assert await billing_api.active_subscriptions(end) == 1
+
+
+async def test_an_upgrade_is_expansion_and_a_downgrade_contraction(
+    shop: Any, fake: FakeStripe
+) -> None:
+    client = await buy_plan(shop, fake, "grows@example.com", "professional")
+    subscription = await Subscription.get()
+    gateway = shop.app.extensions["billing.gateway"]
+    bigger = await price(shop, 4900)
+    item = (await gateway.retrieve_subscription(subscription.id))["items"]["data"][0]["id"]
+    for target in (bigger, subscription.price_id):
+        before = len(fake.events())
+        await gateway.client.v1.subscriptions.update_async(
+            subscription.id, params={"items": [{"id": item, "price": target}]}
+        )
+        changed = fake.events()[before:]
+        assert [e["type"] for e in changed] == ["customer.subscription.updated"]
+        await deliver_all(client, changed)
+    # 4900 / 1.19 = 4117.65: up by 4118 - 2437 = 1681, then down by as much
+    assert await movements() == [
+        ("new", 2437, "EUR"),
+        ("expansion", 1681, "EUR"),
+        ("contraction", -1681, "EUR"),
+    ]
+    start, end = window()
+    figures = await billing_api.mrr_movements(start, end)
+    assert (figures["expansion"], figures["contraction"]) == (1681, 1681)
+    assert await billing_api.mrr_at(end) == 2437
+
+
+async def test_a_second_subscription_of_a_customer_is_expansion(
+    shop: Any, fake: FakeStripe
+) -> None:
+    client = await buy_plan(shop, fake, "two@example.com", "professional")
+    await subscribe(shop, fake, client, await price(shop, 2900))
+    assert await movements() == [("new", 2437, "EUR"), ("expansion", 2437, "EUR")]
+    _, end = window()
+    assert await billing_api.active_subscriptions(end) == 2
+    assert await billing_api.paying_customers() == 1
+
+
+async def test_an_expired_checkout_is_abandoned(shop: Any, fake: FakeStripe) -> None:
+    client = await signed_up(shop.app, "abandons@example.com")
+    status, data = await checkout(client, "professional")
+    assert status == 200
+    gateway = shop.app.extensions["billing.gateway"]
+    await gateway.client.v1.checkout.sessions.expire_async(
+        data["url"].rstrip("/").rsplit("/", 1)[1]
+    )
+    await deliver_all(client, fake.events("checkout.session.expired"))
+    start, end = window()
+    assert await billing_api.checkout_counts(start, end) == billing_api.CheckoutCounts(1, 0, 1)
