@@ -13,6 +13,7 @@ from agency.core.cli.lazy import LazyCommand
 # Sub-commands: `agency <name> ...`, each a module's Typer app.
 GROUPS: tuple[LazyCommand, ...] = (
     LazyCommand("tax", "agency.modules.tax.cli:app", "VAT: the set-up and VAT ID checks."),
+    LazyCommand("audit", "agency.modules.audit.cli:app", "The audit log of admin actions."),
     LazyCommand("users", "agency.modules.auth.cli:app", "Manage user accounts."),
     LazyCommand(
         "catalogue",

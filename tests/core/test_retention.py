@@ -134,6 +134,7 @@ EXPECTED = {
     "insights.analyses": 0,  # tests/analysis/test_analyses.py fills and checks it
     "notifications.read": 0,  # tests/notifications/ fills and checks it
     "seo.generations": 0,  # tests/seo/ fills and checks it
+    "audit.entries": 0,  # tests/audit/ fills and checks it
 }
 
 
@@ -243,9 +244,12 @@ def test_the_configuration_reference_and_the_privacy_page_state_the_default_peri
     }
     # The article manager's generations hold what admins typed (topics, ideas), nothing of a
     # visitor's or customer's: docs/configuration.md states their period, the privacy page need not.
+    # The audit log records what admins did (who, when, the fields before and after), read by
+    # admins only: docs/configuration.md and docs/operations.md state its period.
     assert set(phrases) == set(defaults) - {
         "retention_sessions_days",
         "retention_ai_generations_days",
+        "retention_audit_days",
     }
     for name, phrase in phrases.items():
         default = defaults[name]

@@ -77,6 +77,7 @@ OWN_KEYS = {
         "seller_editorial_name",
         "seller_editorial_address",
     },
+    "audit": {"retention_audit_days"},
     "auth": {"retention_sessions_days", "retention_password_resets_days"},
     "notifications": {"retention_notifications_days"},
     "leads": {"kit_api_key", "kit_api_version", "kit_form_id", "kit_api_base"}

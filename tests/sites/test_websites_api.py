@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from agency.cli import app as cli_app
 from agency.core import db, mail
 from agency.core.web import job_runner, settings_of
+from agency.modules.audit.api import Actor
 from agency.modules.notifications.models import Notification
 from agency.modules.sites.models import SpeedCheck, Website
 from agency.modules.sites.service import checks, websites
@@ -304,7 +305,7 @@ async def test_the_schedule_tests_live_sites_and_tells_a_drop(app: Any, psi: Fak
     owner = await signed_up(app, OWNER)
     live = await websites.create_website(owner.user_id, "monitored.example")
     building = await websites.create_website(owner.user_id, "building.example")
-    await websites.set_status(live.id, "live", settings)
+    await websites.set_status(live.id, "live", settings, actor=Actor.cli())
     psi.scores["monitored.example"] = 96
 
     async def scheduled_run() -> None:

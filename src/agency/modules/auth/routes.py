@@ -8,9 +8,10 @@ from typing import Any, cast
 from quart import Blueprint, Quart, Response, g, jsonify
 from quart.blueprints import BlueprintSetupState
 from quart_auth import current_user, logout_user
-from quart_schema import validate_request, validate_response
+from quart_schema import validate_querystring, validate_request, validate_response
 
 from agency.core.web import app_settings
+from agency.modules.audit import api as audit_api
 from agency.modules.auth.schemas import (
     DeleteAccountIn,
     EmailChangeIn,
@@ -28,6 +29,7 @@ from agency.modules.auth.service import accounts, profile, resets, sessions, use
 from agency.modules.auth.web import (
     SessionAuth,
     SessionUser,
+    admin_required,
     client_ip,
     login_required,
     require_account,
@@ -194,3 +196,18 @@ async def post_delete_account(data: DeleteAccountIn) -> Response:
     logout_user()
     g.session_hint = "clear"
     return Response(status=204)
+
+
+# The audit log's page. The audit module sits below auth (role changes are recorded in it), so
+# it cannot use the admin guard: its admin route is served here, one call to `audit.api`.
+@blueprint.get("/api/admin/audit")
+@admin_required
+@validate_querystring(audit_api.AuditQuery)
+@validate_response(audit_api.AuditPage, 200)
+async def get_admin_audit(query_args: audit_api.AuditQuery) -> audit_api.AuditPage:
+    """The audit log of admin actions, newest first, a page at a time (admins only): who
+    (`actor_label`: the admin's e-mail, or `command line`), when, what, and the changed fields
+    before and after. Filters: `action`, `actor` (part of the e-mail, or `command line`),
+    `target_type` and `target_id`, `since` and `until` (UTC days, both inclusive). Paging:
+    `limit` (1 to 200, default 50) and `before_id` = the answer's `next_before_id`."""
+    return await audit_api.list_entries(query_args.to_filter())

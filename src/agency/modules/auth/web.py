@@ -13,6 +13,7 @@ from quart_auth import Action, AuthUser, QuartAuth, current_user, login_user
 
 from agency.core.errors import Forbidden, Unauthorized
 from agency.core.web.request_layer import current_client_ip
+from agency.modules.audit import api as audit_api
 from agency.modules.auth.schemas import Account
 from agency.modules.auth.service import accounts, sessions
 
@@ -21,6 +22,7 @@ __all__ = [
     "SessionAuth",
     "SessionUser",
     "admin_required",
+    "audit_actor",
     "client_ip",
     "current_account",
     "login_required",
@@ -120,6 +122,13 @@ async def require_account() -> Account:
     if account is None:
         raise Unauthorized(accounts.MSG_NOT_SIGNED_IN)
     return account
+
+
+async def audit_actor() -> audit_api.Actor:
+    """The signed-in account as the audit log's actor of what this request changes (401 when
+    signed out; admin routes have checked the role already)."""
+    account = await require_account()
+    return audit_api.Actor(user_id=account.id, email=account.email)
 
 
 def login_required(handler: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:

@@ -85,4 +85,4 @@ async def get_admin_contracts() -> AdminContracts:
 @validate_response(AdminWithdrawalOut, 200)
 async def post_admin_withdrawal_handled(withdrawal_id: int) -> AdminWithdrawalOut:
     """Mark a withdrawal handled (reimbursed) (admins only)."""
-    return await service.mark_withdrawal_handled(withdrawal_id)
+    return await service.mark_withdrawal_handled(withdrawal_id, actor=await auth_web.audit_actor())

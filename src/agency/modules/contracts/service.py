@@ -13,6 +13,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from tortoise.transactions import in_transaction
 
 from agency.core import mail, ratelimit
 from agency.core.errors import NotFound, ValidationFailed
@@ -21,6 +22,7 @@ from agency.core.ratelimit import Limit
 from agency.core.settings import Settings
 from agency.core.sql import fits_int_id
 from agency.core.text import bare_host, valid_email
+from agency.modules.audit import api as audit_api
 from agency.modules.auth import api as auth_api
 from agency.modules.billing import api as billing_api
 from agency.modules.contracts.models import (
@@ -434,14 +436,28 @@ async def admin_lists() -> AdminContracts:
 MSG_WITHDRAWAL_NOT_FOUND = "Withdrawal not found."
 
 
-async def mark_withdrawal_handled(withdrawal_id: int) -> AdminWithdrawalOut:
-    """An admin has dealt with the withdrawal (reimbursed); again is harmless."""
+async def mark_withdrawal_handled(
+    withdrawal_id: int, *, actor: audit_api.Actor
+) -> AdminWithdrawalOut:
+    """An admin has dealt with the withdrawal (reimbursed); again is harmless. The change is
+    written to the audit log by `actor` in the same transaction."""
     row = await Withdrawal.get_or_none(id=withdrawal_id) if fits_int_id(withdrawal_id) else None
     if row is None:
         raise NotFound(MSG_WITHDRAWAL_NOT_FOUND, code="withdrawal_not_found")
     if row.status != HANDLED:
-        row.status = HANDLED
-        await row.save(update_fields=["status"])
+        async with in_transaction():
+            won = await Withdrawal.filter(id=row.id, status=row.status).update(status=HANDLED)
+            if won:
+                await audit_api.record(
+                    actor,
+                    "contract.withdrawal_handled",
+                    target_type="withdrawal",
+                    target_id=row.id,
+                    target_label=f"Order {row.order_number}",
+                    before={"status": row.status},
+                    after={"status": HANDLED},
+                )
+        row = await Withdrawal.get(id=row.id)
     return _admin_withdrawal(row)
 
 

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from agency.core.cli.support import CliContext, console, errors
 from agency.core.errors import AppError
+from agency.modules.audit import api as audit_api
 from agency.modules.seo.schemas import ArticleOut, GenerateArticleIn, IdeaOut
 from agency.modules.seo.service import articles, generations, importing
 from agency.modules.seo.service.answers import GenerationFailed
@@ -217,7 +218,10 @@ def _status_command(action: articles.Action, done: str) -> Callable[..., None]:
         slug: Annotated[str, typer.Argument(help="The article's slug (its /blog/ address).")],
     ) -> None:
         context: CliContext = ctx.obj
-        article = _run(context, lambda: articles.change_status_by_slug(slug, action))
+        article = _run(
+            context,
+            lambda: articles.change_status_by_slug(slug, action, actor=audit_api.Actor.cli()),
+        )
         _saved(article, done)
 
     return command

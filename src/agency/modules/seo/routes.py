@@ -80,7 +80,7 @@ async def put_article(article_id: int, data: ArticleIn) -> ArticleOut:
 @validate_response(ArticleOut, 200)
 async def publish_article(article_id: int) -> ArticleOut:
     """Publish a draft or an archived article (published_at becomes now); 409 otherwise."""
-    return await articles.change_status(article_id, "publish")
+    return await articles.change_status(article_id, "publish", actor=await auth_web.audit_actor())
 
 
 @blueprint.post("/api/admin/articles/<int:article_id>/archive")
@@ -88,7 +88,7 @@ async def publish_article(article_id: int) -> ArticleOut:
 @validate_response(ArticleOut, 200)
 async def archive_article(article_id: int) -> ArticleOut:
     """Archive an article that is not archived yet; 409 otherwise."""
-    return await articles.change_status(article_id, "archive")
+    return await articles.change_status(article_id, "archive", actor=await auth_web.audit_actor())
 
 
 @blueprint.post("/api/admin/articles/<int:article_id>/draft")
@@ -96,7 +96,7 @@ async def archive_article(article_id: int) -> ArticleOut:
 @validate_response(ArticleOut, 200)
 async def draft_article(article_id: int) -> ArticleOut:
     """Move a published or archived article back to draft; 409 otherwise."""
-    return await articles.change_status(article_id, "draft")
+    return await articles.change_status(article_id, "draft", actor=await auth_web.audit_actor())
 
 
 @blueprint.get("/api/admin/ai")

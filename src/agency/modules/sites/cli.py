@@ -12,6 +12,7 @@ from rich.table import Table
 
 from agency.core.cli.support import CliContext, console, errors
 from agency.core.errors import AppError
+from agency.modules.audit import api as audit_api
 from agency.modules.sites.service import checks, websites
 from agency.modules.sites.settings import SitesSettings
 
@@ -63,7 +64,11 @@ def set_status(
     context: CliContext = ctx.obj
     settings = context.settings_of(SitesSettings)
     try:
-        site = context.run(lambda: websites.set_status_by_domain(domain, status.value, settings))
+        site = context.run(
+            lambda: websites.set_status_by_domain(
+                domain, status.value, settings, actor=audit_api.Actor.cli()
+            )
+        )
     except AppError as exc:
         errors.print(f"[red]{exc.message}[/red]")
         raise typer.Exit(1) from exc

@@ -107,4 +107,6 @@ async def put_admin_site_status(site_id: int, data: StatusIn) -> AdminWebsiteOut
     """Move a website to building, live, paused or cancelled (admins only).
 
     Going live e-mails and notifies its owner."""
-    return await websites.set_status(site_id, data.status, settings_of(SitesSettings))
+    return await websites.set_status(
+        site_id, data.status, settings_of(SitesSettings), actor=await auth_web.audit_actor()
+    )

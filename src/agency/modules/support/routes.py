@@ -67,10 +67,9 @@ async def get_admin_support(query_args: AdminSupportQuery) -> AdminSupportList:
 async def post_admin_support_reply(request_id: int, data: ReplyIn) -> AdminSupportRequestOut:
     """Answer a request: e-mailed to the requester, status answered, the customer notified
     (admins only)."""
-    admin = await auth_web.require_account()
     return await service.reply(
         request_id,
-        admin_id=admin.id,
+        actor=await auth_web.audit_actor(),
         body=data.body,
         settings=app_settings(),
     )
@@ -81,4 +80,4 @@ async def post_admin_support_reply(request_id: int, data: ReplyIn) -> AdminSuppo
 @validate_response(AdminSupportRequestOut, 200)
 async def post_admin_support_resolve(request_id: int) -> AdminSupportRequestOut:
     """Mark a request resolved (admins only)."""
-    return await service.resolve(request_id)
+    return await service.resolve(request_id, actor=await auth_web.audit_actor())

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tortoise.functions import Min
+from tortoise.transactions import in_transaction
 
 from agency.core import mail, ratelimit
 from agency.core.errors import NotFound, ValidationFailed
@@ -16,6 +17,7 @@ from agency.core.ratelimit import Limit
 from agency.core.settings import Settings
 from agency.core.sql import fits_int_id
 from agency.core.text import valid_email
+from agency.modules.audit import api as audit_api
 from agency.modules.auth import api as auth_api
 from agency.modules.notifications import api as notifications_api
 from agency.modules.sites import api as sites_api
@@ -180,46 +182,76 @@ async def _get(request_id: int) -> SupportRequest:
     return row
 
 
+def _audit_label(row: SupportRequest) -> str:
+    return f"#{row.id} {row.subject}"
+
+
 async def reply(
-    request_id: int, *, admin_id: int, body: str, settings: Settings
+    request_id: int, *, actor: audit_api.Actor, body: str, settings: Settings
 ) -> AdminSupportRequestOut:
     """An admin's answer: stored, e-mailed to the requester, the request marked answered and
-    the customer (when it came from an account) notified."""
+    the customer (when it came from an account) notified; written to the audit log by `actor`
+    (the status before and after, and the reply's number) in the same transaction."""
     row = await _get(request_id)
     if not body.strip():
         raise ValidationFailed(MSG_REPLY, fields={"body": MSG_REPLY})
-    await SupportReply.create(request=row, body=body.strip(), admin_id=admin_id)
-    row.status = ANSWERED
-    await row.save(update_fields=["status", "updated_at"])
-    await mail.send_mail(
-        row.email,
-        "support_reply",
-        {
-            "name": row.name,
-            "subject": row.subject,
-            "reply": body.strip(),
-            "message": row.message,
-            "link": _link(settings, DASHBOARD_SUPPORT) if row.user_id else "",
-        },
-    )
-    if row.user_id:
-        await notifications_api.notify(
-            row.user_id,
-            kind=notifications_api.SUPPORT_ANSWERED,
-            title=f"We answered: {row.subject}",
-            body=body.strip(),
-            link=DASHBOARD_SUPPORT,
+    before = row.status
+    async with in_transaction():
+        answer = await SupportReply.create(request=row, body=body.strip(), admin_id=actor.user_id)
+        row.status = ANSWERED
+        await row.save(update_fields=["status", "updated_at"])
+        await audit_api.record(
+            actor,
+            "support.replied",
+            target_type="support_request",
+            target_id=row.id,
+            target_label=_audit_label(row),
+            before={"status": before},
+            after={"status": ANSWERED, "reply_id": answer.id},
         )
+        await mail.send_mail(
+            row.email,
+            "support_reply",
+            {
+                "name": row.name,
+                "subject": row.subject,
+                "reply": body.strip(),
+                "message": row.message,
+                "link": _link(settings, DASHBOARD_SUPPORT) if row.user_id else "",
+            },
+        )
+        if row.user_id:
+            await notifications_api.notify(
+                row.user_id,
+                kind=notifications_api.SUPPORT_ANSWERED,
+                title=f"We answered: {row.subject}",
+                body=body.strip(),
+                link=DASHBOARD_SUPPORT,
+            )
     await row.fetch_related("replies")
     return _admin_out(row)
 
 
-async def resolve(request_id: int) -> AdminSupportRequestOut:
-    """Mark a request resolved (again is harmless)."""
+async def resolve(request_id: int, *, actor: audit_api.Actor) -> AdminSupportRequestOut:
+    """Mark a request resolved (again is harmless); a change is written to the audit log by
+    `actor` in the same transaction."""
     row = await _get(request_id)
     if row.status != RESOLVED:
-        row.status = RESOLVED
-        await row.save(update_fields=["status", "updated_at"])
+        async with in_transaction():
+            won = await SupportRequest.filter(id=row.id, status=row.status).update(
+                status=RESOLVED, updated_at=datetime.now(UTC)
+            )
+            if won:
+                await audit_api.record(
+                    actor,
+                    "support.status_changed",
+                    target_type="support_request",
+                    target_id=row.id,
+                    target_label=_audit_label(row),
+                    before={"status": row.status},
+                    after={"status": RESOLVED},
+                )
+        row = await _get(request_id)
     await row.fetch_related("replies")
     return _admin_out(row)
 
@@ -242,6 +274,7 @@ async def erase_user(user_id: int) -> None:
     ids = [row.id for row in await _rows_of(user_id)]
     if ids:
         await SupportRequest.filter(id__in=ids).delete()
+
 
 # ---------------------------------------------------------------------------------------------
 # The owner's overview

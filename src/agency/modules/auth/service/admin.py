@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from tortoise.transactions import in_transaction
+
 from agency.core.errors import ValidationFailed
+from agency.modules.audit import api as audit_api
 from agency.modules.auth.models import ROLE_ADMIN, ROLE_USER, Session, User
 from agency.modules.auth.schemas import Account
 from agency.modules.auth.service import accounts, sessions
@@ -33,13 +36,28 @@ async def list_accounts() -> list[tuple[Account, int]]:
     return result
 
 
-async def set_role(email: str, role: str) -> Account:
-    """Grant (`admin`) or take (`user`) admin rights."""
+async def set_role(email: str, role: str, actor: audit_api.Actor | None = None) -> Account:
+    """Grant (`admin`) or take (`user`) admin rights; a change is written to the audit log in
+    the same transaction (by `actor`, the command line unless given)."""
     if role not in (ROLE_USER, ROLE_ADMIN):
         raise ValidationFailed(f"Unknown role {role!r}: use 'user' or 'admin'.")
-    updated = await User.filter(email=normalise_email(email)).update(role=role)
+    async with in_transaction():
+        user = await User.get_or_none(email=normalise_email(email))
+        if user is None:
+            raise ValidationFailed(MSG_NO_USER.format(email=email))
+        if user.role != role:
+            await User.filter(id=user.id).update(role=role)
+            await audit_api.record(
+                actor or audit_api.Actor.cli(),
+                "user.role_changed",
+                target_type="user",
+                target_id=user.id,
+                target_label=user.email,
+                before={"role": user.role},
+                after={"role": role},
+            )
     account = await accounts.get_account_by_email(email)
-    if not updated or account is None:
+    if account is None:
         raise ValidationFailed(MSG_NO_USER.format(email=email))
     return account
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from typing import Literal
 
+from tortoise.transactions import in_transaction
+
 from agency.core.errors import Conflict, NotFound, ValidationFailed
 from agency.core.sql import fits_int_id
+from agency.modules.audit import api as audit_api
 from agency.modules.blog import api as blog_api
 from agency.modules.blog.api import ArticleStatus
 from agency.modules.seo.schemas import ArticleIn, ArticleOut
@@ -36,6 +39,12 @@ ALLOWED_FROM: dict[Action, tuple[ArticleStatus, ...]] = {
     "publish": ("draft", "archived"),
     "archive": ("draft", "published"),
     "draft": ("published", "archived"),
+}
+# The audit log's action for each.
+AUDIT_ACTION: dict[Action, str] = {
+    "publish": "article.published",
+    "archive": "article.archived",
+    "draft": "article.back_to_draft",
 }
 REFUSED: dict[Action, str] = {
     "publish": MSG_ALREADY_PUBLISHED,
@@ -89,21 +98,34 @@ async def update_article(article_id: int, data: ArticleIn) -> ArticleOut:
     return await blog_api.update_article(article_id, data)
 
 
-async def change_status(article_id: int, action: Action) -> ArticleOut:
-    """Publish, archive, or move back to draft (see the module docstring)."""
+async def change_status(article_id: int, action: Action, *, actor: audit_api.Actor) -> ArticleOut:
+    """Publish, archive, or move back to draft (see the module docstring); written to the
+    audit log by `actor` in the same transaction."""
     _check_id(article_id)
-    article = await blog_api.get_article(article_id)
-    if article.status not in ALLOWED_FROM[action]:
-        raise Conflict(REFUSED[action], code="article_status")
-    return await blog_api.set_status(article_id, TARGET[action])
+    async with in_transaction():
+        article = await blog_api.get_article(article_id)
+        if article.status not in ALLOWED_FROM[action]:
+            raise Conflict(REFUSED[action], code="article_status")
+        changed = await blog_api.set_status(article_id, TARGET[action])
+        if changed.status != article.status:
+            await audit_api.record(
+                actor,
+                AUDIT_ACTION[action],
+                target_type="article",
+                target_id=article_id,
+                target_label=article.title,
+                before={"status": article.status},
+                after={"status": changed.status},
+            )
+    return changed
 
 
-async def change_status_by_slug(slug: str, action: Action) -> ArticleOut:
+async def change_status_by_slug(slug: str, action: Action, *, actor: audit_api.Actor) -> ArticleOut:
     """The CLI's `publish|archive|draft SLUG`."""
     article = await blog_api.article_by_slug(slug.strip())
     if article is None:
         raise NotFound(f"No article has the slug '{slug.strip()}'.", code="article_not_found")
-    return await change_status(article.id, action)
+    return await change_status(article.id, action, actor=actor)
 
 
 def preview(content: str) -> str:

@@ -13,6 +13,7 @@ from agency.core import mail
 from agency.core.errors import NotFound, ValidationFailed
 from agency.core.sql import fits_int_id
 from agency.core.text import bare_host
+from agency.modules.audit import api as audit_api
 from agency.modules.auth import api as auth_api
 from agency.modules.catalogue import api as catalogue_api
 from agency.modules.notifications import api as notifications_api
@@ -220,8 +221,11 @@ def _admin_out(site: Website, account: auth_api.Account | None) -> AdminWebsiteO
     )
 
 
-async def set_status(site_id: int, status: str, settings: SitesSettings) -> AdminWebsiteOut:
-    """An admin moves a website to another status; going live e-mails and notifies the owner."""
+async def set_status(
+    site_id: int, status: str, settings: SitesSettings, *, actor: audit_api.Actor
+) -> AdminWebsiteOut:
+    """An admin moves a website to another status; going live e-mails and notifies the owner.
+    A change is written to the audit log by `actor`."""
     if status not in STATUSES:
         raise ValidationFailed(MSG_STATUS, fields={"status": MSG_STATUS})
     site = None
@@ -229,11 +233,11 @@ async def set_status(site_id: int, status: str, settings: SitesSettings) -> Admi
         site = await Website.get_or_none(id=site_id, deleted_at=None)
     if site is None:
         raise NotFound(MSG_NOT_FOUND)
-    return await _change(site, status, settings)
+    return await _change(site, status, settings, actor)
 
 
 async def set_status_by_domain(
-    domain: str, status: str, settings: SitesSettings
+    domain: str, status: str, settings: SitesSettings, *, actor: audit_api.Actor
 ) -> AdminWebsiteOut:
     """`agency sites set-status DOMAIN STATUS`: every customer's site of that domain is the
     same site; the newest one not removed is changed."""
@@ -246,17 +250,29 @@ async def set_status_by_domain(
     )
     if site is None:
         raise NotFound(MSG_NOT_FOUND)
-    return await _change(site, status, settings)
+    return await _change(site, status, settings, actor)
 
 
-async def _change(site: Website, status: str, settings: SitesSettings) -> AdminWebsiteOut:
+async def _change(
+    site: Website, status: str, settings: SitesSettings, actor: audit_api.Actor
+) -> AdminWebsiteOut:
     now = datetime.now(UTC)
     async with in_transaction():
         won = await Website.filter(id=site.id, status=site.status).update(
             status=status, status_changed_at=now
         )
-        if won and status != site.status and status == LIVE:
-            await _tell_live(site, settings)
+        if won and status != site.status:
+            await audit_api.record(
+                actor,
+                "site.status_changed",
+                target_type="site",
+                target_id=site.id,
+                target_label=site.domain,
+                before={"status": site.status},
+                after={"status": status},
+            )
+            if status == LIVE:
+                await _tell_live(site, settings)
     fresh = await Website.get(id=site.id)
     accounts = await auth_api.accounts_by_ids([fresh.user_id])
     return _admin_out(fresh, accounts.get(fresh.user_id))
