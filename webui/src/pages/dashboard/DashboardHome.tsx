@@ -24,6 +24,7 @@ import { errorMessage } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
 import { billingSuffix, findPlan, formatPrice, loadCatalogue, planPromises, type Catalogue } from '../../features/catalogue'
 import { useApiData } from '../../lib/use-api-data'
+import { OverviewHome } from '../../features/overview'
 
 interface Choice {
   title: string
@@ -79,11 +80,18 @@ async function loadHome(): Promise<Loaded> {
   return { subscription, websites, ...cat }
 }
 
+/** /dashboard: an admin's home is the business overview (its own lazy chunk), a customer's their plan and websites. */
 export default function DashboardHomePage() {
+  const { user } = useAuth()
+  if (!user) return null // the dashboard shell renders pages for a signed-in user only
+  return user.role === 'admin' ? <OverviewHome /> : <CustomerHome />
+}
+
+function CustomerHome() {
   const { user } = useAuth()
   const home = useApiData('dashboard-home', loadHome)
 
-  if (!user) return null // the dashboard shell renders pages for a signed-in user only
+  if (!user) return null
   const firstName = user.first_name?.trim() || 'there'
   const active = home.data !== null && isActive(home.data.subscription)
 

@@ -1,0 +1,2 @@
+export { OverviewHome } from './OverviewHome'
+export type { Overview } from './overview'
