@@ -78,6 +78,16 @@ export interface paths {
     /** Publish a draft or an archived article (published_at becomes now); 409 otherwise. */
     post: operations["post_publish_article"];
   };
+  "/api/admin/audit": {
+    /**
+     * The audit log of admin actions, newest first, a page at a time (admins only): who
+     * @description (`actor_label`: the admin's e-mail, or `command line`), when, what, and the changed fields
+     * before and after. Filters: `action`, `actor` (part of the e-mail, or `command line`),
+     * `target_type` and `target_id`, `since` and `until` (UTC days, both inclusive). Paging:
+     * `limit` (1 to 200, default 50) and `before_id` = the answer's `next_before_id`.
+     */
+    get: operations["get_get_admin_audit"];
+  };
   "/api/admin/contracts": {
     /** Withdrawals and cancellations, newest first (admins only). */
     get: operations["get_get_admin_contracts"];
@@ -428,6 +438,13 @@ export type webhooks = Record<string, never>;
 
 export interface components {
   schemas: {
+    /** ActionOut */
+    ActionOut: {
+      /** Key */
+      key: string;
+      /** Label */
+      label: string;
+    };
     /** AdminCancellationOut */
     AdminCancellationOut: {
       /** Email */
@@ -750,6 +767,55 @@ export interface components {
       slug: string;
       /** Title */
       title: string;
+    };
+    /**
+     * AuditEntryOut
+     * @description One admin action.
+     */
+    AuditEntryOut: {
+      /** Action */
+      action: string;
+      /** Action Label */
+      action_label: string;
+      /**
+       * Actor Email
+       * @description The admin's e-mail when they acted.
+       */
+      actor_email: string | null;
+      /**
+       * Actor Id
+       * @description The admin's user id; null: the command line.
+       */
+      actor_id: number | null;
+      /**
+       * Actor Label
+       * @description The admin's e-mail, or `command line`.
+       */
+      actor_label: string;
+      /**
+       * After
+       * @description The changed fields after (null: nothing after).
+       */
+      after: unknown;
+      /**
+       * At
+       * Format: date-time
+       * @description When it was recorded (UTC).
+       */
+      at: string;
+      /**
+       * Before
+       * @description The changed fields before (null: nothing before).
+       */
+      before: unknown;
+      /** Id */
+      id: number;
+      /** Target Id */
+      target_id: string;
+      /** Target Label */
+      target_label: string;
+      /** Target Type */
+      target_type: string;
     };
     /** BuildingOut */
     BuildingOut: {
@@ -2451,6 +2517,56 @@ export interface operations {
              * Format: date-time
              */
             updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * The audit log of admin actions, newest first, a page at a time (admins only): who
+   * @description (`actor_label`: the admin's e-mail, or `command line`), when, what, and the changed fields
+   * before and after. Filters: `action`, `actor` (part of the e-mail, or `command line`),
+   * `target_type` and `target_id`, `since` and `until` (UTC days, both inclusive). Paging:
+   * `limit` (1 to 200, default 50) and `before_id` = the answer's `next_before_id`.
+   */
+  get_get_admin_audit: {
+    parameters: {
+      query?: {
+        /** @description Only this action (a key of `actions`). */
+        action?: string | null;
+        /** @description Part of the admin's e-mail (any case); the words `command line` select what the `agency` command did. */
+        actor?: string | null;
+        /** @description Only entries about this kind of thing: site, support_request, article, user, withdrawal, plan. */
+        target_type?: string | null;
+        /** @description Only entries about this one (with target_type). */
+        target_id?: string | null;
+        /** @description From this UTC day on: 2026-11-01. */
+        since?: string | null;
+        /** @description Up to and including this UTC day: 2026-11-30. */
+        until?: string | null;
+        /** @description The next page: entries older than this one (`next_before_id`). */
+        before_id?: number | null;
+        /** @description Entries per page, 1 to 200 (default 50). */
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description A page of the audit log, newest first. */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Actions
+             * @description Every action the log knows, for the filter.
+             */
+            actions: components["schemas"]["ActionOut"][];
+            /** Entries */
+            entries: components["schemas"]["AuditEntryOut"][];
+            /**
+             * Next Before Id
+             * @description Pass as `before_id` for the next (older) page; null: this is the last.
+             */
+            next_before_id: number | null;
           };
         };
       };
