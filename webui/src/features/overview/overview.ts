@@ -3,133 +3,19 @@
  * (money, changes, hours, days) and the CSV files of its tables. Dashboard code only, loaded
  * with the overview's own chunk (admins): public pages never import this.
  */
-import { buildUrl, request } from '../../lib/api-client'
+import { api, type ResponseBody } from '../../lib/api-client'
 import { formatCents, formatNumber } from '../../lib/money'
 
-// ---- The answer (design: /work/notes28/design.md, H3) ------------------------------------
+// ---- The answer (OverviewOut in the server's OpenAPI document) ----------------------------------
 
-export interface Compared {
-  current: number
-  previous: number
-}
+export type Overview = ResponseBody<'/api/admin/overview', 'get'>
+export type Compared = Overview['cards']['mrr']
+export type OverviewPeriod = Overview['period']
+export type FailedPayment = Overview['failed_payments'][number]
+export type PastDue = Overview['past_due'][number]
+export type Definitions = Overview['definitions']
 
-export interface OverviewPeriod {
-  key: string
-  label: string
-  start: string
-  end: string
-  previous_start: string
-  previous_end: string
-  previous_label: string
-  currency: string
-}
-
-export interface FailedPayment {
-  user_id: number
-  email: string
-  customer_url: string | null
-  plan_key: string | null
-  amount: number
-  currency: string
-  failed_at: string
-  recovered_at: string | null
-}
-
-export interface PastDue {
-  user_id: number
-  email: string
-  customer_url: string | null
-  plan_key: string | null
-  mrr: number
-  since: string
-}
-
-export interface FunnelStep extends Compared {
-  key: string
-  label: string
-}
-
-export interface SourceLeads extends Compared {
-  source: string
-  label: string
-}
-
-export interface PlanRevenue {
-  plan_key: string
-  plan_name: string
-  family: string
-  family_title: string
-  one_time: number
-  recurring: number
-  total: number
-}
-
-export interface FamilyRevenue {
-  family: string
-  family_title: string
-  total: number
-}
-
-export interface WebsiteStatus {
-  status: string
-  label: string
-  count: number
-  average_score: number | null
-}
-
-export interface ToolFigures extends Compared {
-  became_leads: number
-  became_purchases: number
-}
-
-export interface Overview {
-  period: OverviewPeriod
-  definitions: Record<string, string>
-  cards: {
-    mrr: Compared
-    arr: Compared
-    active_subscriptions: Compared
-    one_time_revenue: Compared
-    recurring_revenue: Compared
-    new_customers: Compared
-    failed_payments: Compared
-    past_due: { current: number; amount_at_risk: number }
-    support_open: { current: number }
-  }
-  mrr_movements: {
-    start: number
-    new: number
-    expansion: number
-    reactivation: number
-    contraction: number
-    churn: number
-    end: number
-  }
-  mrr_series: { date: string; mrr: number }[]
-  failed_payments: FailedPayment[]
-  past_due: PastDue[]
-  funnel: {
-    steps: FunnelStep[]
-    abandoned: Compared
-    leads_by_source: SourceLeads[]
-  }
-  revenue_by_plan: PlanRevenue[]
-  revenue_by_family: FamilyRevenue[]
-  websites: {
-    by_status: WebsiteStatus[]
-    building: { count: number; median_hours: number | null; longest_hours: number | null }
-  }
-  tools: { speed_tests: ToolFigures; analyses: ToolFigures }
-  support: {
-    open: number
-    answered: number
-    median_first_reply_hours: number | null
-    previous_median_first_reply_hours: number | null
-  }
-  generated_in_ms: number
-}
-
-export const OVERVIEW_PATH = '/api/admin/overview'
+export const OVERVIEW_PATH = '/api/admin/overview' as const
 
 // ---- Periods ---------------------------------------------------------------------------------
 
@@ -186,13 +72,13 @@ export function overviewKey(choice: PeriodChoice): string {
   return `overview|${choice.period}|${choice.start}|${choice.end}`
 }
 
-export function overviewUrl(choice: PeriodChoice): string {
-  return buildUrl(OVERVIEW_PATH, { query: { ...periodParams(choice), period: choice.period } })
+/** The query for a period: its key, and the days of a custom range. */
+export function overviewQuery(choice: PeriodChoice): { period: string; start?: string; end?: string } {
+  return choice.period === 'custom' ? { period: 'custom', start: choice.start, end: choice.end } : { period: choice.period }
 }
 
-export function fetchOverview(choice: PeriodChoice, signal?: AbortSignal): Promise<Overview> {
-  void signal // request() takes no signal; useApiData drops a late answer anyway
-  return request('GET', overviewUrl(choice)) as Promise<Overview>
+export function fetchOverview(choice: PeriodChoice): Promise<Overview> {
+  return api.get(OVERVIEW_PATH, { query: overviewQuery(choice) })
 }
 
 // ---- How figures read ------------------------------------------------------------------------

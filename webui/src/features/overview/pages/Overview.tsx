@@ -25,6 +25,7 @@ import {
   rangeProblem,
   shortDay,
   type Compared,
+  type Definitions,
   type Overview,
   type PeriodChoice,
   type PeriodKey,
@@ -40,7 +41,7 @@ import '../overview.css'
 export default function OverviewPage() {
   const [params, setParams] = useSearchParams()
   const choice = periodFromParams(params)
-  const overview = useApiData(overviewKey(choice), (signal) => fetchOverview(choice, signal))
+  const overview = useApiData(overviewKey(choice), () => fetchOverview(choice))
 
   const choose = (next: PeriodChoice) => setParams(periodParams(next), { replace: true })
 
@@ -270,7 +271,7 @@ interface CardSpec {
   key: string
   label: string
   /** The definition's key in the answer's `definitions`. */
-  definition?: string
+  definition?: keyof Definitions
   value: string
   compared?: { figures: Compared; format: (n: number) => string; higherIsBetter: boolean }
   extra?: string
@@ -603,10 +604,10 @@ function RevenueByFamily({ data }: { data: Overview }) {
   return <TableCard id="ov-families" title="By family" data={table} empty="No revenue in this period." />
 }
 
-function CustomerCell({ email, url }: { email: string; url: string | null }) {
+function CustomerCell({ email, url }: { email: string | null; url: string | null }) {
   return (
     <span className="ov-customer">
-      <a href={`mailto:${email}`}>{email}</a>
+      {email ? <a href={`mailto:${email}`}>{email}</a> : <span>Unknown customer</span>}
       {url && (
         <a href={url} target="_blank" rel="noopener noreferrer" className="ov-customer__stripe">
           Open in Stripe<span className="visually-hidden"> (opens in a new tab)</span>
