@@ -22,6 +22,8 @@ EXPECTED = {
     ("POST", "/api/admin/articles/<int:article_id>/publish"),
     ("POST", "/api/admin/article-ideas"),
     ("GET", "/api/admin/generations/<generation_id>"),
+    ("GET", "/api/admin/catalogue"),
+    ("PATCH", "/api/admin/catalogue/plans/<key>"),
     ("GET", "/api/admin/audit"),
     ("GET", "/api/admin/overview"),
 }

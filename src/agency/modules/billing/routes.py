@@ -12,6 +12,7 @@ from quart_schema import validate_request, validate_response
 from agency.core.errors import ValidationFailed
 from agency.core.modules import HtmlFilter
 from agency.core.web import app_settings, settings_of
+from agency.modules.audit import api as audit_api
 from agency.modules.auth import web as auth_web
 from agency.modules.billing import clients
 from agency.modules.billing.clients import StripeGateway
@@ -26,8 +27,16 @@ from agency.modules.billing.schemas import (
     UrlOut,
     WebhookOut,
 )
-from agency.modules.billing.service import checkout, payments_notice, quotes, reads, webhooks
+from agency.modules.billing.service import (
+    catalogue_admin,
+    checkout,
+    payments_notice,
+    quotes,
+    reads,
+    webhooks,
+)
 from agency.modules.billing.settings import BillingSettings
+from agency.modules.catalogue.api import AdminCatalogueOut, PlanChangesIn, PlanUpdateOut
 from agency.modules.legal import api as legal_api
 from agency.modules.tax import api as tax_api
 
@@ -155,3 +164,33 @@ async def post_portal() -> UrlOut:
     account = await auth_web.require_account()
     url = await reads.portal_url(gateway(), account.id, _public_url() + "/dashboard/billing")
     return UrlOut(url=url)
+
+
+# ---- The admins' catalogue (catalogue_admin.py: here because a price needs Stripe) -------
+
+
+@blueprint.get("/api/admin/catalogue")
+@auth_web.admin_required
+@validate_response(AdminCatalogueOut, 200)
+async def get_admin_catalogue() -> AdminCatalogueOut:
+    """Every family with every plan, hidden ones included: prices, badges, delivery,
+    guarantee, Stripe ids and price history (admins only)."""
+    return await catalogue_admin.catalogue(gateway())
+
+
+@blueprint.patch("/api/admin/catalogue/plans/<key>")
+@auth_web.admin_required
+@validate_request(PlanChangesIn)
+@validate_response(PlanUpdateOut, 200)
+async def patch_admin_plan(key: str, data: PlanChangesIn) -> PlanUpdateOut:
+    """Change a plan: texts, badge, delivery, guarantee, price (a new Stripe price, the old
+    one archived), on sale or hidden; recorded in the price history and the audit log. Public
+    pages show it on their next request (admins only)."""
+    account = await auth_web.require_account()
+    return await catalogue_admin.change_plan(
+        gateway(),
+        key,
+        data,
+        actor=audit_api.Actor(account.id, account.email),
+        prices_include_vat=settings_of(tax_api.TaxSettings).prices_include_vat,
+    )

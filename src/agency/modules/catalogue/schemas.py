@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AliasChoices, BaseModel, Field, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from agency.core.text import Line, Lines, QueryArgs
 from agency.modules.tax.api import TaxDisplay
@@ -21,6 +21,14 @@ Item = Annotated[Line, Field(max_length=200)]
 Mode = Literal["payment", "subscription"]
 Badge = Literal["popular", "premium", "launch"]
 Interval = Literal["month", "year"]
+BADGES: tuple[str, ...] = ("popular", "premium", "launch")
+# Stripe's largest unit_amount (8 digits): €999,999.99.
+MAX_PRICE = 99_999_999
+NAME_MAX = 100
+DELIVERY_MAX = 50
+GUARANTEE_MAX = 100
+FEATURE_MAX = 200
+FEATURES_MAX = 20
 
 
 class PlanIn(BaseModel):
@@ -202,3 +210,161 @@ class PurchasePageQuery(QueryArgs):
     type: str | None = None
     plan: str | None = None
     canceled: str | None = None
+
+
+# ---- The admins' catalogue (/dashboard/admin/catalogue) ---------------------------------
+
+MSG_PRICE = "The price must be a whole number of cents above 0 and at most 99999999 (€999,999.99)."
+MSG_NAME = "The name cannot be empty."
+MSG_NOT_NULL = "This field cannot be empty (null)."
+MSG_ON_SALE = "on_sale must be true or false."
+
+
+def check_price(value: object) -> int:
+    """A price in cents as an API or command receives it: an integer (not a bool, float or
+    text) from 1 to MAX_PRICE; anything else is refused with MSG_PRICE."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_PRICE:
+        raise ValueError(MSG_PRICE)
+    return value
+
+
+class PlanChangesIn(BaseModel):
+    """The changes an admin makes to a plan; a field left out stays as it is. `badge`,
+    `delivery` and `guarantee` may be null (or, for the two texts, empty) to remove them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Line | None = Field(default=None, max_length=NAME_MAX)
+    description: Lines | None = Field(default=None, max_length=TEXT_MAX)
+    price: int | None = Field(
+        default=None, description="Integer cents, 1 to 99999999 (the amount charged)."
+    )
+    badge: Badge | None = None
+    delivery: Line | None = Field(
+        default=None, max_length=DELIVERY_MAX, description='Shown as "Delivery in …".'
+    )
+    guarantee: Line | None = Field(default=None, max_length=GUARANTEE_MAX)
+    features: list[Annotated[Line, Field(max_length=FEATURE_MAX)]] | None = Field(
+        default=None, max_length=FEATURES_MAX, description="Blank lines are dropped."
+    )
+    on_sale: bool | None = Field(
+        default=None,
+        description="False hides the plan from sale (public pages, checkout); existing "
+        "subscriptions and orders are untouched.",
+    )
+
+    @field_validator("name", "description", "price", "features", "on_sale", mode="before")
+    @classmethod
+    def _not_null(cls, value: object) -> object:
+        if value is None:
+            raise ValueError(MSG_NOT_NULL)
+        return value
+
+    @field_validator("price", mode="before")
+    @classmethod
+    def _price(cls, value: object) -> int:
+        return check_price(value)
+
+    @field_validator("on_sale", mode="before")
+    @classmethod
+    def _on_sale(cls, value: object) -> bool:
+        if not isinstance(value, bool):
+            raise ValueError(MSG_ON_SALE)
+        return value
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError(MSG_NAME)
+        return value
+
+    @field_validator("description")
+    @classmethod
+    def _description(cls, value: str) -> str:
+        return value.strip()
+
+    @field_validator("delivery", "guarantee")
+    @classmethod
+    def _optional_line(cls, value: str | None) -> str | None:
+        return (value.strip() or None) if value is not None else None
+
+    @field_validator("features")
+    @classmethod
+    def _features(cls, value: list[str]) -> list[str]:
+        return [item.strip() for item in value if item.strip()]
+
+    def given(self) -> dict[str, object]:
+        """The fields the request names, with their (cleaned) values."""
+        return {name: getattr(self, name) for name in self.model_fields_set}
+
+
+class PriceChangeOut(BaseModel):
+    old_price: int = Field(description="Integer cents.")
+    new_price: int = Field(description="Integer cents.")
+    currency: str
+    source: str = Field(description="seed | file | cli | admin")
+    changed_at: datetime
+
+
+class AdminPlanOut(BaseModel):
+    key: str
+    family: str
+    name: str
+    description: str
+    price: int = Field(description="Integer cents.")
+    currency: str
+    mode: Mode
+    interval: str | None
+    badge: str | None
+    features: list[str]
+    delivery: str | None
+    guarantee: str | None
+    checkout: bool = Field(description="Sold through /start (false: shown on a page only).")
+    on_sale: bool = Field(description="False: hidden from sale (not on the public pages).")
+    original_price: int | None = Field(
+        description="The struck-through previous price the public pages show, if any."
+    )
+    stripe_product_id: str | None
+    stripe_price_id: str | None
+    updated_at: datetime
+    history: list[PriceChangeOut] = Field(description="The price history, newest first.")
+
+
+class AdminFamilyOut(BaseModel):
+    key: str
+    title: str
+    default_plan: str
+    plans: list[AdminPlanOut]
+
+
+class AdminCatalogueOut(BaseModel):
+    families: list[AdminFamilyOut]
+    payments_configured: bool = Field(
+        description="False: price changes are saved, and `agency stripe sync` creates the "
+        "Stripe prices once payments are set up."
+    )
+
+
+class PlanUpdateOut(BaseModel):
+    plan: AdminPlanOut
+    changed: list[str] = Field(description="The fields that changed (empty: nothing did).")
+    message: str = Field(description="What happened, in a sentence for the admin.")
+    stripe: Literal["created", "matched", "not_configured", "not_sold", "none"] = Field(
+        description="What was done at Stripe: a new price created (the old one archived), "
+        "an existing one matched, nothing because payments are not set up, nothing because "
+        "the plan is not sold through checkout, or nothing because no price had to change."
+    )
+    warning: str | None = Field(
+        default=None, description="Something the admin must still do (e.g. archive a price)."
+    )
+
+
+@dataclass(frozen=True)
+class PlanUpdate:
+    """What `update_plan` changed: field -> (before, after)."""
+
+    key: str
+    changes: dict[str, tuple[object, object]]
+    price_change: PriceChangeInfo | None

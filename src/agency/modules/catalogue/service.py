@@ -14,19 +14,29 @@ from typing import Any
 from pydantic import ValidationError
 from tortoise import connections
 from tortoise.expressions import F
+from tortoise.transactions import in_transaction
 
-from agency.core.errors import NotFound, ValidationFailed
+from agency.core.errors import Conflict, NotFound, ValidationFailed
 from agency.core.paths import config_dir
 from agency.core.web.coalesce import Coalesced
+from agency.modules.audit import api as audit_api
+from agency.modules.audit.api import Actor
 from agency.modules.catalogue.models import CatalogueVersion, Family, Plan, PriceChange
 from agency.modules.catalogue.schemas import (
+    MAX_PRICE,
+    AdminCatalogueOut,
+    AdminFamilyOut,
+    AdminPlanOut,
     CatalogueIn,
     CatalogueOut,
     FamilyOut,
+    PlanChangesIn,
     PlanIn,
     PlanInfo,
     PlanOut,
+    PlanUpdate,
     PriceChangeInfo,
+    PriceChangeOut,
     SeedReport,
 )
 from agency.modules.tax.api import TaxDisplay
@@ -116,25 +126,27 @@ def parse_price(text: str) -> int:
     return cents
 
 
-async def set_price(key: str, price: int, *, source: str = "cli") -> PriceChangeInfo | None:
-    """Change a plan's price, recording the change in its price history (None: unchanged).
+async def set_price(
+    key: str, price: int, *, source: str = "cli", actor: Actor | None = None
+) -> PriceChangeInfo | None:
+    """Change a plan's price, recording the change in its price history and the audit log
+    (`actor`, the command line by default) in one transaction (None: unchanged).
 
     A lower price makes the old one the plan's struck-through previous price; a higher one
-    ends any struck price."""
+    ends any struck price. The Stripe price follows with the next `agency stripe sync`."""
     if price <= 0:
         raise ValidationFailed("A price must be above zero.")
-    plan = await Plan.get_or_none(key=key)
-    if plan is None:
+    if price > MAX_PRICE:
+        raise ValidationFailed(f"A price must be at most €{MAX_PRICE / 100:,.2f}.")
+    if await Plan.get_or_none(key=key) is None:
         raise NotFound(f"There is no plan {key!r}.", code="plan_not_found")
-    if plan.price == price:
-        return None
-    change = await PriceChange.create(
-        plan=key, old_price=plan.price, new_price=price, currency=plan.currency, source=source
+    update = await update_plan(
+        key,
+        PlanChangesIn(price=price),
+        actor=actor or Actor.cli(),
+        source=source,
     )
-    # The Stripe price follows with the next `agency stripe sync`.
-    await Plan.filter(key=key).update(price=price)
-    await changed()
-    return _change_info(change)
+    return update.price_change
 
 
 def _change_info(change: PriceChange) -> PriceChangeInfo:
@@ -439,3 +451,212 @@ def purchase_page(template: str, embeddable: str, *, canceled: bool) -> str:
     page = template if canceled else template.replace(CANCELED_NOTE, "", 1)
     embedded = f'<script type="application/json" id="{EMBEDDED_CATALOGUE_ID}">{embeddable}</script>'
     return page.replace("</body>", embedded + "</body>", 1)
+
+
+# ---- The admins' catalogue (/dashboard/admin/catalogue) ---------------------------------
+# Every change is one transaction: the plan's row, its price history (source "admin"), the
+# Stripe ids when billing created a price for it, the audit entries, and the catalogue's
+# version (every process's public catalogue is rebuilt on its next request).
+
+# The fields an admin edits, as PlanChangesIn names them; `on_sale` is the row's `active`.
+_TEXT_FIELDS = ("name", "description", "badge", "delivery", "guarantee", "features")
+MSG_CHANGED_MEANWHILE = (
+    "The plan's price was changed meanwhile (now {price}). Reload the catalogue and try again."
+)
+
+
+def _history_out(changes: list[PriceChange]) -> list[PriceChangeOut]:
+    return [
+        PriceChangeOut(
+            old_price=c.old_price,
+            new_price=c.new_price,
+            currency=c.currency,
+            source=c.source,
+            changed_at=c.changed_at,
+        )
+        for c in sorted(changes, key=lambda c: (c.changed_at, c.id), reverse=True)
+    ]
+
+
+def _admin_plan(plan: Plan, history: list[PriceChange]) -> AdminPlanOut:
+    oldest_first = [_change_info(c) for c in sorted(history, key=lambda c: (c.changed_at, c.id))]
+    return AdminPlanOut(
+        key=plan.key,
+        family=plan.family,
+        name=plan.name,
+        description=plan.description,
+        price=plan.price,
+        currency=plan.currency,
+        mode=plan.mode,
+        interval=plan.interval,
+        badge=plan.badge,
+        features=list(plan.features),
+        delivery=plan.delivery,
+        guarantee=plan.guarantee,
+        checkout=plan.checkout,
+        on_sale=plan.active,
+        original_price=previous_price(plan.price, oldest_first),
+        stripe_product_id=plan.stripe_product_id,
+        stripe_price_id=plan.stripe_price_id,
+        updated_at=plan.updated_at,
+        history=_history_out(history),
+    )
+
+
+async def admin_catalogue(*, payments_configured: bool) -> AdminCatalogueOut:
+    """Every family with every plan (hidden ones and those no longer in the data file too),
+    each with its Stripe ids and price history: three queries."""
+    plans = await Plan.all().order_by("sort_order", "key")
+    families = await Family.all().order_by("sort_order")
+    histories: dict[str, list[PriceChange]] = {}
+    for change in await PriceChange.all():
+        histories.setdefault(change.plan, []).append(change)
+    by_family: dict[str, list[AdminPlanOut]] = {}
+    for plan in plans:
+        by_family.setdefault(plan.family, []).append(_admin_plan(plan, histories.get(plan.key, [])))
+    out = [
+        AdminFamilyOut(
+            key=f.key, title=f.title, default_plan=f.default_plan, plans=by_family.pop(f.key, [])
+        )
+        for f in families
+    ]
+    # Plans of a family the data file no longer has (never deleted: orders point at them).
+    out += [
+        AdminFamilyOut(key=key, title=key, default_plan="", plans=rest)
+        for key, rest in by_family.items()
+    ]
+    return AdminCatalogueOut(families=out, payments_configured=payments_configured)
+
+
+async def admin_plan(key: str) -> AdminPlanOut:
+    plan = await Plan.get_or_none(key=key)
+    if plan is None:
+        raise NotFound(f"There is no plan {key!r}.", code="plan_not_found")
+    return _admin_plan(plan, list(await PriceChange.filter(plan=key)))
+
+
+def _current(plan: Plan, field: str) -> object:
+    if field == "on_sale":
+        return plan.active
+    value = getattr(plan, field)
+    return list(value) if field == "features" else value
+
+
+def changes_of(plan: Plan, changes: PlanChangesIn) -> dict[str, tuple[object, object]]:
+    """field -> (before, after) for each field `changes` names with a value other than the
+    plan's (nothing for a field sent unchanged)."""
+    found: dict[str, tuple[object, object]] = {}
+    for field, value in changes.given().items():
+        before = _current(plan, field)
+        if before != value:
+            found[field] = (before, value)
+    return found
+
+
+async def pending_changes(key: str, changes: PlanChangesIn) -> dict[str, tuple[object, object]]:
+    """What `update_plan(key, changes)` would change (404 for an unknown plan)."""
+    plan = await Plan.get_or_none(key=key)
+    if plan is None:
+        raise NotFound(f"There is no plan {key!r}.", code="plan_not_found")
+    return changes_of(plan, changes)
+
+
+async def update_plan(
+    key: str,
+    changes: PlanChangesIn,
+    *,
+    actor: Actor,
+    source: str = "admin",
+    stripe_ids: tuple[str, str] | None = None,
+    expected_price: int | None = None,
+) -> PlanUpdate:
+    """Apply an admin's changes to a plan in one transaction, with its audit entries: a new
+    price is recorded in the price history (its old price becomes the struck-through previous
+    price when it was lowered), `stripe_ids` (product, price) are those billing created for
+    the new state, and the catalogue's version is counted so every public page shows it on its
+    next request. `expected_price`: the price the caller saw (billing, which asked Stripe for a
+    price meanwhile); another one now is a 409 and nothing is written."""
+    async with in_transaction():
+        plan = await Plan.get_or_none(key=key)
+        if plan is None:
+            raise NotFound(f"There is no plan {key!r}.", code="plan_not_found")
+        if expected_price is not None and plan.price != expected_price:
+            raise Conflict(
+                MSG_CHANGED_MEANWHILE.format(price=f"€{plan.price / 100:,.2f}"),
+                code="plan_changed",
+            )
+        found = changes_of(plan, changes)
+        values: dict[str, Any] = {}
+        for field, (_before, after) in found.items():
+            values["active" if field == "on_sale" else field] = after
+        before_ids = (plan.stripe_product_id, plan.stripe_price_id)
+        if stripe_ids is not None and stripe_ids != before_ids:
+            values["stripe_product_id"], values["stripe_price_id"] = stripe_ids
+        if not values:
+            return PlanUpdate(key, {}, None)
+        price_change = None
+        if "price" in found:
+            # Only this request's own price moves the row (a concurrent change is refused).
+            moved = await Plan.filter(key=key, price=plan.price).update(**values)
+            if not moved:
+                raise Conflict(MSG_CHANGED_MEANWHILE.format(price="another"), code="plan_changed")
+            record = await PriceChange.create(
+                plan=key,
+                old_price=plan.price,
+                new_price=values["price"],
+                currency=plan.currency,
+                source=source,
+            )
+            price_change = _change_info(record)
+        else:
+            await Plan.filter(key=key).update(**values)
+        await _audit(plan, found, actor, stripe_before=before_ids[1], stripe_after=values)
+        await changed()
+    return PlanUpdate(key, found, price_change)
+
+
+async def _audit(
+    plan: Plan,
+    found: dict[str, tuple[object, object]],
+    actor: Actor,
+    *,
+    stripe_before: str | None,
+    stripe_after: dict[str, Any],
+) -> None:
+    """One entry per kind of change: the price (with the Stripe price it replaced), the
+    texts, hiding or showing the plan."""
+    label = str(found.get("name", (plan.name, plan.name))[1])
+
+    async def write(action: str, before: dict[str, Any], after: dict[str, Any]) -> None:
+        await audit_api.record(
+            actor,
+            action,
+            target_type="plan",
+            target_id=plan.key,
+            target_label=label,
+            before=before,
+            after=after,
+        )
+
+    if "price" in found:
+        old, new = found["price"]
+        before: dict[str, Any] = {"price": old, "currency": plan.currency}
+        after: dict[str, Any] = {"price": new, "currency": plan.currency}
+        if "stripe_price_id" in stripe_after:
+            before["stripe_price_id"] = stripe_before
+            after["stripe_price_id"] = stripe_after["stripe_price_id"]
+        await write("catalogue.price_changed", before, after)
+    texts = {f: found[f] for f in _TEXT_FIELDS if f in found}
+    if texts:
+        await write(
+            "catalogue.plan_updated",
+            {f: pair[0] for f, pair in texts.items()},
+            {f: pair[1] for f, pair in texts.items()},
+        )
+    if "on_sale" in found:
+        shown = bool(found["on_sale"][1])
+        await write(
+            "catalogue.plan_shown" if shown else "catalogue.plan_hidden",
+            {"on_sale": not shown},
+            {"on_sale": shown},
+        )
