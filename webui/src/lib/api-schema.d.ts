@@ -88,6 +88,21 @@ export interface paths {
      */
     get: operations["get_get_admin_audit"];
   };
+  "/api/admin/catalogue": {
+    /**
+     * Every family with every plan, hidden ones included: prices, badges, delivery,
+     * @description guarantee, Stripe ids and price history (admins only).
+     */
+    get: operations["get_get_admin_catalogue"];
+  };
+  "/api/admin/catalogue/plans/{key}": {
+    /**
+     * Change a plan: texts, badge, delivery, guarantee, price (a new Stripe price, the old
+     * @description one archived), on sale or hidden; recorded in the price history and the audit log. Public
+     * pages show it on their next request (admins only).
+     */
+    patch: operations["patch_patch_admin_plan"];
+  };
   "/api/admin/contracts": {
     /** Withdrawals and cancellations, newest first (admins only). */
     get: operations["get_get_admin_contracts"];
@@ -475,6 +490,17 @@ export interface components {
        */
       via: string;
     };
+    /** AdminFamilyOut */
+    AdminFamilyOut: {
+      /** Default Plan */
+      default_plan: string;
+      /** Key */
+      key: string;
+      /** Plans */
+      plans: components["schemas"]["AdminPlanOut"][];
+      /** Title */
+      title: string;
+    };
     /** AdminInvoiceOut */
     AdminInvoiceOut: {
       /** Buyer Name */
@@ -554,6 +580,68 @@ export interface components {
       user_id: number | null;
       /** Vat */
       vat: number;
+    };
+    /** AdminPlanOut */
+    AdminPlanOut: {
+      /** Badge */
+      badge: ("popular" | "premium" | "launch") | null;
+      /**
+       * Checkout
+       * @description Sold through /start (false: shown on a page only).
+       */
+      checkout: boolean;
+      /** Currency */
+      currency: string;
+      /** Delivery */
+      delivery: string | null;
+      /** Description */
+      description: string;
+      /** Family */
+      family: string;
+      /** Features */
+      features: string[];
+      /** Guarantee */
+      guarantee: string | null;
+      /**
+       * History
+       * @description The price history, newest first.
+       */
+      history: components["schemas"]["PriceChangeOut"][];
+      /** Interval */
+      interval: ("month" | "year") | null;
+      /** Key */
+      key: string;
+      /**
+       * Mode
+       * @enum {string}
+       */
+      mode: "payment" | "subscription";
+      /** Name */
+      name: string;
+      /**
+       * On Sale
+       * @description False: hidden from sale (not on the public pages).
+       */
+      on_sale: boolean;
+      /**
+       * Original Price
+       * @description The struck-through previous price the public pages show, if any.
+       */
+      original_price: number | null;
+      /**
+       * Price
+       * @description Integer cents.
+       */
+      price: number;
+      /** Stripe Price Id */
+      stripe_price_id: string | null;
+      /** Stripe Product Id */
+      stripe_product_id: string | null;
+      /**
+       * Updated At
+       * Format: date-time
+       */
+      updated_at: string;
     };
     /** AdminSupportRequestOut */
     AdminSupportRequestOut: {
@@ -1428,6 +1516,31 @@ export interface components {
       recurring: number;
       /** Total */
       total: number;
+    };
+    /** PriceChangeOut */
+    PriceChangeOut: {
+      /**
+       * Changed At
+       * Format: date-time
+       */
+      changed_at: string;
+      /** Currency */
+      currency: string;
+      /**
+       * New Price
+       * @description Integer cents.
+       */
+      new_price: number;
+      /**
+       * Old Price
+       * @description Integer cents.
+       */
+      old_price: number;
+      /**
+       * Source
+       * @description seed | file | cli | admin
+       */
+      source: string;
     };
     /** ReplyOut */
     ReplyOut: {
@@ -2567,6 +2680,120 @@ export interface operations {
              * @description Pass as `before_id` for the next (older) page; null: this is the last.
              */
             next_before_id: number | null;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Every family with every plan, hidden ones included: prices, badges, delivery,
+   * @description guarantee, Stripe ids and price history (admins only).
+   */
+  get_get_admin_catalogue: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Families */
+            families: components["schemas"]["AdminFamilyOut"][];
+            /**
+             * Payments Configured
+             * @description False: price changes are saved, and `agency stripe sync` creates the Stripe prices once payments are set up.
+             */
+            payments_configured: boolean;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Change a plan: texts, badge, delivery, guarantee, price (a new Stripe price, the old
+   * @description one archived), on sale or hidden; recorded in the price history and the audit log. Public
+   * pages show it on their next request (admins only).
+   */
+  patch_patch_admin_plan: {
+    parameters: {
+      path: {
+        key: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Badge
+           * @default null
+           */
+          badge?: ("popular" | "premium" | "launch") | null;
+          /**
+           * Delivery
+           * @description Shown as "Delivery in …".
+           * @default null
+           */
+          delivery?: string | null;
+          /**
+           * Description
+           * @default null
+           */
+          description?: string | null;
+          /**
+           * Features
+           * @description Blank lines are dropped.
+           * @default null
+           */
+          features?: string[] | null;
+          /**
+           * Guarantee
+           * @default null
+           */
+          guarantee?: string | null;
+          /**
+           * Name
+           * @default null
+           */
+          name?: string | null;
+          /**
+           * On Sale
+           * @description False hides the plan from sale (public pages, checkout); existing subscriptions and orders are untouched.
+           * @default null
+           */
+          on_sale?: boolean | null;
+          /**
+           * Price
+           * @description Integer cents, 1 to 99999999 (the amount charged).
+           * @default null
+           */
+          price?: number | null;
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Changed
+             * @description The fields that changed (empty: nothing did).
+             */
+            changed: string[];
+            /**
+             * Message
+             * @description What happened, in a sentence for the admin.
+             */
+            message: string;
+            plan: components["schemas"]["AdminPlanOut"];
+            /**
+             * Stripe
+             * @description What was done at Stripe: a new price created (the old one archived), an existing one matched, nothing because payments are not set up, nothing because the plan is not sold through checkout, or nothing because no price had to change.
+             * @enum {string}
+             */
+            stripe: "created" | "matched" | "not_configured" | "not_sold" | "none";
+            /**
+             * Warning
+             * @description Something the admin must still do (e.g. archive a price).
+             * @default null
+             */
+            warning?: string | null;
           };
         };
       };

@@ -316,8 +316,8 @@ class AdminPlanOut(BaseModel):
     price: int = Field(description="Integer cents.")
     currency: str
     mode: Mode
-    interval: str | None
-    badge: str | None
+    interval: Interval | None
+    badge: Badge | None
     features: list[str]
     delivery: str | None
     guarantee: str | None
