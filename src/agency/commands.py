@@ -24,7 +24,11 @@ GROUPS: tuple[LazyCommand, ...] = (
     LazyCommand(
         "invoices", "agency.modules.invoices.cli:app", "Invoices and credit notes from Stripe."
     ),
-    LazyCommand("billing", "agency.modules.invoices.cli:billing_app", "The agency's VAT figures."),
+    LazyCommand(
+        "billing",
+        "agency.modules.billing.cli:billing_app",
+        "The agency's figures: the VAT report, the MRR log's backfill.",
+    ),
     LazyCommand("stripe", "agency.modules.billing.cli:app", "Payments with Stripe."),
     LazyCommand("support", "agency.modules.support.cli:app", "Support requests."),
     LazyCommand("contracts", "agency.modules.contracts.cli:app", "Withdrawals and cancellations."),

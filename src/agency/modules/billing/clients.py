@@ -181,6 +181,18 @@ class StripeGateway:
             )
         return _dict(subscription)
 
+    async def all_subscriptions(self) -> list[dict[str, Any]]:
+        """Every subscription of the account, ended ones too (`agency billing backfill`), with
+        what their MRR is computed from expanded, all pages."""
+        found = await self.client.v1.subscriptions.list_async(
+            params={
+                "status": "all",
+                "limit": 100,
+                "expand": ["data.discounts.source.coupon", "data.latest_invoice"],
+            }
+        )
+        return [_dict(subscription) async for subscription in found.auto_paging_iter()]
+
     async def retrieve_payment_intent(self, payment_intent_id: str) -> dict[str, Any]:
         with _missing_is_lookup_error():
             intent = await self.client.v1.payment_intents.retrieve_async(

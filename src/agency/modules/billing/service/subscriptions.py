@@ -29,7 +29,12 @@ async def reconcile(gateway: StripeGateway) -> list[str]:
 async def fetch_row(gateway: StripeGateway, subscription_id: str) -> dict[str, Any] | None:
     """Stripe's current state of a subscription as our row's values; None when it belongs to
     no user we know."""
-    subscription = await gateway.retrieve_subscription(subscription_id)
+    return await row_of(await gateway.retrieve_subscription(subscription_id))
+
+
+async def row_of(subscription: dict[str, Any]) -> dict[str, Any] | None:
+    """A subscription as Stripe answered it (its discounts' coupons and latest invoice expanded)
+    as our row's values; None when it belongs to no user we know."""
     customer = subscription.get("customer")
     customer_id = customer.get("id") if isinstance(customer, dict) else customer
     user_id = await user_for(customer_id, subscription.get("metadata"))
