@@ -240,6 +240,7 @@ export function LineChart({
   setActive,
   format,
   height = 220,
+  floor = 1,
 }: {
   points: readonly LinePoint[]
   width: number
@@ -247,8 +248,10 @@ export function LineChart({
   setActive: (index: number | null) => void
   format: (value: number) => string
   height?: number
+  /** The least top of the scale (all zeros still get a readable axis). */
+  floor?: number
 }) {
-  const { max, step } = niceScale(Math.max(0, ...points.map((p) => p.value)))
+  const { max, step } = niceScale(Math.max(floor, ...points.map((p) => p.value)))
   const ticks: number[] = []
   for (let v = 0; v <= max + step / 2; v += step) ticks.push(v)
   const left = Math.max(...ticks.map((t) => format(t).length)) * CHAR + 12
@@ -331,6 +334,12 @@ export interface Bar {
 }
 
 const ROW = 48
+/** A row whose label and figure do not fit on one line writes the figure on a line of its own. */
+const ROW_TWO_LINES = 66
+
+function fitsOneLine(bar: Bar, width: number): boolean {
+  return (bar.label.length + bar.text.length) * CHAR + 24 <= width
+}
 
 export function BarChart({
   bars,
@@ -351,31 +360,45 @@ export function BarChart({
   const plotW = Math.max(10, width - pad * 2)
   const x = (v: number) => pad + (Math.max(0, v) / max) * plotW
   const hasPrevious = bars.some((b) => b.previous !== undefined)
-  const height = bars.length * ROW + 4
+  const oneLine = bars.map((bar) => fitsOneLine(bar, width))
+  const tops: number[] = []
+  let height = 0
+  for (const fits of oneLine) {
+    tops.push(height)
+    height += fits ? ROW : ROW_TWO_LINES
+  }
+  height += 4
   return (
     <svg className="ov-svg" width={width} height={height} viewBox={`0 0 ${width} ${height}`} aria-hidden="true" focusable="false" onPointerLeave={() => setActive(null)}>
       {bars.map((bar, i) => {
-        const top = i * ROW
+        const top = tops[i]
+        const rowHeight = oneLine[i] ? ROW : ROW_TWO_LINES
         const lo = Math.min(bar.from, bar.to)
         const hi = Math.max(bar.from, bar.to)
-        const barY = top + 22
+        const barY = top + rowHeight - 26
         const barH = hasPrevious ? 14 : 18
         return (
           <g key={bar.label} className={cx('ov-bar', `ov-bar--${bar.tone}`, active === i && 'ov-bar--active')} onPointerEnter={() => setActive(i)}>
-            <rect className="ov-bar__hit" x={0} y={top} width={width} height={ROW} />
+            <rect className="ov-bar__hit" x={0} y={top} width={width} height={rowHeight} />
             <text className="ov-svg__label" x={pad} y={top + 15}>
               {bar.label}
             </text>
-            <text className="ov-svg__value" x={width - pad} y={top + 15} textAnchor="end">
-              {bar.text}
-            </text>
+            {oneLine[i] ? (
+              <text className="ov-svg__value" x={width - pad} y={top + 15} textAnchor="end">
+                {bar.text}
+              </text>
+            ) : (
+              <text className="ov-svg__value" x={pad} y={top + 33}>
+                {bar.text}
+              </text>
+            )}
             <rect className="ov-bar__track" x={pad} y={barY} width={plotW} height={barH} rx={3} />
             <rect className="ov-bar__fill" x={x(lo)} y={barY} width={Math.max(hi > lo ? 2 : 0, x(hi) - x(lo))} height={barH} rx={3} />
             {bar.previous !== undefined && (
               <rect className="ov-bar__previous" x={pad} y={barY + barH + 3} width={Math.max(bar.previous > 0 ? 2 : 0, x(bar.previous) - pad)} height={5} rx={2} />
             )}
             {connect && i < bars.length - 1 && (
-              <line className="ov-bar__connector" x1={x(bar.to)} x2={x(bar.to)} y1={barY + barH} y2={top + ROW + 22} />
+              <line className="ov-bar__connector" x1={x(bar.to)} x2={x(bar.to)} y1={barY + barH} y2={tops[i + 1] + (oneLine[i + 1] ? ROW : ROW_TWO_LINES) - 26} />
             )}
           </g>
         )

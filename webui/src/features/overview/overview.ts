@@ -144,16 +144,19 @@ export function dayTime(iso: string): string {
   return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())} UTC`
 }
 
-/** True for the figures of a new install: nothing counted anywhere yet. */
+/**
+ * True for the figures of a new install: no money, lead, checkout, free-tool run, website or
+ * support request counted yet (sign-ups alone do not count: the admins' own accounts are some).
+ */
 export function isEmpty(data: Overview): boolean {
   const cards = data.cards
   const compared = [cards.mrr, cards.one_time_revenue, cards.recurring_revenue, cards.new_customers, cards.failed_payments, cards.active_subscriptions]
   return (
     compared.every((c) => c.current === 0 && c.previous === 0) &&
     data.mrr_series.every((p) => p.mrr === 0) &&
-    data.funnel.steps.every((s) => s.current === 0 && s.previous === 0) &&
+    data.funnel.steps.every((s) => s.key === 'signups' || (s.current === 0 && s.previous === 0)) &&
     data.funnel.leads_by_source.every((s) => s.current === 0 && s.previous === 0) &&
-    data.revenue_by_plan.length === 0 &&
+    data.revenue_by_plan.every((p) => p.total === 0) &&
     data.failed_payments.length === 0 &&
     data.past_due.length === 0 &&
     data.websites.by_status.every((s) => s.count === 0) &&

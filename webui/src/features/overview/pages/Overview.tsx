@@ -399,6 +399,7 @@ function MrrChart({ data }: { data: Overview }) {
           active={active}
           setActive={setActive}
           format={money}
+          floor={10000}
           points={series.map((p) => ({ label: p.date, tick: shortDay(p.date), value: p.mrr }))}
         />
       )}
