@@ -330,3 +330,35 @@ async def test_an_expired_checkout_is_abandoned(shop: Any, fake: FakeStripe) -> 
     await deliver_all(client, fake.events("checkout.session.expired"))
     start, end = window()
     assert await billing_api.checkout_counts(start, end) == billing_api.CheckoutCounts(1, 0, 1)
+
+
+BERLIN = {"country": "DE", "line1": "Unter den Linden 1", "postal_code": "10117", "city": "Berlin"}
+
+
+async def test_with_stripe_tax_the_invoices_split_is_taken(tax_shop: Any, fake: FakeStripe) -> None:
+    """Stripe Tax splits the gross price on the invoice (2900 = 2437 + 463 VAT): MRR and
+    revenue take its net; with a forever coupon the tax is on the discounted amount."""
+    client = await signed_up(tax_shop.app, "taxed@example.de")
+    status, data = await checkout(client, "professional")
+    assert status == 200, data
+    before = len(fake.events())
+    await fake.pay_async(data["url"].rstrip("/").rsplit("/", 1)[1], **BERLIN)
+    await deliver_all(client, fake.events()[before:])
+    subscription = await Subscription.get()
+    assert subscription.mrr == 2437
+    start, end = window()
+    assert await billing_api.recurring_revenue(start, end) == 2437
+    gateway = tax_shop.app.extensions["billing.gateway"]
+    coupon = await gateway.client.v1.coupons.create_async(
+        params={"percent_off": 20, "duration": "forever"}
+    )
+    before = len(fake.events())
+    await gateway.client.v1.subscriptions.update_async(
+        subscription.id, params={"discounts": [{"coupon": coupon.id}]}
+    )
+    await fake.renew_async(subscription.id)  # the next invoice, discounted: 2320 gross
+    await deliver_all(client, fake.events()[before:])
+    # 2320 with 19 % inside: 370 VAT, 1950 net
+    assert (await Subscription.get()).mrr == 1950
+    assert await movements() == [("new", 2437, "EUR"), ("contraction", -487, "EUR")]
+    assert await billing_api.recurring_revenue(start, end) == 2437 + 1950

@@ -9,8 +9,8 @@ each divided by `interval_count`); metered items (usage_type `metered`) count 0.
 whose `duration` is `forever` reduce it (percent_off, or amount_off per billing period normalised
 the same way); `once` and `repeating` do not. VAT is excluded: an `exclusive` price's amount is
 net; for an `inclusive` price the tax share of the latest invoice is taken out
-(`subtotal_excluding_tax / subtotal`) when Stripe Tax split it, else the rate checkout chose
-(the subscription's metadata `vat_kind`, `vat_rate`), else the amount is taken as it is.
+(`total_excluding_tax / total`, else the subtotals) when Stripe Tax split it, else the rate
+checkout chose (the subscription's metadata `vat_kind`, `vat_rate`), else the amount as it is.
 Rounded half up to the cent once, at the end.
 """
 
@@ -148,16 +148,22 @@ def _apply_forever_discounts(total: Fraction, subscription: Mapping[str, Any]) -
 
 def _net_share(subscription: Mapping[str, Any]) -> Fraction:
     """The share of the amount that is not VAT: 1 for exclusive prices; for inclusive ones what
-    the latest invoice says when Stripe Tax split it (its subtotal without and with tax), else
+    the latest invoice says when Stripe Tax split it (its total, else its subtotal, without and
+    with tax), else
     the rate checkout chose (the metadata's `vat_kind` standard and `vat_rate` in basis points),
     else 1 (no VAT: reverse charge, small business, outside the EU, or unknown)."""
     items = _items(subscription)
     if not any(_obj(i.get("price")).get("tax_behavior") == "inclusive" for i in items):
         return Fraction(1)
     invoice = _obj(subscription.get("latest_invoice"))
-    without, with_tax = invoice.get("subtotal_excluding_tax"), invoice.get("subtotal")
-    if type(without) is int and type(with_tax) is int and 0 <= without < with_tax:
-        return Fraction(without, with_tax)
+    # What was charged (after discounts) first: its tax is on exactly that amount.
+    for without_key, with_key in (
+        ("total_excluding_tax", "total"),
+        ("subtotal_excluding_tax", "subtotal"),
+    ):
+        without, with_tax = invoice.get(without_key), invoice.get(with_key)
+        if type(without) is int and type(with_tax) is int and 0 <= without < with_tax:
+            return Fraction(without, with_tax)
     return vat_free_share(_obj(subscription.get("metadata")))
 
 
