@@ -1,4 +1,1 @@
-// Placeholder while the page is being built (issue 28); replaced by the feature's page.
-export default function AdminAuditPlaceholder() {
-  return <p>Coming soon.</p>
-}
+export { AdminAuditPage as default } from '../../features/audit'
