@@ -8,7 +8,7 @@ from agency.modules.auth.service.accounts import (
     get_account_by_email,
     register_or_authenticate,
 )
-from agency.modules.auth.service.figures import signups
+from agency.modules.auth.service.figures import signups, user_ids_by_email
 from agency.modules.auth.service.validation import (
     MSG_EMAIL_INVALID,
     normalise_email,
@@ -27,5 +27,6 @@ __all__ = [
     "password_problem",
     "register_or_authenticate",
     "signups",
+    "user_ids_by_email",
     "valid_email",
 ]

@@ -18,6 +18,8 @@ class Lead(Model):
 
     class Meta:
         table = "insights_lead"
+        # The owner's overview counts a period's leads per source from this index alone.
+        indexes = (("created_at", "source"),)
 
 
 class NewsletterConsent(Model):

@@ -35,4 +35,6 @@ class SpeedTest(Model):
 
     class Meta:
         table = "insights_speed_test"
-        indexes = (("domain", "strategy", "finished_at"),)
+        # The speed history's, and the owner's overview's visitors' tests of a period (a
+        # covering index: the count and the e-mail addresses read only it).
+        indexes = (("domain", "strategy", "finished_at"), ("source", "created_at", "email"))

@@ -403,30 +403,47 @@ async def _revenue_by_plan(
 async def _tools(
     start: datetime, end: datetime, previous_start: datetime, previous_end: datetime
 ) -> Tools:
-    (tests, tests_before, analyses, analyses_before) = await asyncio.gather(
-        speedtest_api.visitor_tests(start, end),
-        speedtest_api.visitor_tests(previous_start, previous_end),
-        analysis_api.visitor_analyses(start, end),
-        analysis_api.visitor_analyses(previous_start, previous_end),
-    )
+    async with asyncio.TaskGroup() as group:
+        tests_task = group.create_task(speedtest_api.visitor_tests(start, end))
+        tests_before = group.create_task(
+            speedtest_api.visitor_tests(previous_start, previous_end, emails=False)
+        )
+        analyses_task = group.create_task(analysis_api.visitor_analyses(start, end))
+        analyses_before = group.create_task(
+            analysis_api.visitor_analyses(previous_start, previous_end, emails=False)
+        )
+    tests, analyses = tests_task.result(), analyses_task.result()
+    # The people behind the addresses (those with an account), then which of them paid.
+    accounts = await auth_api.user_ids_by_email(set(tests.emails | analyses.emails))
     test_buyers, analysis_buyers = await asyncio.gather(
-        billing_api.buyers_among(None, set(tests.emails), start, end),
-        billing_api.buyers_among(None, set(analyses.emails), start, end),
+        _buyers(tests.emails, accounts, start, end),
+        _buyers(analyses.emails, accounts, start, end),
     )
     return Tools(
         speed_tests=ToolFigures(
             current=tests.runs,
-            previous=tests_before.runs,
+            previous=tests_before.result().runs,
             became_leads=len(tests.emails),
             became_purchases=test_buyers,
         ),
         analyses=ToolFigures(
             current=analyses.runs,
-            previous=analyses_before.runs,
+            previous=analyses_before.result().runs,
             became_leads=len(analyses.emails),
             became_purchases=analysis_buyers,
         ),
     )
+
+
+async def _buyers(
+    emails: frozenset[str], accounts: dict[str, int], start: datetime, end: datetime
+) -> int:
+    """How many of the people with these addresses paid an order in [start, end): only those
+    with an account can have (an order belongs to an account)."""
+    user_ids = {accounts[email] for email in emails if email in accounts}
+    if not user_ids:
+        return 0
+    return await billing_api.buyers_among(user_ids, set(), start, end)
 
 
 async def overview_for(
