@@ -229,6 +229,8 @@ async def test_filters_by_action_actor_target_and_days(admin: Any) -> None:
         "Grace@Agency.example"
     ]
     assert len(await entries(admin, "?actor=AGENCY.EXAMPLE")) == 3
+    assert await entries(admin, "?actor=%25") == []  # LIKE's wildcards are plain text
+    assert await entries(admin, "?actor=grace_agency") == []
     by_target = await entries(admin, "?target_type=site&target_id=1")
     assert [(e["target_id"], e["action"]) for e in by_target] == [("1", "site.status_changed")]
     january = await entries(admin, "?since=2026-01-15&until=2026-01-15")
