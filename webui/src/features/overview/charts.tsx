@@ -46,10 +46,20 @@ export interface TableData {
   csvColumns?: readonly string[]
 }
 
-export function DataTable({ caption, data, captionHidden = false }: { caption: string; data: TableData; captionHidden?: boolean }) {
-  return (
-    <div className="table-wrap">
-      <table className="data-table ov-table">
+export function DataTable({
+  caption,
+  data,
+  captionHidden = false,
+  scroll = true,
+}: {
+  caption: string
+  data: TableData
+  captionHidden?: boolean
+  /** In a scrolling box (a table on screen); a visually hidden table is not (nothing to scroll with the keyboard). */
+  scroll?: boolean
+}) {
+  const table = (
+    <table className="data-table ov-table">
         <caption className={captionHidden ? 'visually-hidden' : 'ov-table__caption'}>{caption}</caption>
         <thead>
           <tr>
@@ -78,8 +88,8 @@ export function DataTable({ caption, data, captionHidden = false }: { caption: s
           ))}
         </tbody>
       </table>
-    </div>
   )
+  return scroll ? <div className="table-wrap">{table}</div> : table
 }
 
 export function CsvButton({ data, what }: { data: TableData; what: string }) {
@@ -205,7 +215,7 @@ export function ChartFrame({ id, title, note, summary, readings, table, legend, 
       </p>
       {legend}
       <div id={tableId} className={showTable ? 'ov-chart__table' : 'visually-hidden'}>
-        <DataTable caption={`${title}: the data`} data={table} />
+        <DataTable caption={`${title}: the data`} data={table} scroll={showTable} />
       </div>
     </section>
   )

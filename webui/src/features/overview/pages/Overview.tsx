@@ -101,7 +101,7 @@ function PeriodPicker({
   }
 
   return (
-    <form className="ov-period" onSubmit={apply} aria-label="Period">
+    <form className="ov-period" onSubmit={apply}>
       <div className="field ov-period__field">
         <label className="field__label" htmlFor={selectId}>
           Period
