@@ -86,7 +86,9 @@ function featureZones(...targets) {
   return featureNames.map((feature) => ({
     target: [...targets, `${src}/features/!(${feature})/**`],
     from: `./src/features/${feature}`,
-    except: ['./index.ts'],
+    // admin/index.ts: a feature's admin pages, a surface of their own so that the public
+    // pages, which import index.ts, never load them.
+    except: ['./index.ts', './admin/index.ts'],
     message: `Outside src/features/${feature}/, import it through its public surface, its index.ts.`,
   }))
 }

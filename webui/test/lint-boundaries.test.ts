@@ -46,6 +46,7 @@ describe('import boundaries (eslint.config.js)', { timeout: 60_000 }, () => {
     ['src/app/Probe.tsx', "import { NotificationsButton } from '../features/notifications/NotificationsButton'", internals('notifications')],
     ['src/Probe.tsx', "import './features/content/landing.css'", internals('content')],
     ['src/lib/probe.test.ts', "import { checkSupport } from '../features/support/support'", internals('support')],
+    ['src/pages/dashboard/Probe.tsx', "import '../../features/catalogue/admin/catalogue-admin'", internals('catalogue')],
     ['test/probe.ts', "import { LeadForm } from '../src/features/leads/LeadForm'", internals('leads')],
   ])('%s: %s is refused', async (file, source, message) => {
     expect(await boundaryMessages(file, source)).toEqual([expect.stringContaining(message)])
@@ -56,6 +57,7 @@ describe('import boundaries (eslint.config.js)', { timeout: 60_000 }, () => {
     ['src/pages/auth/Probe.tsx', "import '../../lib/cx'"],
     ['src/pages/Probe.tsx', "import { LeadForm } from '../features/leads'"],
     ['src/pages/dashboard/Probe.tsx', "export { WebsitesPage as default } from '../../features/sites'"],
+    ['src/pages/dashboard/Probe.tsx', "export { AdminCataloguePage as default } from '../../features/catalogue/admin'"],
     ['src/components/ui/Probe.tsx', "import '../../lib/cx'"],
     ['src/components/ui/Probe.tsx', "import './Button'"],
     ['src/lib/probe.ts', "import './cx'"],

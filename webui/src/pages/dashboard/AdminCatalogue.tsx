@@ -1,4 +1,1 @@
-// Placeholder while the page is being built (issue 28); replaced by the feature's page.
-export default function AdminCataloguePlaceholder() {
-  return <p>Coming soon.</p>
-}
+export { AdminCataloguePage as default } from '../../features/catalogue/admin'
