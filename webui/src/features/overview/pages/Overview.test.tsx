@@ -94,6 +94,9 @@ describe('/dashboard for an admin: the overview', () => {
     await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'Period' }), 'Custom range')
     const first = screen.getByLabelText('First day')
     const last = screen.getByLabelText('Last day')
+    // It starts from the days on screen.
+    expect(first).toHaveValue('2026-11-01')
+    expect(last).toHaveValue('2026-11-26')
     await userEvent.clear(first)
     await userEvent.type(first, '2026-09-15')
     await userEvent.clear(last)

@@ -91,6 +91,11 @@ function PeriodPicker({
     setDraft(key)
     setProblem(null)
     if (key !== 'custom') onChoose({ period: key, start: '', end: '' })
+    else if (!start && !end && shown) {
+      // Start from the days on screen.
+      setStart(shown.start)
+      setEnd(shown.end)
+    }
   }
 
   const apply = (event: FormEvent<HTMLFormElement>) => {
