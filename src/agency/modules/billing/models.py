@@ -120,6 +120,8 @@ class Order(Model):
 
     class Meta:
         table = "billing_order"
+        # New customers of a period (each user's first paid order) from this index alone.
+        indexes = (("user_id", "status", "order_date"),)
 
 
 class CustomerTaxId(Model):
@@ -231,4 +233,10 @@ class RevenueEntry(Model):
 
     class Meta:
         table = "billing_revenue"
-        indexes = (("currency", "occurred_at"),)
+        # The owner's overview reads a period's net revenue per kind, and per plan, from these
+        # alone (covering indexes: bench/overview.py).
+        indexes = (
+            ("currency", "occurred_at"),
+            ("currency", "kind", "occurred_at", "net"),
+            ("currency", "occurred_at", "plan_key", "kind", "net"),
+        )
