@@ -7,9 +7,14 @@ The shop's prices are gross (inclusive) at Germany's 19 %: a consumer's €29.00
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agency.core.ratelimit import RateCounter
 from agency.modules.billing import api as billing_api
 from agency.modules.billing.models import (
     Customer,
@@ -362,3 +367,122 @@ async def test_with_stripe_tax_the_invoices_split_is_taken(tax_shop: Any, fake: 
     assert (await Subscription.get()).mrr == 1950
     assert await movements() == [("new", 2437, "EUR"), ("contraction", -487, "EUR")]
     assert await billing_api.recurring_revenue(start, end) == 2437 + 1950
+
+
+OPERATIONS = [
+    "upgrade",
+    "downgrade",
+    "yearly",
+    "forever_coupon",
+    "once_coupon",
+    "no_coupon",
+    "cancel_at_end",
+    "keep",
+    "fail",
+    "renew",
+    "cancel_now",
+    "come_back",
+]
+USERS = itertools.count()
+fixture_ok = settings(
+    suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=8, deadline=None
+)
+
+
+@fixture_ok
+@given(
+    operations=st.lists(st.sampled_from(OPERATIONS), max_size=8),
+    data=st.data(),
+)
+async def test_any_sequence_of_subscription_events_keeps_the_log_equal_to_the_subscriptions(
+    shop: Any, fake: FakeStripe, operations: list[str], data: Any
+) -> None:
+    """Whatever happens to a customer's subscriptions at Stripe, with the events delivered in
+    any order and some twice: the MRR summed from the log equals the MRR of the subscriptions
+    as they end up, which is Stripe's own state through monthly_value."""
+    await RateCounter.all().delete()  # every example signs up from the same test address
+    await MrrMovement.all().delete()
+    await Subscription.all().delete()
+    gateway = shop.app.extensions["billing.gateway"]
+    client = await signed_up(shop.app, f"seq{next(USERS)}@example.com")
+    first = len(fake.events())
+    status, answer = await checkout(client, "professional")
+    assert status == 200, answer
+    await fake.pay_async(answer["url"].rstrip("/").rsplit("/", 1)[1])
+    current = fake.events()[first:][-1]["data"]["object"]["subscription"]
+    prices = {
+        "upgrade": await price(shop, 4900),
+        "downgrade": await price(shop, 1900),
+        "yearly": await price(shop, 29000, "year"),
+    }
+    coupons = {
+        "forever_coupon": (
+            await gateway.client.v1.coupons.create_async(
+                params={"percent_off": 15, "duration": "forever"}
+            )
+        ).id,
+        "once_coupon": (
+            await gateway.client.v1.coupons.create_async(
+                params={"amount_off": 500, "currency": "eur", "duration": "once"}
+            )
+        ).id,
+    }
+    for operation in operations:
+        state = fake.get(current)
+        if state["status"] == "canceled":
+            if operation == "come_back":
+                # Delivered later with the rest: a new subscription of the same customer.
+                customer = state["customer"]
+                metadata = {"user_id": str(client.user_id), "plan": "professional", **TAX}
+                session = await gateway.client.v1.checkout.sessions.create_async(
+                    params={
+                        "mode": "subscription",
+                        "customer": customer,
+                        "line_items": [{"price": prices["upgrade"], "quantity": 1}],
+                        "success_url": "https://shop.test/ok",
+                        "metadata": metadata,
+                        "subscription_data": {"metadata": metadata},
+                    }
+                )
+                await fake.pay_async(session.id)
+                current = str(fake.get(session.id)["subscription"])
+            continue
+        item = state["items"]["data"][0]["id"]
+        if operation in prices:
+            await gateway.client.v1.subscriptions.update_async(
+                current, params={"items": [{"id": item, "price": prices[operation]}]}
+            )
+        elif operation in coupons:
+            await gateway.client.v1.subscriptions.update_async(
+                current, params={"discounts": [{"coupon": coupons[operation]}]}
+            )
+        elif operation == "no_coupon":
+            await gateway.client.v1.subscriptions.update_async(current, params={"discounts": ""})
+        elif operation == "cancel_at_end":
+            await gateway.cancel_at_period_end(current)
+        elif operation == "keep":
+            await gateway.client.v1.subscriptions.update_async(
+                current, params={"cancel_at_period_end": False}
+            )
+        elif operation == "fail":
+            await fake.fail_async(current)
+        elif operation == "renew":
+            await fake.renew_async(current)
+        elif operation == "cancel_now":
+            await gateway.cancel_now(current)
+    events = fake.events()[first:]
+    # Drawn as a random generator: the number of events may differ between runs of one
+    # example (what Stripe sends depends on the second things happen in).
+    shuffle = data.draw(st.randoms(use_true_random=False), label="delivery order")
+    stream = events + shuffle.sample(events, k=min(3, len(events)))
+    shuffle.shuffle(stream)
+    for event in stream:
+        response = await deliver(client, event)
+        assert response.status_code == 200, await response.get_data(as_text=True)
+    later = datetime.now(UTC) + timedelta(minutes=1)
+    rows = await Subscription.all()
+    for row in rows:
+        stripe_state = await gateway.retrieve_subscription(row.id)
+        assert row.mrr == billing_api.monthly_value(stripe_state)[0], row.id
+    assert await billing_api.mrr_at(later) == sum(r.mrr for r in rows)
+    assert await billing_api.active_subscriptions(later) == sum(1 for r in rows if r.mrr > 0)
