@@ -149,3 +149,19 @@ async def test_support_open_answered_and_median_first_reply(orm: str) -> None:
     figures = await support_api.support_figures(START, END)
     assert (figures.open, figures.answered, figures.median_first_reply_hours) == (2, 3, 5.0)
     assert await support_api.open_requests() == 2
+
+
+async def test_user_ids_by_email_few_and_many(orm: str) -> None:
+    ids = {}
+    for n in range(3):
+        user = await User.create(email=f"u{n}@x.example", password_hash="x")
+        ids[user.email] = user.id
+    few = {"U0@x.example ", "u2@x.example", "nobody@x.example"}
+    assert await auth_api.user_ids_by_email(few) == {
+        "u0@x.example": ids["u0@x.example"],
+        "u2@x.example": ids["u2@x.example"],
+    }
+    # Past MANY_EMAILS addresses every account is read once instead of a long IN list.
+    many = {f"v{n}@x.example" for n in range(600)} | {"u1@x.example"}
+    assert await auth_api.user_ids_by_email(many) == {"u1@x.example": ids["u1@x.example"]}
+    assert await auth_api.user_ids_by_email(set()) == {}

@@ -412,10 +412,9 @@ async def _tools(
         analyses_before = group.create_task(
             analysis_api.visitor_analyses(previous_start, previous_end, emails=False)
         )
-        # The people behind the addresses (those with an account), read meanwhile: every
-        # account's address costs one query, as the addresses' own would (they are many).
-        accounts_task = group.create_task(auth_api.user_ids_by_email(None))
-    tests, analyses, accounts = tests_task.result(), analyses_task.result(), accounts_task.result()
+    tests, analyses = tests_task.result(), analyses_task.result()
+    # The people behind the addresses (those with an account), then which of them paid.
+    accounts = await auth_api.user_ids_by_email(set(tests.emails | analyses.emails))
     test_buyers, analysis_buyers = await asyncio.gather(
         _buyers(tests.emails, accounts, start, end),
         _buyers(analyses.emails, accounts, start, end),
