@@ -21,8 +21,10 @@ from agency.modules.billing.models import (
     MrrMovement,
     Order,
     PaymentFailure,
+    RevenueEntry,
     Subscription,
 )
+from agency.modules.billing.service import user_data
 from tests.billing.conftest import checkout, deliver
 from tests.fakes.stripe_server import FakeStripe
 from tests.helpers.http import signed_up
@@ -486,3 +488,20 @@ async def test_any_sequence_of_subscription_events_keeps_the_log_equal_to_the_su
         assert row.mrr == billing_api.monthly_value(stripe_state)[0], row.id
     assert await billing_api.mrr_at(later) == sum(r.mrr for r in rows)
     assert await billing_api.active_subscriptions(later) == sum(1 for r in rows if r.mrr > 0)
+
+
+async def test_an_erased_account_leaves_the_figures_but_not_who(
+    shop: Any, fake: FakeStripe
+) -> None:
+    client = await buy_plan(shop, fake, "gone@example.com", "professional")
+    subscription = await Subscription.get()
+    before = len(fake.events())
+    await fake.fail_async(subscription.id)
+    await deliver_all(client, fake.events()[before:])
+    await user_data.erase_user(client.user_id)
+    assert {m.user_id for m in await MrrMovement.all()} == {0}
+    assert {r.user_id for r in await RevenueEntry.all()} == {None}
+    [failure] = await PaymentFailure.all()
+    assert (failure.user_id, failure.stripe_customer_id) == (None, None)
+    _, end = window()
+    assert await billing_api.mrr_at(end) == 2437  # the history stays whole

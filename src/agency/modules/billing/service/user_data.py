@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from agency.modules.billing.models import CheckoutSession, Customer, Order, Subscription
+from agency.modules.billing.models import (
+    CheckoutSession,
+    Customer,
+    MrrMovement,
+    Order,
+    PaymentFailure,
+    RevenueEntry,
+    Subscription,
+)
 from agency.modules.billing.service import contracts, reads
 
 
@@ -23,6 +31,10 @@ async def erase_user(user_id: int) -> None:
     await Order.filter(user_id=user_id).update(user_id=0)
     await Subscription.filter(user_id=user_id).update(user_id=0)
     await CheckoutSession.filter(user_id=user_id).update(user_id=0)
+    # The owner's figures keep their amounts (the MRR history, revenue), not who it was.
+    await MrrMovement.filter(user_id=user_id).update(user_id=0)
+    await RevenueEntry.filter(user_id=user_id).update(user_id=None)
+    await PaymentFailure.filter(user_id=user_id).update(user_id=None, stripe_customer_id=None)
 
 
 async def leave_user(user_id: int) -> None:
