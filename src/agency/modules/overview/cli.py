@@ -215,7 +215,7 @@ def show(out: OverviewOut) -> None:
     if out.failed_payments:
         table = Table(title="Failed payments")
         for column in ("customer", "plan", "amount", "failed", "recovered", "Stripe"):
-            table.add_column(column)
+            table.add_column(column, overflow="fold")  # links and addresses whole
         for failed in out.failed_payments:
             table.add_row(
                 failed.email or f"user {failed.user_id}",
@@ -229,7 +229,7 @@ def show(out: OverviewOut) -> None:
     if out.past_due:
         table = Table(title="Past due now")
         for column in ("customer", "plan", "MRR", "since", "Stripe"):
-            table.add_column(column)
+            table.add_column(column, overflow="fold")
         for due in out.past_due:
             table.add_row(
                 due.email or f"user {due.user_id}",
