@@ -419,7 +419,7 @@ function PlanFields({ plan, ids, errorId, fieldError, firstField, disabled }: Pl
         inputMode="decimal"
         autoComplete="off"
         defaultValue={values.price}
-        hint={`${priceSuffix}, VAT as the catalogue's prices are set; e.g. 29 or 29.90`}
+        hint={`${priceSuffix[0].toUpperCase()}${priceSuffix.slice(1)}, e.g. 29 or 29.90: the amount charged, as the public pages show it.`}
         invalid={Boolean(fieldError('price'))}
         describedBy={described('price')}
       />
