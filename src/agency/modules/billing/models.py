@@ -187,7 +187,14 @@ class MrrMovement(Model):
     class Meta:
         table = "billing_mrr_movement"
         unique_together = (("subscription_id", "event_id"),)
-        indexes = (("currency", "occurred_at"), ("currency", "day"))
+        # Covering indexes: the MRR at a time, per day, the movements of a period by kind and
+        # the active subscriptions at a time are read from them alone (figures.py).
+        indexes = (
+            ("currency", "occurred_at", "delta"),
+            ("currency", "day", "delta"),
+            ("currency", "occurred_at", "kind", "delta"),
+            ("occurred_at", "active_delta"),
+        )
 
 
 class PaymentFailure(Model):
