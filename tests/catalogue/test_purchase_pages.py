@@ -101,7 +101,9 @@ def page(title: str) -> str:
 def write_build(root: Path) -> None:
     (root / "_templates" / "start").mkdir(parents=True)
     (root / "index.html").write_text("<!doctype html><title>Home</title><div id=root>Home</div>")
-    (root / "spa.html").write_text("<!doctype html><title>App</title><div id=root></div>")
+    (root / "spa.html").write_text(
+        "<!doctype html><html><title>App</title><body><div id=root></div></body></html>"
+    )
     templates = {"/start": "_templates/start.html", "/ai-start": "_templates/ai-start.html"}
     (root / "_templates" / "start.html").write_text(page("Start (pattern)"))
     (root / "_templates" / "ai-start.html").write_text(page("AI start (pattern)"))
@@ -111,8 +113,16 @@ def write_build(root: Path) -> None:
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
         (root / relative).write_text(page(variant))
         templates[variant] = relative
+    fixture = json.loads((ROOT / "webui" / "test" / "fixtures" / "catalogue.json").read_text())
     (root / "routes.json").write_text(
-        json.dumps({"prerendered": ["/"], "spa": ["/start", "/ai-start"], "templates": templates})
+        json.dumps(
+            {
+                "prerendered": ["/"],
+                "spa": ["/start", "/ai-start"],
+                "templates": templates,
+                "template_catalogue": fixture,  # as webui/scripts/prerender.mjs writes it
+            }
+        )
     )
 
 
@@ -172,6 +182,27 @@ async def test_the_purchase_pages_follow_a_catalogue_change_at_once(
         assert isinstance(after, dict) and isinstance(before, dict)
         prices = {p["key"]: p["price"] for p in after["plans"]}
         assert all(prices[p["key"]] == p["price"] + 100 for p in before["plans"])
+
+
+async def test_a_catalogue_changed_since_the_build_gets_the_client_shell(
+    web: httpx.AsyncClient,
+) -> None:
+    """The templates show the prices they were built with: once an admin changes one, the
+    pages come as the client shell with the current catalogue, never with a stale price; a
+    Stripe price id (shown nowhere) does not count as a change."""
+    assert "<h1>/start?plan=premium</h1>" in (await web.get("/start?plan=premium")).text
+    await service.set_stripe_ids("premium", product_id="prod_live", price_id="price_live_1")
+    assert "<h1>/start?plan=premium</h1>" in (await web.get("/start?plan=premium")).text
+
+    await service.set_price("premium", 55_500)
+    for path in ("/start?plan=premium", "/ai-start?plan=premium&canceled=true", "/start"):
+        response = await web.get(path)
+        assert response.status_code == 200
+        assert "<title>App</title>" in response.text and "<h1>" not in response.text, path
+        shown = embedded(response.text)
+        assert shown == (await web.get("/api/catalogue")).json()
+        assert isinstance(shown, dict)
+        assert {p["key"]: p["price"] for p in shown["plans"]}["premium"] == 55_500
 
 
 async def test_ai_start_serves_the_variant(web: httpx.AsyncClient) -> None:

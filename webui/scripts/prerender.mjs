@@ -208,6 +208,9 @@ await fs.writeFile(
       spa: spa.map((r) => r.path),
       sitemap: prerendered.filter((r) => r.indexable).map((r) => r.path),
       templates: { ...Object.fromEntries(templated.map((r) => [r.path, templateFile(r.path)])), ...variants },
+      // What the purchase templates were rendered with: the server serves the client shell instead
+      // while its catalogue differs (an admin changed a price), so no page shows a stale price.
+      template_catalogue: catalogue,
     },
     null,
     2,

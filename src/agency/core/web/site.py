@@ -269,6 +269,10 @@ class SiteFiles:
         # the built HTML of each (filtered), which those routes fill in.
         self.server_pages = frozenset(server_pages)
         self.templates: dict[str, str] = {}
+        # The data the templates were rendered with (routes.json "template_catalogue": the
+        # catalogue of config/catalogue.toml), or None: the module that fills them compares it
+        # with its current data and serves the client shell while they differ.
+        self.template_data: Any = None
         # Public pages for /sitemap.xml (from the build's route table).
         self.sitemap_paths: list[str] = []
         tree = build_tree(root)
@@ -318,6 +322,7 @@ class SiteFiles:
         missing = [p for p in manifest.get("prerendered", []) if p not in self.files]
         if missing:
             log.warning("prerendered pages missing from the build: %s", ", ".join(missing))
+        self.template_data = manifest.get("template_catalogue")
         self.routes = RouteTable(manifest.get("prerendered", []), manifest.get("spa", []))
         self.sitemap_paths = [str(p) for p in manifest.get("sitemap", [])]
 

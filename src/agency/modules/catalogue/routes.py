@@ -111,10 +111,17 @@ async def _purchase_page(
     if shell is not None:
         return shell
     current = await _catalogue_json()
-    variant = pick_variant(current.data)
     site = _site()
+    canceled = query.canceled == "true"
+    if not service.templates_current(site.template_data, current):
+        # Rendered with other prices or texts than sold now (an admin changed the catalogue
+        # after the build): the client shell renders the page from the embedded catalogue.
+        if site.spa is None:
+            raise NotFound("The web UI is not built.")
+        client_shell = site.spa.variants["identity"].decode()
+        return _html(service.purchase_page(client_shell, current.embeddable, canceled=canceled))
+    variant = pick_variant(current.data)
     template = (site.page_template(variant) if variant else None) or site.page_template(pattern)
     if template is None:
         raise NotFound("The web UI is not built.")
-    canceled = query.canceled == "true"
     return _html(service.purchase_page(template, current.embeddable, canceled=canceled))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import tomllib
 from collections.abc import Mapping
@@ -437,6 +438,44 @@ def ai_start_variant(data: CatalogueOut, plan: str | None) -> str | None:
         return None
     plans = [p.key for p in _family_plans(data, family) if p.checkout]
     return f"{AI_START_PAGE}?plan={plan if plan in plans else family.default_plan}"
+
+
+# The fields of the public catalogue no page shows (Stripe's price id differs between the build's
+# test catalogue and a shop connected to Stripe).
+_UNSHOWN_FIELDS = ("price_id",)
+_templates_current: dict[tuple[int, str], bool] = {}
+
+
+def _shown(data: Any) -> Any:
+    if not isinstance(data, dict):
+        return data
+    plans = data.get("plans")
+    if not isinstance(plans, list):
+        return data
+    return {
+        **data,
+        "plans": [
+            {k: v for k, v in plan.items() if k not in _UNSHOWN_FIELDS}
+            if isinstance(plan, dict)
+            else plan
+            for plan in plans
+        ],
+    }
+
+
+def templates_current(template_data: Any, current: CatalogueJson) -> bool:
+    """True when the purchase pages' templates were rendered with what `current` shows (or
+    the build does not say what it rendered them with: an older build)."""
+    if template_data is None:
+        return True
+    key = (id(template_data), current.etag)
+    known = _templates_current.get(key)
+    if known is None:
+        known = _shown(template_data) == _shown(json.loads(current.body))
+        if len(_templates_current) >= 16:  # older catalogue versions
+            _templates_current.clear()
+        _templates_current[key] = known
+    return known
 
 
 def embeddable_json(text: str) -> str:
