@@ -78,6 +78,6 @@ export const ROUTE_TEXT: Readonly<Record<string, RouteText>> = {
   '/dashboard/admin/support': ['Support requests', 'Every support request, with replies by e-mail, for the agency.'],
   '/dashboard/admin/contracts': ['Withdrawals and cancellations', 'Every withdrawal with its deadline and every cancelled subscription, for the agency.'],
   '/dashboard/admin/vat': ['VAT report', 'Revenue and VAT per country and rate, the recapitulative statement and the One-Stop-Shop figures of a quarter, for the agency.'],
-  '/dashboard/admin/catalogue': ['Catalogue', 'The service families and plans with their prices, badges, delivery and guarantee; price changes and plans hidden from sale, for the agency.'],
-  '/dashboard/admin/audit': ['Audit log', 'Who changed what and when: catalogue, websites, support, articles, roles and payments, for the agency.'],
+  '/dashboard/admin/catalogue': ['Catalogue', 'Plans, prices and what is on sale.'],
+  '/dashboard/admin/audit': ['Audit log', 'Who changed what, and when.'],
 }

@@ -58,7 +58,8 @@ const spa = (path: string, page: string, extra: Partial<RouteDef> = {}): RouteDe
   ...extra,
 })
 
-const dash = (path: string, page: string): RouteDef => ({ path, page, prerender: false, layout: 'dashboard' })
+/** A dashboard page: `page` is the module's name in src/pages/dashboard. */
+const dash = (path: string, page: string): RouteDef => ({ path, page: `dashboard/${page}`, prerender: false, layout: 'dashboard' })
 
 
 export const routeDefs: readonly RouteDef[] = [
@@ -117,26 +118,27 @@ export const routeDefs: readonly RouteDef[] = [
   spa('/blog/:slug', 'blog/Article', { ogType: 'article', template: true }),
 
   // --- Dashboard (client-only, signed-in users) ---------------------------------------
-  dash('/dashboard', 'dashboard/DashboardHome'),
-  dash('/dashboard/websites', 'dashboard/Websites'),
-  dash('/dashboard/websites/:id', 'dashboard/WebsiteDetail'),
-  dash('/dashboard/analytics', 'dashboard/Analytics'),
-  dash('/dashboard/billing', 'dashboard/Billing'),
-  dash('/dashboard/support', 'dashboard/DashboardSupport'),
-  dash('/dashboard/profile', 'dashboard/Profile'),
-  dash('/dashboard/settings', 'dashboard/Settings'),
-  dash('/dashboard/seo', 'dashboard/SeoArticles'),
-  dash('/dashboard/leads', 'dashboard/Leads'),
-  dash('/dashboard/admin/websites', 'dashboard/AdminWebsites'),
-  dash('/dashboard/admin/support', 'dashboard/AdminSupport'),
-  dash('/dashboard/admin/contracts', 'dashboard/AdminContracts'),
-  dash('/dashboard/admin/vat', 'dashboard/AdminVat'),
-  dash('/dashboard/admin/catalogue', 'dashboard/AdminCatalogue'),
-  dash('/dashboard/admin/audit', 'dashboard/AdminAudit'),
+  dash('/dashboard', 'DashboardHome'),
+  dash('/dashboard/websites', 'Websites'),
+  dash('/dashboard/websites/:id', 'WebsiteDetail'),
+  dash('/dashboard/analytics', 'Analytics'),
+  dash('/dashboard/billing', 'Billing'),
+  dash('/dashboard/support', 'DashboardSupport'),
+  dash('/dashboard/profile', 'Profile'),
+  dash('/dashboard/settings', 'Settings'),
+  dash('/dashboard/seo', 'SeoArticles'),
+  dash('/dashboard/leads', 'Leads'),
+  dash('/dashboard/admin/websites', 'AdminWebsites'),
+  dash('/dashboard/admin/support', 'AdminSupport'),
+  dash('/dashboard/admin/contracts', 'AdminContracts'),
+  dash('/dashboard/admin/vat', 'AdminVat'),
+  dash('/dashboard/admin/catalogue', 'AdminCatalogue'),
+  dash('/dashboard/admin/audit', 'AdminAudit'),
 ]
 
 // Vite turns this into one lazy chunk per page module (tests excluded).
-const pageModules = import.meta.glob<PageModule>(['../pages/**/*.tsx', '!../pages/**/*.test.tsx'])
+// Keys relative to src/pages (`./dashboard/Billing.tsx`): shorter keys, fewer first-load bytes.
+const pageModules = import.meta.glob<PageModule>(['./**/*.tsx', '!./**/*.test.tsx'], { base: '../pages' })
 
 function resolvedThenable<T>(value: T): Promise<T> {
   const thenable = {
@@ -153,7 +155,7 @@ const pageCache = new Map<string, Pick<AppRoute, 'load' | 'Component' | 'source'
 function pageFor(page: string): Pick<AppRoute, 'load' | 'Component' | 'source'> {
   const cached = pageCache.get(page)
   if (cached) return cached
-  const importer = pageModules[`../pages/${page}.tsx`]
+  const importer = pageModules[`./${page}.tsx`]
   if (!importer) throw new Error(`Route table: no page module src/pages/${page}.tsx`)
   let pending: Promise<PageModule> | undefined
   let loaded: PageModule | undefined
