@@ -248,6 +248,24 @@ async def test_a_failed_then_recovered_payment(shop: Any, fake: FakeStripe) -> N
     assert await PaymentFailure.all().count() == 1
 
 
+async def test_the_failed_payments_list_takes_the_newest_and_the_count_all(app: Any) -> None:
+    now = datetime.now(UTC)
+    for i in range(3):
+        failed_at = now - timedelta(hours=3 - i)
+        await PaymentFailure.create(
+            invoice_id=f"in_{i}",
+            amount=100,
+            currency="EUR",
+            failed_at=failed_at,
+            last_failed_at=failed_at,
+        )
+    start, end = now - timedelta(days=1), now + timedelta(seconds=1)
+    assert await billing_api.failed_payment_count(start, end) == 3
+    newest = await billing_api.failed_payments(start, end, limit=2)
+    assert [f.invoice_id for f in newest] == ["in_2", "in_1"]
+    assert len(await billing_api.failed_payments(start, end)) == 3
+
+
 async def test_cancellation_counts_at_period_end_then_reactivation(
     shop: Any, fake: FakeStripe
 ) -> None:

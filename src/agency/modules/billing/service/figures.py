@@ -172,12 +172,22 @@ async def _emails(user_ids: set[int]) -> dict[int, str]:
     return {user_id: account.email for user_id, account in accounts.items()}
 
 
-async def failed_payments(start: datetime, end: datetime) -> list[FailedPayment]:
-    """Invoices whose payment first failed in [start, end), newest first, with the customer and
-    whether (when) the same invoice was paid since."""
-    failures = await PaymentFailure.filter(
+async def failed_payment_count(start: datetime, end: datetime) -> int:
+    """How many invoices' payments first failed in [start, end)."""
+    return await PaymentFailure.filter(
         failed_at__gte=_aware(start), failed_at__lt=_aware(end)
-    ).order_by("-failed_at", "-id")
+    ).count()
+
+
+async def failed_payments(
+    start: datetime, end: datetime, limit: int | None = None
+) -> list[FailedPayment]:
+    """Invoices whose payment first failed in [start, end), newest first (the newest `limit`
+    of them), with the customer and whether (when) the same invoice was paid since."""
+    query = PaymentFailure.filter(failed_at__gte=_aware(start), failed_at__lt=_aware(end)).order_by(
+        "-failed_at", "-id"
+    )
+    failures = await (query.limit(limit) if limit is not None else query)
     subscription_ids = {f.subscription_id for f in failures if f.subscription_id}
     plans = dict(
         await Subscription.filter(id__in=sorted(subscription_ids)).values_list("id", "plan_key")

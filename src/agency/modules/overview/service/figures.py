@@ -52,6 +52,8 @@ T = TypeVar("T")
 
 CURRENCY = "EUR"  # the catalogue's: amounts in other currencies are left out, never summed
 NEWSLETTER = "newsletter"
+# At most this many failed payments are listed (the newest); the card counts every one.
+LIST_LIMIT = 100
 STATUS_LABELS = {
     "building": "Building",
     "live": "Live",
@@ -146,15 +148,20 @@ async def overview(period: Period, *, stripe_live_mode: bool = False) -> Overvie
         )
         failed_task = group.create_task(
             _both(
-                billing_api.failed_payments(start, end),
-                billing_api.failed_payments(previous_start, previous_end),
+                billing_api.failed_payment_count(start, end),
+                billing_api.failed_payment_count(previous_start, previous_end),
             )
+        )
+        # The list shows the newest; the card counts them all.
+        failed_list_task = group.create_task(
+            billing_api.failed_payments(start, end, limit=LIST_LIMIT)
         )
         past_due_task = group.create_task(billing_api.past_due())
     money, movements, series = money_task.result(), movements_task.result(), series_task.result()
     websites, tools = websites_task.result(), tools_task.result()
     support, support_before = support_task.result()
-    failed, failed_before = failed_task.result()
+    failed_count, failed_before = failed_task.result()
+    failed = failed_list_task.result()
     past_due = past_due_task.result()
     mrr_start, (mrr_end, mrr_before) = money.mrr_start, money.mrr
     at_risk = sum(p.mrr for p in past_due if p.currency.upper() == CURRENCY)
@@ -178,7 +185,7 @@ async def overview(period: Period, *, stripe_live_mode: bool = False) -> Overvie
             one_time_revenue=_compared(money.one_time),
             recurring_revenue=_compared(money.recurring),
             new_customers=_compared(money.new_customers),
-            failed_payments=Compared(current=len(failed), previous=len(failed_before)),
+            failed_payments=Compared(current=failed_count, previous=failed_before),
             past_due=PastDueCard(current=len(past_due), amount_at_risk=at_risk),
             support_open=CurrentOnly(current=support.open),
         ),
