@@ -32,8 +32,6 @@ ACTIONS: dict[str, str] = {
     "article.back_to_draft": "Article back to draft",
     "user.role_changed": "User role changed",
     "contract.withdrawal_handled": "Withdrawal marked handled",
-    "billing.refunded": "Payment refunded",
-    "billing.subscription_canceled": "Subscription cancelled",
 }
 
 MSG_ACTION = "Unknown action: choose one of the log's actions."
