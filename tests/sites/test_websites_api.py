@@ -277,9 +277,10 @@ async def test_going_live_emails_and_notifies_the_owner_once(app: Any) -> None:
     _, panel = await call(owner, "get", "/api/notifications")
     assert panel["notifications"][0]["title"] == "shop.example is live"
 
-    # live again: nothing new; paused and back to live: told again
-    await call(boss, "put", f"/api/admin/sites/{mine.id}/status", {"status": "live"})
+    # live again: nothing new (not even the time it went live); paused and back: told again
+    _, again = await call(boss, "put", f"/api/admin/sites/{mine.id}/status", {"status": "live"})
     assert len(await mails_to(OWNER)) == 1
+    assert again["status_changed_at"] == data["status_changed_at"]
     await call(boss, "put", f"/api/admin/sites/{mine.id}/status", {"status": "paused"})
     _, detail = await call(owner, "get", f"/api/sites/{mine.id}")
     assert detail["status_text"] == websites.STATUS_TEXT["paused"]

@@ -258,10 +258,12 @@ async def _change(
 ) -> AdminWebsiteOut:
     now = datetime.now(UTC)
     async with in_transaction():
-        won = await Website.filter(id=site.id, status=site.status).update(
+        # The same status again changes nothing: not the time it was set (the overview's wait
+        # in building counts from it), not the log.
+        won = status != site.status and await Website.filter(id=site.id, status=site.status).update(
             status=status, status_changed_at=now
         )
-        if won and status != site.status:
+        if won:
             await audit_api.record(
                 actor,
                 "site.status_changed",
