@@ -18,6 +18,7 @@ from tortoise.models import Model
 from agency.app import create_app
 from agency.core import text
 from agency.modules.analysis.models import Analysis
+from agency.modules.audit.models import AuditEntry
 from agency.modules.auth.models import PasswordReset, Profile, Session, User
 from agency.modules.billing.models import (
     CheckoutSession,
@@ -157,6 +158,8 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
 }
 # Strings no request writes as sent: hashes, ids, Stripe's values, our own words.
 NOT_FROM_REQUESTS = {
+    # The audit log's actor: the signed-in admin's own stored e-mail (auth.web.audit_actor).
+    (AuditEntry, "actor_email"),
     # A plan's price changes: written by the seed and `agency catalogue set-price`, from a plan
     # already stored (its key and currency) and a fixed source name.
     (PriceChange, "plan"),

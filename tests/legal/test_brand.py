@@ -17,6 +17,7 @@ from agency.app import create_app
 from agency.core import mail
 from agency.core.paths import PACKAGE_DIR, web_dir
 from agency.modules.blog.service import pages as blog_pages
+from agency.modules.catalogue import service as catalogue_service
 from agency.modules.legal.service import mail_footer
 from agency.settings import Settings
 from tests.conftest import make_settings, web_client
@@ -32,6 +33,9 @@ PATHS = ("/", "/login", "/imprint", "/start", "/dashboard", "/blog")
 
 async def pages(app: Any, *paths: str) -> dict[str, httpx.Response]:
     async with app.test_app(), web_client(app) as http:
+        # As `agency serve` does on a fresh install: /start then shows the prerendered page
+        # (with an empty catalogue it would be the client shell).
+        await catalogue_service.seed_if_empty()
         return {path: await http.get(path) for path in paths}
 
 
