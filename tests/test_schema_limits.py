@@ -24,7 +24,10 @@ from agency.modules.billing.models import (
     CheckoutSession,
     Customer,
     CustomerTaxId,
+    MrrMovement,
     Order,
+    PaymentFailure,
+    RevenueEntry,
     Subscription,
     WebhookEvent,
 )
@@ -158,8 +161,33 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
 }
 # Strings no request writes as sent: hashes, ids, Stripe's values, our own words.
 NOT_FROM_REQUESTS = {
-    # The audit log's actor: the signed-in admin's own stored e-mail (auth.web.audit_actor).
+    # The audit log: the actor is the signed-in admin's stored e-mail (auth.web.audit_actor),
+    # the action a fixed name, and the target's type, id and label come from rows already
+    # stored; audit.service.record cuts each to its column all the same.
     (AuditEntry, "actor_email"),
+    (AuditEntry, "action"),
+    (AuditEntry, "target_type"),
+    (AuditEntry, "target_id"),
+    (AuditEntry, "target_label"),
+    # The MRR log, failed payments and revenue: Stripe's ids and currencies from the verified
+    # events' re-fetched objects (as the rows above), and fixed names (kind, source, interval).
+    (MrrMovement, "currency"),
+    (MrrMovement, "event_id"),
+    (MrrMovement, "kind"),
+    (MrrMovement, "source"),
+    (MrrMovement, "subscription_id"),
+    (PaymentFailure, "currency"),
+    (PaymentFailure, "invoice_id"),
+    (PaymentFailure, "stripe_customer_id"),
+    (PaymentFailure, "subscription_id"),
+    (RevenueEntry, "currency"),
+    (RevenueEntry, "kind"),
+    (RevenueEntry, "payment_intent_id"),
+    (RevenueEntry, "plan_key"),
+    (RevenueEntry, "stripe_id"),
+    (Subscription, "currency"),
+    (Subscription, "forever_coupon_id"),
+    (Subscription, "interval"),
     # A plan's price changes: written by the seed and `agency catalogue set-price`, from a plan
     # already stored (its key and currency) and a fixed source name.
     (PriceChange, "plan"),
