@@ -95,6 +95,7 @@ def test_the_worker_runs_jobs_and_schedules_then_stops_on_sigterm_giving_jobs_ba
                     mail.JOB_KIND: jobs.RUNNING,  # waits on the silent SMTP server
                     "retention": jobs.DONE,  # a schedule, due at once on a new database
                     "sites.monitor": jobs.DONE,  # another: no live website to test
+                    "overview.snapshot": jobs.DONE,  # another: the owner's figures of today
                 }
             ),
             30,
