@@ -12,7 +12,6 @@ from quart_schema import validate_request, validate_response
 from agency.core.errors import ValidationFailed
 from agency.core.modules import HtmlFilter
 from agency.core.web import app_settings, settings_of
-from agency.modules.audit import api as audit_api
 from agency.modules.auth import web as auth_web
 from agency.modules.billing import clients
 from agency.modules.billing.clients import StripeGateway
@@ -186,11 +185,10 @@ async def patch_admin_plan(key: str, data: PlanChangesIn) -> PlanUpdateOut:
     """Change a plan: texts, badge, delivery, guarantee, price (a new Stripe price, the old
     one archived), on sale or hidden; recorded in the price history and the audit log. Public
     pages show it on their next request (admins only)."""
-    account = await auth_web.require_account()
     return await catalogue_admin.change_plan(
         gateway(),
         key,
         data,
-        actor=audit_api.Actor(account.id, account.email),
+        actor=await auth_web.audit_actor(),
         prices_include_vat=settings_of(tax_api.TaxSettings).prices_include_vat,
     )
