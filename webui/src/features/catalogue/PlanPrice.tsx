@@ -5,7 +5,7 @@
  * so neither the wording nor Intl is on the landing pages' first load.
  */
 import type { Plan } from './catalogue'
-import { badgeLabel, billingSuffix } from './labels'
+import { badgeLabel, badgeTone, billingSuffix } from './labels'
 import { Badge } from '../../components/ui/Badge'
 import { formatMoney } from '../../lib/money-locale'
 import { PreviousPrice } from './PreviousPrice'
@@ -24,12 +24,11 @@ function wording(prices: Prices, plan: Plan): { view: PriceView; money: (cents: 
  * landing pages' tier cards. */
 export function PlanSummary({ plan, titleId, prices }: { plan: Plan; titleId: string; prices: Prices }) {
   const badge = badgeLabel(plan.badge, plan.family)
-  const featured = plan.badge === 'popular'
   const { view, money } = wording(prices, plan)
   return (
     <>
-      {badge && (
-        <Badge tone={featured ? 'purple' : 'blue'} className="price-card__badge">
+      {badge && plan.badge && (
+        <Badge tone={badgeTone(plan.badge)} className="price-card__badge">
           {badge}
         </Badge>
       )}

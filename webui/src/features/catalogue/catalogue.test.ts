@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { testCatalogue } from '@test/catalogue'
 import { familyPlans, formatPrice, planByPriceId } from './catalogue'
-import { badgeLabel, billingSuffix } from './labels'
+import { badgeLabel, badgeTone, billingSuffix } from './labels'
 import { resolveStart } from './start'
 
 const resolve = (type: string | null, plan: string | null = null) => {
@@ -28,6 +28,13 @@ describe('catalogue helpers', () => {
     expect(badgeLabel('premium', 'ugc')).toBe('Premium')
     expect(badgeLabel('launch', 'rebuild')).toBe('Launch Offer')
     expect(badgeLabel(null, 'website')).toBeNull()
+  })
+
+  it('never colours a badge green, the colour of the "Save N%" pill', () => {
+    expect(badgeTone('launch')).toBe('yellow')
+    expect(badgeTone('popular')).toBe('purple')
+    expect(badgeTone('premium')).toBe('blue')
+    for (const badge of ['popular', 'premium', 'launch'] as const) expect(badgeTone(badge)).not.toBe('green')
   })
 
   it('resolves each family to its default plan', () => {

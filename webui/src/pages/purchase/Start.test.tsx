@@ -106,6 +106,9 @@ describe('/start', () => {
     const offer = radio(/^Sales Funnel Rebuild/).closest('label') as HTMLElement
     expect(within(offer).getByText('Launch Offer')).toBeInTheDocument()
     expect(within(offer).getByText('Save 67%')).toBeInTheDocument()
+    // The launch badge is not dressed as the saving: a distinct colour, not the green pill's.
+    expect(within(offer).getByText('Launch Offer')).toHaveClass('badge--yellow')
+    expect(within(offer).getByText('Launch Offer')).not.toHaveClass('badge--green')
   })
 
   it.each([

@@ -3,12 +3,12 @@ import { useLocation } from 'react-router-dom'
 import { Link } from '../../../lib/router'
 import { CheckIcon } from '../../../components/icons/CheckIcon'
 import { LockIcon } from '../../../components/icons/LockIcon'
-import { Badge, type BadgeTone } from '../../../components/ui/Badge'
+import { Badge } from '../../../components/ui/Badge'
 import { Button } from '../../../components/ui/Button'
 import { ErrorBox } from '../../../components/ui/ErrorBox'
 import { Field } from '../../../components/ui/Field'
 import { useAuth } from '../../../lib/auth'
-import { PreviousPrice, badgeLabel, billingSuffix, type Family, type Plan, type PlanBadge } from '../../catalogue'
+import { PreviousPrice, badgeLabel, badgeTone, billingSuffix, type Family, type Plan } from '../../catalogue'
 import {
   SMALL_BUSINESS_NOTE,
   loadTaxIsland,
@@ -58,7 +58,6 @@ export interface PurchaseFormProps {
   onViewChange?: (view: PriceView | null) => void
 }
 
-const BADGE_TONES: Record<PlanBadge, BadgeTone> = { popular: 'purple', premium: 'blue', launch: 'green' }
 const CHECKED_FIELDS: readonly string[] = ['full_name', 'email', 'password', 'domain']
 // Loaded right after hydration, in one request (not needed to show the page): the field rules,
 // what the browser remembers (a cancelled checkout's form, the buyer type) and the submit.
@@ -701,7 +700,7 @@ function PackageOption({
         <span className="package-option__head">
           <span className="package-option__name">{plan.name}</span>
           {badge && plan.badge && (
-            <Badge tone={BADGE_TONES[plan.badge]} className="package-option__badge">
+            <Badge tone={badgeTone(plan.badge)} className="package-option__badge">
               {badge}
             </Badge>
           )}
