@@ -1,4 +1,4 @@
-from tortoise import migrations
+from tortoise import fields, migrations
 from tortoise.migrations import operations as ops
 
 
@@ -7,4 +7,15 @@ class Migration(migrations.Migration):
 
     initial = False
 
-    operations: list[ops.Operation] = []
+    operations: list[ops.Operation] = [
+        ops.AddField(
+            model_name="Article",
+            name="body_format",
+            field=fields.CharField(default="html", max_length=16),
+        ),
+        ops.AddField(
+            model_name="Article",
+            name="source",
+            field=fields.TextField(default="", unique=False),
+        ),
+    ]

@@ -7,20 +7,22 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from agency.modules.blog.schemas import ArticleIn, ArticleOut, ArticleStatus
-from agency.modules.blog.service import articles, public
+from agency.modules.blog.schemas import ArticleIn, ArticleOut, ArticleStatus, BodyFormat
+from agency.modules.blog.service import articles, markdown, public
 from agency.modules.blog.service.sanitise import sanitise
 
 __all__ = [
     "ArticleIn",
     "ArticleOut",
     "ArticleStatus",
+    "BodyFormat",
     "article_by_slug",
     "create_article",
     "get_article",
     "list_articles",
     "preview_html",
     "published_for_sitemap",
+    "render_body",
     "set_status",
     "slugify",
     "update_article",
@@ -67,6 +69,12 @@ async def set_status(article_id: int, status: str) -> ArticleOut:
 def preview_html(content: str) -> str:
     """The body as it will be saved and shown: sanitised."""
     return sanitise(content)
+
+
+def render_body(body_format: BodyFormat, body: str) -> str:
+    """The body as it will be saved and shown: Markdown rendered with markdown-it-py then
+    sanitised, or HTML sanitised (the function saving uses)."""
+    return markdown.render_body(body_format, body)
 
 
 async def published_for_sitemap() -> list[tuple[str, datetime]]:

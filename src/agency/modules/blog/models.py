@@ -14,6 +14,10 @@ class Article(Model):
     title = fields.CharField(max_length=200)
     slug = fields.CharField(max_length=200, unique=True)
     content = fields.TextField()
+    # markdown | html: how the body is written. Markdown keeps its text in `source` and
+    # `content` is its rendering (sanitised); html (AI drafts, older articles) has no source.
+    body_format = fields.CharField(max_length=16, default="html")
+    source = fields.TextField(default="")
     meta_description = fields.CharField(max_length=300, default="")
     keywords: list[str] = fields.JSONField(default=list)
     # draft | published | archived

@@ -16,6 +16,8 @@ META_DESCRIPTION_MAX = 300  # the AI is asked for under 160; a person may write 
 KEYWORD_MAX = 60
 KEYWORDS_MAX = 20
 CONTENT_MAX = 200_000  # HTML of one article
+SOURCE_MAX = 100_000  # Markdown of one article (its HTML must still fit CONTENT_MAX)
+BodyFormat = Literal["markdown", "html"]
 
 
 class ArticleSummaryOut(BaseModel):
@@ -60,6 +62,12 @@ class ArticleIn(BaseModel):
         default_factory=list, max_length=KEYWORDS_MAX
     )
     content: Lines = Field(default="", max_length=CONTENT_MAX)
+    body_format: BodyFormat = Field(
+        default="html",
+        description="markdown: `source` is the body and `content` is ignored (made from it); "
+        "html: `content` is the body.",
+    )
+    source: Lines = Field(default="", max_length=SOURCE_MAX)
 
 
 class ArticleOut(BaseModel):
@@ -71,6 +79,8 @@ class ArticleOut(BaseModel):
     meta_description: str
     keywords: list[str]
     content: str
+    body_format: BodyFormat = Field(description="How the body is edited: markdown or html.")
+    source: str = Field(description="The Markdown text (markdown); empty for html.")
     status: ArticleStatus
     created_by: int | None
     created_at: datetime

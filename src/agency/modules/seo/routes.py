@@ -13,6 +13,7 @@ from agency.modules.seo.schemas import (
     ArticleList,
     ArticleOut,
     ArticlesQuery,
+    BodyPreviewIn,
     GenerateArticleIn,
     GenerationOut,
     IdeasIn,
@@ -56,6 +57,16 @@ async def post_article(data: ArticleIn) -> tuple[ArticleOut, int]:
 async def post_preview(data: PreviewIn) -> PreviewOut:
     """The body as it would be saved and shown (sanitised), for the editor's live preview."""
     return PreviewOut(html=articles.preview(data.content))
+
+
+@blueprint.post("/api/admin/blog/preview")
+@auth_web.admin_required
+@validate_request(BodyPreviewIn)
+@validate_response(PreviewOut, 200)
+async def post_body_preview(data: BodyPreviewIn) -> PreviewOut:
+    """The body in `format` (markdown or html) as it would be saved and shown: Markdown
+    rendered, then sanitised, by the same function as saving. For the editor's live preview."""
+    return PreviewOut(html=articles.render(data.format, data.body))
 
 
 @blueprint.get("/api/admin/articles/<int:article_id>")

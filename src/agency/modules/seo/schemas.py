@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from agency.core.text import Line, Lines, ListQuery
-from agency.modules.blog.api import ArticleIn, ArticleOut
+from agency.modules.blog.api import ArticleIn, ArticleOut, BodyFormat
 
 __all__ = [
     "AiStatusOut",
@@ -16,6 +16,7 @@ __all__ = [
     "ArticleList",
     "ArticleOut",
     "ArticlesQuery",
+    "BodyPreviewIn",
     "GenerateArticleIn",
     "GenerationOut",
     "IdeaOut",
@@ -106,6 +107,15 @@ class ArticleList(BaseModel):
 class PreviewIn(BaseModel):
     # Required: a body without it (or with other keys only) is a mistake, not an empty preview.
     content: Lines = Field(max_length=CONTENT_MAX)
+
+
+class BodyPreviewIn(BaseModel):
+    """`POST /api/admin/blog/preview`: a body in Markdown or in HTML."""
+
+    format: BodyFormat
+    # Required, like PreviewIn's content. The longer of the two limits: a Markdown body has
+    # the blog's source limit, an HTML one its content limit (checked in the route).
+    body: Lines = Field(max_length=CONTENT_MAX)
 
 
 class PreviewOut(BaseModel):

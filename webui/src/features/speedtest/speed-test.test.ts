@@ -1,4 +1,5 @@
 import fc from 'fast-check'
+import figureCases from '@test/fixtures/figure-cases.json'
 import { describe, expect, it } from 'vitest'
 import {
   MSG_BAD_DOMAIN,
@@ -135,6 +136,18 @@ describe('scan progress (spec §9: about 25 s in 50 ms steps)', () => {
 })
 
 describe('figures', () => {
+  // The same table as the report e-mail's test (tests/speedtest/test_figure_cases.py): the
+  // page and the e-mail say the same saving for the same test.
+  it.each(figureCases.seconds.map(([ms, text]) => [Number(ms), String(text)] as const))('seconds(%s) is "%s", as in the e-mail', (ms, text) => {
+    expect(seconds(ms)).toBe(text)
+  })
+  it.each(figureCases.milliseconds.map(([ms, text]) => [Number(ms), String(text)] as const))('milliseconds(%s) is "%s", as in the e-mail', (ms, text) => {
+    expect(milliseconds(ms)).toBe(text)
+  })
+  it.each(figureCases.layout_shift.map(([value, text]) => [Number(value), String(text)] as const))('layoutShift(%s) is "%s", as in the e-mail', (value, text) => {
+    expect(layoutShift(value)).toBe(text)
+  })
+
   it('writes seconds, milliseconds and CLS as the report does', () => {
     expect(seconds(3180)).toBe('3.2 s')
     expect(seconds(0)).toBe('0.0 s')

@@ -25,6 +25,7 @@ from agency.modules.blog.schemas import (
     ArticleOut,
     ArticleStatus,
 )
+from agency.modules.blog.service.markdown import render_body
 from agency.modules.blog.service.sanitise import sanitise
 
 STATUSES: tuple[ArticleStatus, ...] = ("draft", "published", "archived")
@@ -56,6 +57,8 @@ def out(article: Article) -> ArticleOut:
         meta_description=article.meta_description,
         keywords=list(article.keywords or []),
         content=sanitise(article.content),
+        body_format="markdown" if article.body_format == "markdown" else "html",
+        source=article.source if article.body_format == "markdown" else "",
         status=article.status,
         created_by=article.created_by,
         created_at=article.created_at,
@@ -86,7 +89,20 @@ def _clean(data: ArticleIn) -> tuple[str, str, str, list[str], str]:
         raise ValidationFailed(MSG_TITLE, fields={"title": MSG_TITLE})
     stem = slugify(data.slug) if data.slug.strip() else slugify(title)
     description = " ".join(data.meta_description.split())
-    return title, stem, description, _clean_keywords(list(data.keywords)), sanitise(data.content)
+    return (
+        title,
+        stem,
+        description,
+        _clean_keywords(list(data.keywords)),
+        render_body(
+            data.body_format, data.source if data.body_format == "markdown" else data.content
+        ),
+    )
+
+
+def _source(data: ArticleIn) -> str:
+    """The Markdown text kept with the article (empty for an HTML body)."""
+    return data.source if data.body_format == "markdown" else ""
 
 
 async def _free_slug(stem: str, *, article_id: int | None) -> str:
@@ -146,6 +162,8 @@ async def create_article(data: ArticleIn, *, created_by: int | None) -> ArticleO
                     title=title,
                     slug=slug,
                     content=content,
+                    body_format=data.body_format,
+                    source=_source(data),
                     meta_description=description,
                     keywords=keywords,
                     status="draft",
@@ -176,6 +194,8 @@ async def update_article(article_id: int, data: ArticleIn) -> ArticleOut:
                     title=title,
                     slug=slug,
                     content=content,
+                    body_format=data.body_format,
+                    source=_source(data),
                     meta_description=description,
                     keywords=keywords,
                     updated_at=datetime.now(UTC),

@@ -16,7 +16,7 @@ from agency.core.errors import Conflict, NotFound, ValidationFailed
 from agency.core.sql import fits_int_id
 from agency.modules.audit import api as audit_api
 from agency.modules.blog import api as blog_api
-from agency.modules.blog.api import ArticleStatus
+from agency.modules.blog.api import ArticleStatus, BodyFormat
 from agency.modules.seo.schemas import ArticleIn, ArticleOut
 
 STATUSES: tuple[ArticleStatus, ...] = ("draft", "published", "archived")
@@ -28,6 +28,8 @@ MSG_NOT_FOUND = "This article does not exist."
 MSG_ALREADY_PUBLISHED = "This article is already published."
 MSG_ALREADY_ARCHIVED = "This article is already archived."
 MSG_ALREADY_DRAFT = "This article is already a draft."
+SOURCE_MAX = 100_000  # the blog's ArticleIn.source limit
+MSG_SOURCE_LONG = f"The Markdown may have at most {SOURCE_MAX:,} characters."
 
 TARGET: dict[Action, ArticleStatus] = {
     "publish": "published",
@@ -131,3 +133,11 @@ async def change_status_by_slug(slug: str, action: Action, *, actor: audit_api.A
 def preview(content: str) -> str:
     """The body as it will be saved and shown: sanitised."""
     return blog_api.preview_html(content)
+
+
+def render(body_format: BodyFormat, body: str) -> str:
+    """The body in `body_format` as it will be saved and shown (Markdown rendered, then
+    sanitised): the blog's own function, so the preview and the saved article agree."""
+    if body_format == "markdown" and len(body) > SOURCE_MAX:
+        raise ValidationFailed(MSG_SOURCE_LONG, fields={"body": MSG_SOURCE_LONG})
+    return blog_api.render_body(body_format, body)

@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from tortoise.functions import Count
@@ -258,23 +259,35 @@ async def start_for_domain(
     email: str | None = None,
     source: str = "dashboard",
     resolver: Resolver | None = None,
+    not_before: datetime | None = None,
 ) -> SpeedTestOut:
     """Another module's test of a domain (a customer's website): the clinic pages' lenient
     rule, the address rule, reuse and the per-domain limit; a report only when `email` is
-    given. Queuing its job wakes the job runner."""
+    given. `not_before`: reuse only a test asked for at or after that moment (a site that went
+    live then is a new site). Queuing its job wakes the job runner."""
     target = target_for("clinic-speed-test", domain)
     if strategy not in STRATEGIES:
         raise ValidationFailed(MSG_STRATEGY, fields={"strategy": MSG_STRATEGY})
     await check_address(target, settings, resolver)
     address = leads_api.lead_email(email) if email else None
-    return await begin(target, strategy, settings, source=source, email=address)
+    return await begin(
+        target, strategy, settings, source=source, email=address, not_before=not_before
+    )
 
 
 async def begin(
-    target: Target, strategy: str, settings: SpeedtestSettings, *, source: str, email: str | None
+    target: Target,
+    strategy: str,
+    settings: SpeedtestSettings,
+    *,
+    source: str,
+    email: str | None,
+    not_before: datetime | None = None,
 ) -> SpeedTestOut:
     """Answer from a recent result, or store a queued test and queue its job."""
-    reused = await reuse(target, strategy, settings, source=source, email=email)
+    reused = await reuse(
+        target, strategy, settings, source=source, email=email, not_before=not_before
+    )
     if reused is not None:
         return reused
     await ratelimit.enforce(TESTS_PER_DOMAIN, domain_subject(target.hostname))
@@ -294,20 +307,26 @@ async def begin(
 
 
 async def reuse(
-    target: Target, strategy: str, settings: SpeedtestSettings, *, source: str, email: str | None
+    target: Target,
+    strategy: str,
+    settings: SpeedtestSettings,
+    *,
+    source: str,
+    email: str | None,
+    not_before: datetime | None = None,
 ) -> SpeedTestOut | None:
     """A new `done` test carrying the last result of the same domain and strategy, when that
-    is younger than `speedtest_reuse_minutes` (0: never reused); its report is queued too."""
+    is younger than `speedtest_reuse_minutes` (0: never reused) and, with `not_before`, was
+    asked for at or after it; its report is queued too."""
     if settings.speedtest_reuse_minutes <= 0:
         return None
     since = _now() - timedelta(minutes=settings.speedtest_reuse_minutes)
-    last = (
-        await SpeedTest.filter(
-            domain=target.domain, strategy=strategy, status=DONE, finished_at__gte=since
-        )
-        .order_by("-finished_at", "-id")
-        .first()
+    recent = SpeedTest.filter(
+        domain=target.domain, strategy=strategy, status=DONE, finished_at__gte=since
     )
+    if not_before is not None:
+        recent = recent.filter(created_at__gte=not_before)
+    last = await recent.order_by("-finished_at", "-id").first()
     if last is None:
         return None
     now = _now()
@@ -583,8 +602,22 @@ async def _finish_done(test: SpeedTest, report: SpeedReport, run: jobs.TrackedRu
 # The report e-mail
 
 
-def _seconds(ms: int | None) -> str:
-    return "-" if ms is None else f"{ms / 1000:.1f} s"
+def seconds_text(ms: float | None) -> str:
+    """A time in ms as the visitor reads it, to a tenth of a second with halves rounded up:
+    250 -> "0.3 s", 3180 -> "3.2 s". The web UI's `seconds()` (speed-test.ts) is the same rule,
+    so the page and the report e-mail say the same number; both are checked against one table,
+    `webui/test/fixtures/figure-cases.json`. (Not `f"{ms / 1000:.1f}"`: that rounds
+    half to even on a binary fraction, 250 ms to "0.2 s" where the page said "0.3 s".)"""
+    if ms is None:
+        return "-"
+    tenths = int((Decimal(str(ms)) / 100).to_integral_value(rounding=ROUND_HALF_UP))
+    return f"{tenths // 10}.{tenths % 10} s"
+
+
+def milliseconds_text(ms: float) -> str:
+    """1234 -> "1,234 ms", halves rounded up: the web UI's `milliseconds()`."""
+    whole = int(Decimal(str(ms)).to_integral_value(rounding=ROUND_HALF_UP))
+    return f"{whole:,} ms"
 
 
 _FIELD_NAMES = {
@@ -595,6 +628,19 @@ _FIELD_NAMES = {
 _CATEGORIES = {"FAST": "good", "AVERAGE": "needs improvement", "SLOW": "poor"}
 
 
+def layout_shift_text(value: float) -> str:
+    """CLS to two decimals as the web UI's `layoutShift()` (toFixed) does: halves of the exact
+    binary value up (0.125 -> "0.13", where `f"{0.125:.2f}"` gives "0.12")."""
+    return str(Decimal(value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+def _field_value(name: str, percentile: float) -> str:
+    """A real-visitor figure as the result page shows it: CLS plain, LCP in s, INP in ms."""
+    if name == "CLS":
+        return layout_shift_text(percentile)
+    return seconds_text(percentile) if name == "LCP" else milliseconds_text(percentile)
+
+
 def report_context(test: SpeedTest) -> dict[str, Any]:
     """What the report e-mail says about a done test."""
     result = result_of(test)
@@ -603,7 +649,7 @@ def report_context(test: SpeedTest) -> dict[str, Any]:
     field_data = [
         {
             "name": _FIELD_NAMES.get(m.name, m.name),
-            "value": f"{m.percentile:.2f}" if m.name == "CLS" else _seconds(round(m.percentile)),
+            "value": _field_value(m.name, m.percentile),
             "category": _CATEGORIES.get(m.category.upper(), m.category.lower()),
         }
         for m in result.field_data
@@ -614,16 +660,16 @@ def report_context(test: SpeedTest) -> dict[str, Any]:
         "score": result.score,
         "rating": result.rating,
         "fast": result.score >= 90,
-        "speed_index": _seconds(result.speed_index_ms),
-        "blocking_time": f"{result.total_blocking_time_ms} ms",
-        "lcp": _seconds(result.largest_contentful_paint_ms),
+        "speed_index": seconds_text(result.speed_index_ms),
+        "blocking_time": milliseconds_text(result.total_blocking_time_ms),
+        "lcp": seconds_text(result.largest_contentful_paint_ms),
         "cls": "-"
         if result.cumulative_layout_shift is None
-        else f"{result.cumulative_layout_shift:.2f}",
-        "fcp": _seconds(result.first_contentful_paint_ms),
+        else layout_shift_text(result.cumulative_layout_shift),
+        "fcp": seconds_text(result.first_contentful_paint_ms),
         "field_data": field_data,
         "opportunities": [
-            {"title": o.title, "saving": _seconds(o.savings_ms)}
+            {"title": o.title, "saving": seconds_text(o.savings_ms)}
             for o in result.opportunities[:REPORT_OPPORTUNITIES]
         ],
     }
