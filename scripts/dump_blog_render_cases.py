@@ -17,7 +17,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agency.modules.blog.schemas import ArticleSummaryOut, BlogPageOut, PublishedArticleOut
+from agency.modules.blog.schemas import (
+    ArticleSummaryOut,
+    AuthorOut,
+    BlogPageOut,
+    CoverOut,
+    PublishedArticleOut,
+)
 from agency.modules.blog.service import pages
 from agency.modules.blog.service.sanitise import sanitise
 
@@ -36,7 +42,20 @@ def _summary(n: int, title: str, description: str, day: int) -> ArticleSummaryOu
     )
 
 
-def _article(keywords: list[str]) -> PublishedArticleOut:
+COVER = CoverOut(
+    url="/api/blog/covers/0123456789abcdef0123456789abcdef-960.jpg",
+    srcset=(
+        "/api/blog/covers/0123456789abcdef0123456789abcdef-480.jpg 480w, "
+        "/api/blog/covers/0123456789abcdef0123456789abcdef-960.jpg 960w, "
+        "/api/blog/covers/0123456789abcdef0123456789abcdef-1440.jpg 1440w"
+    ),
+    width=1440,
+    height=810,
+    alt='A "fast" <site>',
+)
+
+
+def _article(keywords: list[str], **extra: Any) -> PublishedArticleOut:
     return PublishedArticleOut(
         id=3,
         title='Speed & "Sales" <fast>',
@@ -46,6 +65,7 @@ def _article(keywords: list[str]) -> PublishedArticleOut:
         content=sanitise('<h2>Why</h2><p>Because <a href="https://example.com">this</a>.</p>'),
         published_at=datetime(2026, 12, 31, 23, 59, tzinfo=UTC),
         updated_at=datetime(2027, 1, 1, 8, 0, tzinfo=UTC),
+        **extra,
     )
 
 
@@ -58,6 +78,12 @@ def cases() -> list[dict[str, Any]]:
         ("list-first-of-three", BlogPageOut(articles=many, page=1, pages=3, total=27)),
         ("list-middle", BlogPageOut(articles=many, page=2, pages=3, total=27)),
         ("list-last", BlogPageOut(articles=one, page=3, pages=3, total=25)),
+        (
+            "list-with-cover",
+            BlogPageOut(
+                articles=[one[0].model_copy(update={"cover": COVER})], page=1, pages=1, total=1
+            ),
+        ),
     ]
     out: list[dict[str, Any]] = [
         {
@@ -70,6 +96,25 @@ def cases() -> list[dict[str, Any]]:
     for name, article in (
         ("article", _article(["speed", "sales & funnels"])),
         ("article-no-keywords", _article([])),
+        (
+            "article-full",
+            _article(
+                ["speed"],
+                call_to_action="start",
+                cover=COVER,
+                author=AuthorOut(name="Anna <Admin>", bio="Builds fast sites & funnels."),
+                related=[*one, many[0]],
+            ),
+        ),
+        (
+            "article-german",
+            _article(
+                ["tempo"],
+                language="de",
+                author=AuthorOut(name="Jörg Müller", bio=""),
+                related=[many[1]],
+            ),
+        ),
     ):
         out.append(
             {

@@ -40,7 +40,15 @@ async def test_the_api_lists_published_articles_newest_first_12_a_page(
     first = (await web.get("/api/blog/articles")).json()
     assert (first["page"], first["pages"], first["total"]) == (1, 2, 14)
     assert [a["title"] for a in first["articles"]] == [f"Article {d}" for d in range(14, 2, -1)]
-    assert set(first["articles"][0]) == {"id", "title", "slug", "meta_description", "published_at"}
+    assert set(first["articles"][0]) == {
+        "id",
+        "title",
+        "slug",
+        "meta_description",
+        "published_at",
+        "language",
+        "cover",
+    }
     second = (await web.get("/api/blog/articles?page=2")).json()
     assert [a["title"] for a in second["articles"]] == ["Article 2", "Article 1"]
     past = (await web.get("/api/blog/articles?page=9")).json()

@@ -22,12 +22,23 @@ export interface paths {
     post: operations["post_post_password"];
   };
   "/api/account/profile": {
-    /** Change first name, last name and avatar image address. */
+    /**
+     * Change first name, last name, avatar image address and (when given) the short bio shown
+     * @description under the articles an admin writes.
+     */
     patch: operations["patch_patch_profile"];
   };
   "/api/admin/ai": {
     /** Whether an AI provider is configured, and its model ('AI is not configured' else). */
     get: operations["get_get_ai_status"];
+  };
+  "/api/admin/analyses/{analysis_id}": {
+    /**
+     * An analysis as the admin sees it (admins only): what the visitor sees, and
+     * @description `generated_detail`: the AI model that wrote the report, or why the rules did (no model
+     * configured, or the provider's failure, which the visitor never sees).
+     */
+    get: operations["get_get_admin_analysis"];
   };
   "/api/admin/article-drafts": {
     /**
@@ -87,6 +98,24 @@ export interface paths {
      * `limit` (1 to 200, default 50) and `before_id` = the answer's `next_before_id`.
      */
     get: operations["get_get_admin_audit"];
+  };
+  "/api/admin/blog/articles/{article_id}/cover": {
+    /**
+     * Upload the article's cover image: multipart/form-data, the image in the field `file`
+     * @description (JPEG, PNG or WebP, at most 1 MB, at least 200 x 200 px). It is resized to 480, 960 and
+     * 1440 px wide (never enlarged) and replaces the article's cover; the alt text stays.
+     * 400 with a message for anything else.
+     */
+    post: operations["post_post_cover"];
+    /** Remove the article's cover image (and its alt text). */
+    delete: operations["delete_delete_cover"];
+  };
+  "/api/admin/blog/preview": {
+    /**
+     * The body in `format` (markdown or html) as it would be saved and shown: Markdown
+     * @description rendered, then sanitised, by the same function as saving. For the editor's live preview.
+     */
+    post: operations["post_post_body_preview"];
   };
   "/api/admin/catalogue": {
     /**
@@ -277,6 +306,13 @@ export interface paths {
      * archived one 404.
      */
     get: operations["get_get_article"];
+  };
+  "/api/blog/covers/{name}": {
+    /**
+     * A cover image file (`{hash}-{width}.{ext}`); a name always means the same bytes, so it
+     * @description is cached for a year.
+     */
+    get: operations["get_get_cover"];
   };
   "/api/catalogue": {
     /** Every active service family and plan with prices in cents (ETag-cached). */
@@ -687,6 +723,12 @@ export interface components {
       /** Id */
       id: number;
       /**
+       * Measuring
+       * @description True from going live until the first test of the live site ends (page_speed is null meanwhile: the old site's score is not the live site's).
+       * @default false
+       */
+      measuring?: boolean;
+      /**
        * Page Speed
        * @description The latest speed score (0-100), or null.
        */
@@ -702,6 +744,12 @@ export interface components {
       status_changed_at: string | null;
       /** User Id */
       user_id: number;
+      /**
+       * Went Live At
+       * @description When the delivered site went live; earlier scores measured the old site.
+       * @default null
+       */
+      went_live_at?: string | null;
     };
     /** AdminWithdrawalOut */
     AdminWithdrawalOut: {
@@ -756,7 +804,8 @@ export interface components {
     };
     /**
      * AnalysisScoresOut
-     * @description Spec §9's derived figures, computed on the server (one module). Each page labels them its
+     * @description The scores, computed on the server in one module from the facts found on the page and
+     * the speed test's result, never from the report's text. Each page labels them its
      * own way: strategy is 'Architecture' on the technical page and 'Client Value' on the agency
      * page; funnel is 'Performance' (technical) and 'Scalability' (agency); ai_readiness is
      * 'Profitability' (agency). Figures that need the speed result are null until it is there.
@@ -783,7 +832,7 @@ export interface components {
       revenue_increase_percent: number | null;
       /**
        * Security
-       * @description Technical page: 100 - 10 per opportunity.
+       * @description Technical page: 100 less the findings.
        */
       security: number;
       /**
@@ -791,7 +840,10 @@ export interface components {
        * @description The speed test's score, null when it has none.
        */
       speed: number | null;
-      /** Strategy */
+      /**
+       * Strategy
+       * @description From the facts found on the page.
+       */
       strategy: number;
       /**
        * Visitors Lost Percent
@@ -804,8 +856,24 @@ export interface components {
      * @description An article as the article manager sees it.
      */
     ArticleOut: {
+      /** @default null */
+      author?: components["schemas"]["AuthorOut"] | null;
+      /**
+       * Body Format
+       * @description How the body is edited: markdown or html.
+       * @enum {string}
+       */
+      body_format: "markdown" | "html";
+      /**
+       * Call To Action
+       * @default speed_test
+       * @enum {string}
+       */
+      call_to_action?: "speed_test" | "start";
       /** Content */
       content: string;
+      /** @default null */
+      cover?: components["schemas"]["CoverOut"] | null;
       /**
        * Created At
        * Format: date-time
@@ -817,12 +885,23 @@ export interface components {
       id: number;
       /** Keywords */
       keywords: string[];
+      /**
+       * Language
+       * @default en
+       * @enum {string}
+       */
+      language?: "en" | "de";
       /** Meta Description */
       meta_description: string;
       /** Published At */
       published_at: string | null;
       /** Slug */
       slug: string;
+      /**
+       * Source
+       * @description The Markdown text (markdown); empty for html.
+       */
+      source: string;
       /**
        * Status
        * @enum {string}
@@ -842,8 +921,16 @@ export interface components {
      * published_at).
      */
     ArticleSummaryOut: {
+      /** @default null */
+      cover?: components["schemas"]["CoverOut"] | null;
       /** Id */
       id: number;
+      /**
+       * Language
+       * @default en
+       * @enum {string}
+       */
+      language?: "en" | "de";
       /** Meta Description */
       meta_description: string;
       /**
@@ -905,6 +992,16 @@ export interface components {
       /** Target Type */
       target_type: string;
     };
+    /**
+     * AuthorOut
+     * @description Who wrote an article: the writing admin's name and short bio (from their profile).
+     */
+    AuthorOut: {
+      /** Bio */
+      bio: string;
+      /** Name */
+      name: string;
+    };
     /** BuildingOut */
     BuildingOut: {
       /**
@@ -938,6 +1035,23 @@ export interface components {
       current: number;
       /** Previous */
       previous: number;
+    };
+    /**
+     * CoverOut
+     * @description An article's cover image: `url` is the size a page shows by default, `srcset` every
+     * size there is (widths up to 1440 px), `width` and `height` those of the largest.
+     */
+    CoverOut: {
+      /** Alt */
+      alt: string;
+      /** Height */
+      height: number;
+      /** Srcset */
+      srcset: string;
+      /** Url */
+      url: string;
+      /** Width */
+      width: number;
     };
     /** CurrencyTotal */
     CurrencyTotal: {
@@ -1633,7 +1747,7 @@ export interface components {
        * Kind
        * @enum {string}
        */
-      kind: "manual" | "monitor";
+      kind: "manual" | "monitor" | "launch";
       /** Score */
       score: number | null;
       /**
@@ -1897,6 +2011,12 @@ export interface components {
       /** Avatar Url */
       avatar_url: string | null;
       /**
+       * Bio
+       * @description A short introduction, shown under the articles an admin writes.
+       * @default
+       */
+      bio?: string;
+      /**
        * Created At
        * Format: date-time
        */
@@ -1947,6 +2067,12 @@ export interface components {
       /** Id */
       id: number;
       /**
+       * Measuring
+       * @description True from going live until the first test of the live site ends (page_speed is null meanwhile: the old site's score is not the live site's).
+       * @default false
+       */
+      measuring?: boolean;
+      /**
        * Page Speed
        * @description The latest speed score (0-100), or null.
        */
@@ -1956,6 +2082,12 @@ export interface components {
        * @description building, live, paused or cancelled.
        */
       status: string;
+      /**
+       * Went Live At
+       * @description When the delivered site went live; earlier scores measured the old site.
+       * @default null
+       */
+      went_live_at?: string | null;
     };
     /** Websites */
     Websites: {
@@ -2060,7 +2192,10 @@ export interface operations {
       };
     };
   };
-  /** Change first name, last name and avatar image address. */
+  /**
+   * Change first name, last name, avatar image address and (when given) the short bio shown
+   * @description under the articles an admin writes.
+   */
   patch_patch_profile: {
     requestBody?: {
       content: {
@@ -2070,6 +2205,11 @@ export interface operations {
            * @default null
            */
           avatar_url?: string | null;
+          /**
+           * Bio
+           * @default null
+           */
+          bio?: string | null;
           /**
            * First Name
            * @default
@@ -2106,6 +2246,88 @@ export interface operations {
             configured: boolean;
             /** Model */
             model: string | null;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * An analysis as the admin sees it (admins only): what the visitor sees, and
+   * @description `generated_detail`: the AI model that wrote the report, or why the rules did (no model
+   * configured, or the provider's failure, which the visitor never sees).
+   */
+  get_get_admin_analysis: {
+    parameters: {
+      path: {
+        analysis_id: string;
+      };
+    };
+    responses: {
+      /** @description An analysis as the admin sees it: what the visitor sees, and how the report was written. */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Critical Issues
+             * @description Findings grounded in the facts and the speed result, worst first (the 'Critical ... Found' boxes).
+             */
+            critical_issues: string[];
+            /** Domain */
+            domain: string;
+            /**
+             * Email
+             * @description Where the report goes ('You'll receive ... at {email}').
+             */
+            email: string;
+            /**
+             * Error
+             * @description The message shown in the red box when it failed.
+             */
+            error: string | null;
+            facts: components["schemas"]["PageFactsOut"] | null;
+            /**
+             * Generated By
+             * @description Who wrote the report: the configured AI model, or the rules (no AI key, or the provider failed).
+             */
+            generated_by: ("ai" | "rules") | null;
+            /**
+             * Generated Detail
+             * @description For the admin: the AI model that wrote the report, or why the rules did (no AI model configured, or the provider's failure).
+             */
+            generated_detail: string | null;
+            /**
+             * Generated Note
+             * @description What the report is based on, in plain words for the page (never the provider's failure: that is the admin's `generated_detail`).
+             */
+            generated_note: string | null;
+            /** Id */
+            id: string;
+            /**
+             * Notice
+             * @description 'You'll receive your detailed analysis report at {email}'
+             */
+            notice: string;
+            /** @description Set once the analysis is done. */
+            report: components["schemas"]["AnalysisReportOut"] | null;
+            /** @description Set once the analysis is done. */
+            scores: components["schemas"]["AnalysisScoresOut"] | null;
+            /** @description The speed test run beside the audit. */
+            speed_test: components["schemas"]["SpeedTestOut"] | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+            /**
+             * Variant
+             * @enum {string}
+             */
+            variant: "general" | "lead" | "technical" | "agency";
           };
         };
       };
@@ -2278,12 +2500,34 @@ export interface operations {
       content: {
         "application/json": {
           /**
+           * Body Format
+           * @description markdown: `source` is the body and `content` is ignored (made from it); html: `content` is the body.
+           * @default html
+           * @enum {string}
+           */
+          body_format?: "markdown" | "html";
+          /**
+           * Call To Action
+           * @default null
+           */
+          call_to_action?: ("speed_test" | "start") | null;
+          /**
            * Content
            * @default
            */
           content?: string;
+          /**
+           * Cover Alt
+           * @default null
+           */
+          cover_alt?: string | null;
           /** Keywords */
           keywords?: string[];
+          /**
+           * Language
+           * @default null
+           */
+          language?: ("en" | "de") | null;
           /**
            * Meta Description
            * @default
@@ -2294,6 +2538,11 @@ export interface operations {
            * @default
            */
           slug?: string;
+          /**
+           * Source
+           * @default
+           */
+          source?: string;
           /**
            * Title
            * @default
@@ -2307,8 +2556,24 @@ export interface operations {
       201: {
         content: {
           "application/json": {
+            /** @default null */
+            author?: components["schemas"]["AuthorOut"] | null;
+            /**
+             * Body Format
+             * @description How the body is edited: markdown or html.
+             * @enum {string}
+             */
+            body_format: "markdown" | "html";
+            /**
+             * Call To Action
+             * @default speed_test
+             * @enum {string}
+             */
+            call_to_action?: "speed_test" | "start";
             /** Content */
             content: string;
+            /** @default null */
+            cover?: components["schemas"]["CoverOut"] | null;
             /**
              * Created At
              * Format: date-time
@@ -2320,12 +2585,23 @@ export interface operations {
             id: number;
             /** Keywords */
             keywords: string[];
+            /**
+             * Language
+             * @default en
+             * @enum {string}
+             */
+            language?: "en" | "de";
             /** Meta Description */
             meta_description: string;
             /** Published At */
             published_at: string | null;
             /** Slug */
             slug: string;
+            /**
+             * Source
+             * @description The Markdown text (markdown); empty for html.
+             */
+            source: string;
             /**
              * Status
              * @enum {string}
@@ -2379,8 +2655,24 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @default null */
+            author?: components["schemas"]["AuthorOut"] | null;
+            /**
+             * Body Format
+             * @description How the body is edited: markdown or html.
+             * @enum {string}
+             */
+            body_format: "markdown" | "html";
+            /**
+             * Call To Action
+             * @default speed_test
+             * @enum {string}
+             */
+            call_to_action?: "speed_test" | "start";
             /** Content */
             content: string;
+            /** @default null */
+            cover?: components["schemas"]["CoverOut"] | null;
             /**
              * Created At
              * Format: date-time
@@ -2392,12 +2684,23 @@ export interface operations {
             id: number;
             /** Keywords */
             keywords: string[];
+            /**
+             * Language
+             * @default en
+             * @enum {string}
+             */
+            language?: "en" | "de";
             /** Meta Description */
             meta_description: string;
             /** Published At */
             published_at: string | null;
             /** Slug */
             slug: string;
+            /**
+             * Source
+             * @description The Markdown text (markdown); empty for html.
+             */
+            source: string;
             /**
              * Status
              * @enum {string}
@@ -2426,12 +2729,34 @@ export interface operations {
       content: {
         "application/json": {
           /**
+           * Body Format
+           * @description markdown: `source` is the body and `content` is ignored (made from it); html: `content` is the body.
+           * @default html
+           * @enum {string}
+           */
+          body_format?: "markdown" | "html";
+          /**
+           * Call To Action
+           * @default null
+           */
+          call_to_action?: ("speed_test" | "start") | null;
+          /**
            * Content
            * @default
            */
           content?: string;
+          /**
+           * Cover Alt
+           * @default null
+           */
+          cover_alt?: string | null;
           /** Keywords */
           keywords?: string[];
+          /**
+           * Language
+           * @default null
+           */
+          language?: ("en" | "de") | null;
           /**
            * Meta Description
            * @default
@@ -2442,6 +2767,11 @@ export interface operations {
            * @default
            */
           slug?: string;
+          /**
+           * Source
+           * @default
+           */
+          source?: string;
           /**
            * Title
            * @default
@@ -2455,8 +2785,24 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @default null */
+            author?: components["schemas"]["AuthorOut"] | null;
+            /**
+             * Body Format
+             * @description How the body is edited: markdown or html.
+             * @enum {string}
+             */
+            body_format: "markdown" | "html";
+            /**
+             * Call To Action
+             * @default speed_test
+             * @enum {string}
+             */
+            call_to_action?: "speed_test" | "start";
             /** Content */
             content: string;
+            /** @default null */
+            cover?: components["schemas"]["CoverOut"] | null;
             /**
              * Created At
              * Format: date-time
@@ -2468,12 +2814,23 @@ export interface operations {
             id: number;
             /** Keywords */
             keywords: string[];
+            /**
+             * Language
+             * @default en
+             * @enum {string}
+             */
+            language?: "en" | "de";
             /** Meta Description */
             meta_description: string;
             /** Published At */
             published_at: string | null;
             /** Slug */
             slug: string;
+            /**
+             * Source
+             * @description The Markdown text (markdown); empty for html.
+             */
+            source: string;
             /**
              * Status
              * @enum {string}
@@ -2503,8 +2860,24 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @default null */
+            author?: components["schemas"]["AuthorOut"] | null;
+            /**
+             * Body Format
+             * @description How the body is edited: markdown or html.
+             * @enum {string}
+             */
+            body_format: "markdown" | "html";
+            /**
+             * Call To Action
+             * @default speed_test
+             * @enum {string}
+             */
+            call_to_action?: "speed_test" | "start";
             /** Content */
             content: string;
+            /** @default null */
+            cover?: components["schemas"]["CoverOut"] | null;
             /**
              * Created At
              * Format: date-time
@@ -2516,12 +2889,23 @@ export interface operations {
             id: number;
             /** Keywords */
             keywords: string[];
+            /**
+             * Language
+             * @default en
+             * @enum {string}
+             */
+            language?: "en" | "de";
             /** Meta Description */
             meta_description: string;
             /** Published At */
             published_at: string | null;
             /** Slug */
             slug: string;
+            /**
+             * Source
+             * @description The Markdown text (markdown); empty for html.
+             */
+            source: string;
             /**
              * Status
              * @enum {string}
@@ -2551,8 +2935,24 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @default null */
+            author?: components["schemas"]["AuthorOut"] | null;
+            /**
+             * Body Format
+             * @description How the body is edited: markdown or html.
+             * @enum {string}
+             */
+            body_format: "markdown" | "html";
+            /**
+             * Call To Action
+             * @default speed_test
+             * @enum {string}
+             */
+            call_to_action?: "speed_test" | "start";
             /** Content */
             content: string;
+            /** @default null */
+            cover?: components["schemas"]["CoverOut"] | null;
             /**
              * Created At
              * Format: date-time
@@ -2564,12 +2964,23 @@ export interface operations {
             id: number;
             /** Keywords */
             keywords: string[];
+            /**
+             * Language
+             * @default en
+             * @enum {string}
+             */
+            language?: "en" | "de";
             /** Meta Description */
             meta_description: string;
             /** Published At */
             published_at: string | null;
             /** Slug */
             slug: string;
+            /**
+             * Source
+             * @description The Markdown text (markdown); empty for html.
+             */
+            source: string;
             /**
              * Status
              * @enum {string}
@@ -2599,8 +3010,24 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @default null */
+            author?: components["schemas"]["AuthorOut"] | null;
+            /**
+             * Body Format
+             * @description How the body is edited: markdown or html.
+             * @enum {string}
+             */
+            body_format: "markdown" | "html";
+            /**
+             * Call To Action
+             * @default speed_test
+             * @enum {string}
+             */
+            call_to_action?: "speed_test" | "start";
             /** Content */
             content: string;
+            /** @default null */
+            cover?: components["schemas"]["CoverOut"] | null;
             /**
              * Created At
              * Format: date-time
@@ -2612,12 +3039,23 @@ export interface operations {
             id: number;
             /** Keywords */
             keywords: string[];
+            /**
+             * Language
+             * @default en
+             * @enum {string}
+             */
+            language?: "en" | "de";
             /** Meta Description */
             meta_description: string;
             /** Published At */
             published_at: string | null;
             /** Slug */
             slug: string;
+            /**
+             * Source
+             * @description The Markdown text (markdown); empty for html.
+             */
+            source: string;
             /**
              * Status
              * @enum {string}
@@ -2680,6 +3118,193 @@ export interface operations {
              * @description Pass as `before_id` for the next (older) page; null: this is the last.
              */
             next_before_id: number | null;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Upload the article's cover image: multipart/form-data, the image in the field `file`
+   * @description (JPEG, PNG or WebP, at most 1 MB, at least 200 x 200 px). It is resized to 480, 960 and
+   * 1440 px wide (never enlarged) and replaces the article's cover; the alt text stays.
+   * 400 with a message for anything else.
+   */
+  post_post_cover: {
+    parameters: {
+      path: {
+        article_id: number;
+      };
+    };
+    responses: {
+      /** @description An article as the article manager sees it. */
+      200: {
+        content: {
+          "application/json": {
+            /** @default null */
+            author?: components["schemas"]["AuthorOut"] | null;
+            /**
+             * Body Format
+             * @description How the body is edited: markdown or html.
+             * @enum {string}
+             */
+            body_format: "markdown" | "html";
+            /**
+             * Call To Action
+             * @default speed_test
+             * @enum {string}
+             */
+            call_to_action?: "speed_test" | "start";
+            /** Content */
+            content: string;
+            /** @default null */
+            cover?: components["schemas"]["CoverOut"] | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: number | null;
+            /** Id */
+            id: number;
+            /** Keywords */
+            keywords: string[];
+            /**
+             * Language
+             * @default en
+             * @enum {string}
+             */
+            language?: "en" | "de";
+            /** Meta Description */
+            meta_description: string;
+            /** Published At */
+            published_at: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Source
+             * @description The Markdown text (markdown); empty for html.
+             */
+            source: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  /** Remove the article's cover image (and its alt text). */
+  delete_delete_cover: {
+    parameters: {
+      path: {
+        article_id: number;
+      };
+    };
+    responses: {
+      /** @description An article as the article manager sees it. */
+      200: {
+        content: {
+          "application/json": {
+            /** @default null */
+            author?: components["schemas"]["AuthorOut"] | null;
+            /**
+             * Body Format
+             * @description How the body is edited: markdown or html.
+             * @enum {string}
+             */
+            body_format: "markdown" | "html";
+            /**
+             * Call To Action
+             * @default speed_test
+             * @enum {string}
+             */
+            call_to_action?: "speed_test" | "start";
+            /** Content */
+            content: string;
+            /** @default null */
+            cover?: components["schemas"]["CoverOut"] | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: number | null;
+            /** Id */
+            id: number;
+            /** Keywords */
+            keywords: string[];
+            /**
+             * Language
+             * @default en
+             * @enum {string}
+             */
+            language?: "en" | "de";
+            /** Meta Description */
+            meta_description: string;
+            /** Published At */
+            published_at: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Source
+             * @description The Markdown text (markdown); empty for html.
+             */
+            source: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * The body in `format` (markdown or html) as it would be saved and shown: Markdown
+   * @description rendered, then sanitised, by the same function as saving. For the editor's live preview.
+   */
+  post_post_body_preview: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /** Body */
+          body: string;
+          /**
+           * Format
+           * @enum {string}
+           */
+          format: "markdown" | "html";
+        };
+      };
+    };
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Html
+             * @description The body as it will be saved and shown: sanitised.
+             */
+            html: string;
           };
         };
       };
@@ -3087,6 +3712,12 @@ export interface operations {
             /** Id */
             id: number;
             /**
+             * Measuring
+             * @description True from going live until the first test of the live site ends (page_speed is null meanwhile: the old site's score is not the live site's).
+             * @default false
+             */
+            measuring?: boolean;
+            /**
              * Page Speed
              * @description The latest speed score (0-100), or null.
              */
@@ -3102,6 +3733,12 @@ export interface operations {
             status_changed_at: string | null;
             /** User Id */
             user_id: number;
+            /**
+             * Went Live At
+             * @description When the delivered site went live; earlier scores measured the old site.
+             * @default null
+             */
+            went_live_at?: string | null;
           };
         };
       };
@@ -3349,7 +3986,7 @@ export interface operations {
             generated_by: ("ai" | "rules") | null;
             /**
              * Generated Note
-             * @description Says which, in a sentence, for the page.
+             * @description What the report is based on, in plain words for the page (never the provider's failure: that is the admin's `generated_detail`).
              */
             generated_note: string | null;
             /** Id */
@@ -3427,7 +4064,7 @@ export interface operations {
             generated_by: ("ai" | "rules") | null;
             /**
              * Generated Note
-             * @description Says which, in a sentence, for the page.
+             * @description What the report is based on, in plain words for the page (never the provider's failure: that is the admin's `generated_detail`).
              */
             generated_note: string | null;
             /** Id */
@@ -3936,12 +4573,28 @@ export interface operations {
       200: {
         content: {
           "application/json": {
+            /** @default null */
+            author?: components["schemas"]["AuthorOut"] | null;
+            /**
+             * Call To Action
+             * @default speed_test
+             * @enum {string}
+             */
+            call_to_action?: "speed_test" | "start";
             /** Content */
             content: string;
+            /** @default null */
+            cover?: components["schemas"]["CoverOut"] | null;
             /** Id */
             id: number;
             /** Keywords */
             keywords: string[];
+            /**
+             * Language
+             * @default en
+             * @enum {string}
+             */
+            language?: "en" | "de";
             /** Meta Description */
             meta_description: string;
             /**
@@ -3949,6 +4602,11 @@ export interface operations {
              * Format: date-time
              */
             published_at: string;
+            /**
+             * Related
+             * @description Up to two other published articles: same language first, then the most shared keywords, then the newest.
+             */
+            related?: components["schemas"]["ArticleSummaryOut"][];
             /** Slug */
             slug: string;
             /** Title */
@@ -3961,6 +4619,19 @@ export interface operations {
           };
         };
       };
+    };
+  };
+  /**
+   * A cover image file (`{hash}-{width}.{ext}`); a name always means the same bytes, so it
+   * @description is cached for a year.
+   */
+  get_get_cover: {
+    parameters: {
+      path: {
+        name: string;
+      };
+    };
+    responses: {
     };
   };
   /** Every active service family and plan with prices in cents (ETag-cached). */
@@ -4544,7 +5215,7 @@ export interface operations {
              * Kind
              * @enum {string}
              */
-            kind: "manual" | "monitor";
+            kind: "manual" | "monitor" | "launch";
             /** Score */
             score: number | null;
             /**
@@ -4587,7 +5258,7 @@ export interface operations {
              * Kind
              * @enum {string}
              */
-            kind: "manual" | "monitor";
+            kind: "manual" | "monitor" | "launch";
             /** Score */
             score: number | null;
             /**

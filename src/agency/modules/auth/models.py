@@ -27,6 +27,8 @@ class Profile(Model):
     first_name = fields.CharField(max_length=100, default="")
     last_name = fields.CharField(max_length=100, default="")
     avatar_url = fields.CharField(max_length=2048, null=True)
+    # A short introduction shown under the articles an admin writes (the blog's author block).
+    bio = fields.CharField(max_length=280, default="")
     created_at = fields.DatetimeField(auto_now_add=True)
 
     class Meta:

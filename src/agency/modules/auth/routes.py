@@ -134,13 +134,15 @@ async def post_reset_password(data: ResetPasswordIn) -> MessageOut:
 @validate_request(ProfileIn)
 @validate_response(UserEnvelope, 200)
 async def patch_profile(data: ProfileIn) -> UserEnvelope:
-    """Change first name, last name and avatar image address."""
+    """Change first name, last name, avatar image address and (when given) the short bio shown
+    under the articles an admin writes."""
     account = await require_account()
     updated = await profile.update_profile(
         account.id,
         first_name=data.first_name,
         last_name=data.last_name,
         avatar_url=data.avatar_url,
+        bio=data.bio,
     )
     return UserEnvelope(user=UserOut.of(updated))
 

@@ -15,6 +15,7 @@ _EMAIL = Field(default="", max_length=EMAIL_MAX)
 _PASSWORD = Field(default="", max_length=1024)
 _NAME = Field(default="", max_length=100)
 _CONFIRM = Field(default=None, max_length=1024)
+BIO_MAX = 280
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class Account:
     last_name: str
     avatar_url: str | None
     created_at: datetime
+    # A short introduction (the blog's author block); empty when the user wrote none.
+    bio: str = ""
 
     @property
     def is_admin(self) -> bool:
@@ -66,6 +69,8 @@ class ProfileIn(BaseModel):
     first_name: Line = _NAME
     last_name: Line = _NAME
     avatar_url: Line | None = Field(default=None, max_length=2048)
+    # Absent (None): the bio stays as it is.
+    bio: Line | None = Field(default=None, max_length=BIO_MAX)
 
 
 class PasswordChangeIn(BaseModel):
@@ -91,6 +96,9 @@ class UserOut(BaseModel):
     avatar_url: str | None
     role: str
     created_at: datetime
+    bio: str = Field(
+        default="", description="A short introduction, shown under the articles an admin writes."
+    )
 
     @classmethod
     def of(cls, account: Account) -> UserOut:
@@ -102,6 +110,7 @@ class UserOut(BaseModel):
             avatar_url=account.avatar_url,
             role=account.role,
             created_at=account.created_at,
+            bio=account.bio,
         )
 
 

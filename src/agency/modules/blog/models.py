@@ -24,6 +24,16 @@ class Article(Model):
     status = fields.CharField(max_length=16, default="draft", db_index=True)
     # The writer's user id (auth's; not a foreign key); None once the account is erased.
     created_by = fields.IntField(null=True, db_index=True)
+    # en | de: the language the article is written in (German pages say lang="de").
+    language = fields.CharField(max_length=8, default="en")
+    # speed_test | start: where the call to action at the end of the article leads.
+    call_to_action = fields.CharField(max_length=16, default="speed_test")
+    # The cover image: files `{cover_key}-{width}.{ext}` in the data directory's blog-covers
+    # folder (service/covers.py), the largest `cover_width` x `cover_height` pixels.
+    cover_key = fields.CharField(max_length=80, null=True)
+    cover_width = fields.IntField(null=True)
+    cover_height = fields.IntField(null=True)
+    cover_alt = fields.CharField(max_length=200, default="")
     created_at = fields.DatetimeField(auto_now_add=True, db_index=True)
     updated_at = fields.DatetimeField(auto_now=True)
     published_at = fields.DatetimeField(null=True, db_index=True)

@@ -3,13 +3,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from quart import Blueprint, Response, request
 from quart_schema import hide, validate_querystring, validate_response
 
-from agency.core.errors import NotFound
+from agency.core.errors import Forbidden, NotFound, ValidationFailed
 from agency.core.web import app_settings, site_files
-from agency.modules.blog.schemas import BlogPageOut, BlogPageQuery, BlogQuery, PublishedArticleOut
-from agency.modules.blog.service import pages, public
+from agency.core.web.security import csrf_failure
+from agency.modules.auth import web as auth_web
+from agency.modules.blog.schemas import (
+    ArticleOut,
+    BlogPageOut,
+    BlogPageQuery,
+    BlogQuery,
+    PublishedArticleOut,
+)
+from agency.modules.blog.service import articles, covers, pages, public
 
 blueprint = Blueprint("blog", __name__)
 HTML = "text/html; charset=utf-8"
@@ -101,3 +111,67 @@ async def article_page(slug: str) -> Response:
     if template is None:
         return _page(pages.bare_page(pages.article_region(found), found.title))
     return _page(pages.article_page(template, found, _base_url()))
+
+
+# The cover upload is multipart, which the app-wide CSRF guard (JSON only) refuses: the path is
+# exempt there (module.py) and `_same_site_only` applies the same guard here, less the
+# JSON rule: same-site, with the web UI's header.
+COVER_PATHS = "/api/admin/blog/articles"
+IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
+
+
+def _covers_folder() -> Path:
+    return app_settings().data_dir / covers.FOLDER
+
+
+def _same_site_only() -> None:
+    reason = csrf_failure(
+        method=request.method,
+        path=request.path,
+        headers=request.headers,
+        host=request.headers.get("Host", ""),
+        has_body=False,
+    )
+    if reason is not None:
+        raise Forbidden(reason, code="csrf_failed")
+
+
+@blueprint.post("/api/admin/blog/articles/<int:article_id>/cover")
+@auth_web.admin_required
+@validate_response(ArticleOut, 200)
+async def post_cover(article_id: int) -> ArticleOut:
+    """Upload the article's cover image: multipart/form-data, the image in the field `file`
+    (JPEG, PNG or WebP, at most 1 MB, at least 200 x 200 px). It is resized to 480, 960 and
+    1440 px wide (never enlarged) and replaces the article's cover; the alt text stays.
+    400 with a message for anything else."""
+    _same_site_only()
+    if request.mimetype != "multipart/form-data":
+        raise ValidationFailed(covers.MSG_NO_FILE, fields={"file": covers.MSG_NO_FILE})
+    files = await request.files
+    upload = files.get("file")
+    if upload is None:
+        raise ValidationFailed(covers.MSG_NO_FILE, fields={"file": covers.MSG_NO_FILE})
+    data = upload.read(covers.MAX_BYTES + 1)
+    await covers.set_cover(article_id, data, _covers_folder())
+    return await articles.get_article(article_id)
+
+
+@blueprint.delete("/api/admin/blog/articles/<int:article_id>/cover")
+@auth_web.admin_required
+@validate_response(ArticleOut, 200)
+async def delete_cover(article_id: int) -> ArticleOut:
+    """Remove the article's cover image (and its alt text)."""
+    _same_site_only()
+    await covers.remove_cover(article_id, _covers_folder())
+    return await articles.get_article(article_id)
+
+
+@blueprint.get("/api/blog/covers/<name>")
+async def get_cover(name: str) -> Response:
+    """A cover image file (`{hash}-{width}.{ext}`); a name always means the same bytes, so it
+    is cached for a year."""
+    found = covers.public_file(_covers_folder(), name)
+    if found is None:
+        raise NotFound("This image does not exist.", code="cover_not_found")
+    path, mime = found
+    return Response(path.read_bytes(), content_type=mime, headers=IMMUTABLE)

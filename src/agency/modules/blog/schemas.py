@@ -18,6 +18,29 @@ KEYWORDS_MAX = 20
 CONTENT_MAX = 200_000  # HTML of one article
 SOURCE_MAX = 100_000  # Markdown of one article (its HTML must still fit CONTENT_MAX)
 BodyFormat = Literal["markdown", "html"]
+COVER_ALT_MAX = 200
+Language = Literal["en", "de"]
+CallToAction = Literal["speed_test", "start"]
+LANGUAGES: tuple[Language, ...] = ("en", "de")
+CALLS_TO_ACTION: tuple[CallToAction, ...] = ("speed_test", "start")
+
+
+class CoverOut(BaseModel):
+    """An article's cover image: `url` is the size a page shows by default, `srcset` every
+    size there is (widths up to 1440 px), `width` and `height` those of the largest."""
+
+    url: str
+    srcset: str
+    width: int
+    height: int
+    alt: str
+
+
+class AuthorOut(BaseModel):
+    """Who wrote an article: the writing admin's name and short bio (from their profile)."""
+
+    name: str
+    bio: str
 
 
 class ArticleSummaryOut(BaseModel):
@@ -29,6 +52,8 @@ class ArticleSummaryOut(BaseModel):
     slug: str
     meta_description: str
     published_at: datetime
+    language: Language = "en"
+    cover: CoverOut | None = None
 
 
 class BlogPageOut(BaseModel):
@@ -49,6 +74,15 @@ class PublishedArticleOut(BaseModel):
     content: str
     published_at: datetime
     updated_at: datetime
+    language: Language = "en"
+    call_to_action: CallToAction = "speed_test"
+    cover: CoverOut | None = None
+    author: AuthorOut | None = None
+    related: list[ArticleSummaryOut] = Field(
+        default_factory=list,
+        description="Up to two other published articles: same language first, then the most "
+        "shared keywords, then the newest.",
+    )
 
 
 class ArticleIn(BaseModel):
@@ -68,6 +102,10 @@ class ArticleIn(BaseModel):
         "html: `content` is the body.",
     )
     source: Lines = Field(default="", max_length=SOURCE_MAX)
+    # Absent (None): kept as they are on an edit, the defaults on a new article.
+    language: Language | None = None
+    call_to_action: CallToAction | None = None
+    cover_alt: Line | None = Field(default=None, max_length=COVER_ALT_MAX)
 
 
 class ArticleOut(BaseModel):
@@ -86,6 +124,10 @@ class ArticleOut(BaseModel):
     created_at: datetime
     updated_at: datetime
     published_at: datetime | None
+    language: Language = "en"
+    call_to_action: CallToAction = "speed_test"
+    cover: CoverOut | None = None
+    author: AuthorOut | None = None
 
 
 PAGE_MAX = 100_000

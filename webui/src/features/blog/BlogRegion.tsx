@@ -5,7 +5,20 @@
  * whitespace between elements, no two text nodes side by side (React would add a comment).
  */
 import type { ReactNode } from 'react'
-import { BLOG_REGION_MARKER, displayDate, isoDate, pageHref, type BlogPage, type PublishedArticle } from './blog'
+import {
+  ARTICLE_COVER_SIZES,
+  ARTICLE_TEXT,
+  BLOG_REGION_MARKER,
+  CARD_COVER_SIZES,
+  CTA_HREF,
+  displayDate,
+  isoDate,
+  pageHref,
+  type BlogPage,
+  type Cover,
+  type Language,
+  type PublishedArticle,
+} from './blog'
 import { Link } from '../../lib/router'
 
 export const EMPTY_TEXT = 'No articles yet. Check back soon.'
@@ -21,8 +34,39 @@ export function BlogRegion({ children }: { children?: ReactNode }) {
   return <div className="blog-region">{children}</div>
 }
 
-function Published({ at }: { at: string }) {
-  return <time dateTime={isoDate(at)}>{displayDate(at)}</time>
+function Published({ at, language = 'en' }: { at: string; language?: Language }) {
+  return <time dateTime={isoDate(at)}>{displayDate(at, language)}</time>
+}
+
+/** The cover: every size in srcset, width and height set (no layout shift). In a card it is
+ * decorative (the title follows) and loads lazily. */
+function CoverImage({ cover, card }: { cover: Cover; card: boolean }) {
+  if (card) {
+    return (
+      <img
+        className="blog-card__cover"
+        src={cover.url}
+        srcSet={cover.srcset}
+        sizes={CARD_COVER_SIZES}
+        width={cover.width}
+        height={cover.height}
+        alt=""
+        loading="lazy"
+        decoding="async"
+      />
+    )
+  }
+  return (
+    <img
+      className="blog-article__cover"
+      src={cover.url}
+      srcSet={cover.srcset}
+      sizes={ARTICLE_COVER_SIZES}
+      width={cover.width}
+      height={cover.height}
+      alt={cover.alt}
+    />
+  )
 }
 
 export function BlogList({ data }: { data: BlogPage }) {
@@ -33,6 +77,7 @@ export function BlogList({ data }: { data: BlogPage }) {
         {data.articles.map((article) => (
           <li className="blog-card" key={article.id}>
             <article className="blog-card__inner">
+              {article.cover && <CoverImage cover={article.cover} card />}
               <h2 className="blog-card__title">
                 <Link to={`/blog/${article.slug}`}>{article.title}</Link>
               </h2>
@@ -67,23 +112,62 @@ export function BlogList({ data }: { data: BlogPage }) {
 }
 
 export function ArticleView({ article }: { article: PublishedArticle }) {
+  const language = article.language ?? 'en'
+  const text = ARTICLE_TEXT[language]
+  const cta = article.call_to_action ?? 'speed_test'
+  const related = article.related ?? []
   return (
     <article className="blog-article">
       <h1 className="blog-article__title">{article.title}</h1>
       <p className="blog-article__date">
-        Published <Published at={article.published_at} />
+        {`${text.published} `}
+        <Published at={article.published_at} language={language} />
       </p>
+      {article.cover && (
+        <figure className="blog-article__figure">
+          <CoverImage cover={article.cover} card={false} />
+        </figure>
+      )}
       {/* Sanitised on the server, on save and again on render (allow-list). */}
       <div className="prose blog-article__body" dangerouslySetInnerHTML={{ __html: article.content }} />
       {article.keywords.length > 0 && (
-        <ul className="blog-article__keywords" aria-label="Keywords">
+        <ul className="blog-article__keywords" aria-label={text.keywords}>
           {article.keywords.map((keyword) => (
             <li key={keyword}>{keyword}</li>
           ))}
         </ul>
       )}
+      {article.author && (
+        <section className="blog-author">
+          <h2 className="blog-author__heading">{text.author}</h2>
+          <p className="blog-author__name">{article.author.name}</p>
+          {article.author.bio && <p className="blog-author__bio">{article.author.bio}</p>}
+        </section>
+      )}
+      <section className="blog-cta">
+        <h2 className="blog-cta__title">{text[`${cta}_title`]}</h2>
+        <p className="blog-cta__text">{text[`${cta}_text`]}</p>
+        <Link className="blog-cta__link" to={CTA_HREF[cta]}>
+          {text[`${cta}_link`]}
+        </Link>
+      </section>
+      {related.length > 0 && (
+        <section className="blog-related">
+          <h2 className="blog-related__heading">{text.related}</h2>
+          <ul className="blog-related__list">
+            {related.map((other) => (
+              <li className="blog-related__item" key={other.id}>
+                <Link className="blog-related__link" to={`/blog/${other.slug}`}>
+                  {other.title}
+                </Link>
+                <p className="blog-related__text">{other.meta_description}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <p className="blog-article__back">
-        <Link to="/blog">{BACK_TEXT}</Link>
+        <Link to="/blog">{text.back}</Link>
       </p>
     </article>
   )

@@ -9,6 +9,9 @@ import type { components } from '../../lib/api-schema'
 
 export type BlogPage = ResponseBody<'/api/blog/articles', 'get'>
 export type ArticleSummary = components['schemas']['ArticleSummaryOut']
+export type Cover = components['schemas']['CoverOut']
+export type Language = NonNullable<PublishedArticle['language']>
+export type CallToAction = NonNullable<PublishedArticle['call_to_action']>
 export type PublishedArticle = ResponseBody<'/api/blog/articles/{slug}', 'get'>
 
 /** What the server embeds with a blog page. */
@@ -25,10 +28,60 @@ const MONTHS = [
   'December',
 ]
 
-/** "November 24, 2026", in UTC (the server's `display_date`: the same on every machine). */
-export function displayDate(iso: string): string {
+const MONTHS_DE = [
+  'Januar', 'Februar', 'März', 'April', 'Mai', 'Juni', 'Juli', 'August', 'September', 'Oktober', 'November',
+  'Dezember',
+]
+
+/** "November 24, 2026" (German: "24. November 2026"), in UTC (the server's `display_date`: the
+ * same on every machine). */
+export function displayDate(iso: string, language: Language = 'en'): string {
   const date = new Date(iso)
+  if (language === 'de') return `${date.getUTCDate()}. ${MONTHS_DE[date.getUTCMonth()]} ${date.getUTCFullYear()}`
   return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`
+}
+
+/** The words an article page writes around the article, in its language (the server's
+ * ARTICLE_TEXT in src/agency/modules/blog/service/pages.py: keep the two in step). */
+export const ARTICLE_TEXT = {
+  en: {
+    published: 'Published',
+    keywords: 'Keywords',
+    back: 'Back to all articles',
+    author: 'About the author',
+    related: 'Read next',
+    speed_test_title: 'How fast is your website?',
+    speed_test_text: 'Run a free speed test and see what slows your site down and what it costs you.',
+    speed_test_link: "Test your website's speed",
+    start_title: 'Ready for a faster website?',
+    start_text: "Tell us about your business and we'll build a fast website that brings you customers.",
+    start_link: 'Start your project',
+  },
+  de: {
+    published: 'Veröffentlicht am',
+    keywords: 'Schlagwörter',
+    back: 'Zurück zu allen Artikeln',
+    author: 'Geschrieben von',
+    related: 'Weiterlesen',
+    speed_test_title: 'Wie schnell ist Ihre Website?',
+    speed_test_text: 'Machen Sie den kostenlosen Speed-Test und sehen Sie, was Ihre Seite bremst und was es Sie kostet.',
+    speed_test_link: 'Website-Geschwindigkeit testen',
+    start_title: 'Bereit für eine schnellere Website?',
+    start_text: 'Erzählen Sie uns von Ihrem Unternehmen, und wir bauen Ihnen eine schnelle Website, die Kunden bringt.',
+    start_link: 'Projekt starten',
+  },
+} as const satisfies Record<Language, Record<string, string>>
+
+/** Where each call to action leads. */
+export const CTA_HREF: Record<CallToAction, string> = { speed_test: '/speed-test', start: '/start' }
+/** The covers' `sizes`: the article column (at most 960 px) and a list card (about 384 px). */
+export const ARTICLE_COVER_SIZES = '(min-width: 1024px) 960px, 100vw'
+export const CARD_COVER_SIZES = '(min-width: 1024px) 384px, (min-width: 640px) 50vw, 100vw'
+
+/** The document's language while an article is shown (German articles: "de"); back to the
+ * site's "en" when it goes. */
+export function setDocumentLanguage(language: Language) {
+  document.documentElement.lang = language
 }
 
 /** "2026-11-24", in UTC, for `<time datetime>`. */
@@ -96,5 +149,9 @@ export function showArticleHead(article: PublishedArticle, siteName: string, bas
   setMeta('property', 'og:title', title)
   setMeta('property', 'og:description', description)
   setMeta('property', 'og:url', `${baseUrl}/blog/${article.slug}`)
+  if (article.cover) {
+    const largest = article.cover.srcset.split(', ').at(-1)?.split(' ')[0] ?? article.cover.url
+    setMeta('property', 'og:image', `${baseUrl}${largest}`)
+  }
   document.head.querySelector('link[rel="canonical"]')?.setAttribute('href', `${baseUrl}/blog/${article.slug}`)
 }

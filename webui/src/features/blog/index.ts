@@ -1,2 +1,10 @@
-export { embeddedBlogData, pageFromSearch, showArticleHead, type BlogData, type BlogPage, type PublishedArticle } from './blog'
+export {
+  embeddedBlogData,
+  pageFromSearch,
+  setDocumentLanguage,
+  showArticleHead,
+  type BlogData,
+  type BlogPage,
+  type PublishedArticle,
+} from './blog'
 export { ArticleMissing, ArticleView, BlogList, BlogRegion } from './BlogRegion'

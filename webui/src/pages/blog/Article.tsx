@@ -5,6 +5,7 @@ import {
   ArticleView,
   BlogRegion,
   embeddedBlogData,
+  setDocumentLanguage,
   showArticleHead,
   type PublishedArticle,
 } from '../../features/blog'
@@ -60,6 +61,13 @@ export default function ArticlePage() {
       live = false
     }
   }, [state, slug, navigate])
+
+  // A German article's page says lang="de" (the server's first response already does).
+  const language = state?.article?.language ?? 'en'
+  useEffect(() => {
+    setDocumentLanguage(language)
+    return () => setDocumentLanguage('en')
+  }, [language])
 
   return (
     <section className="section blog-article-section">

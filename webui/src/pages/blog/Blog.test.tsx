@@ -19,6 +19,11 @@ const ARTICLE = {
   content: '<h2>Why speed</h2><p>Because.</p>',
   published_at: '2026-11-02T12:00:00Z',
   updated_at: '2026-11-03T12:00:00Z',
+  language: 'en',
+  call_to_action: 'start',
+  cover: null,
+  author: { name: 'Anna Admin', bio: 'Builds fast websites.' },
+  related: [summary(1)],
 }
 const unauthorized = { status: 401, body: { error: { code: 'unauthorized', message: 'Not signed in.' } } }
 const notFound = { status: 404, body: { error: { code: 'article_not_found', message: 'This article does not exist.' } } }
@@ -47,6 +52,13 @@ describe('Blog', () => {
     expect(within(screen.getByRole('list', { name: 'Keywords' })).getAllByRole('listitem')).toHaveLength(2)
     expect(document.title).toBe('Post 2 | agency')
     expect(screen.getByRole('link', { name: 'Back to all articles' })).toHaveAttribute('href', '/blog')
+    // The end of the article: its writer, the chosen call to action, what to read next.
+    expect(screen.getByRole('heading', { level: 2, name: 'About the author' })).toBeInTheDocument()
+    expect(screen.getByText('Anna Admin')).toBeInTheDocument()
+    expect(screen.getByText('Builds fast websites.')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Start your project' })).toHaveAttribute('href', '/start')
+    expect(screen.getByRole('link', { name: 'Post 1' })).toHaveAttribute('href', '/blog/post-1')
+    expect(document.documentElement.lang).toBe('en')
   }, 20_000) // two lazy page chunks and a click: slow on a busy machine
 
   it('pages past 12 articles', async () => {

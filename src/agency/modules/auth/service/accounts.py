@@ -63,6 +63,7 @@ async def account_of(user: User) -> Account:
         last_name=profile.last_name if profile else "",
         avatar_url=profile.avatar_url if profile else None,
         created_at=user.created_at,
+        bio=profile.bio if profile else "",
     )
 
 
@@ -94,6 +95,7 @@ async def accounts_by_ids(user_ids: list[int]) -> dict[int, Account]:
             last_name=profile.last_name if profile else "",
             avatar_url=profile.avatar_url if profile else None,
             created_at=user.created_at,
+            bio=profile.bio if profile else "",
         )
     return found
 

@@ -8,7 +8,7 @@ from tortoise.exceptions import IntegrityError
 
 from agency.core.errors import Conflict, Unauthorized, ValidationFailed
 from agency.modules.auth.models import Profile, User
-from agency.modules.auth.schemas import Account
+from agency.modules.auth.schemas import BIO_MAX, Account
 from agency.modules.auth.service import accounts, passwords, resets, sessions
 from agency.modules.auth.service.validation import (
     MSG_EMAIL_INVALID,
@@ -18,29 +18,45 @@ from agency.modules.auth.service.validation import (
     valid_email,
 )
 
+MSG_BIO_LONG = f"Your bio may have at most {BIO_MAX} characters."
 MSG_AVATAR_URL = "The avatar must be an http:// or https:// image address."
 MSG_BAD_CURRENT_PASSWORD = "Your current password is incorrect."
 MSG_PASSWORD_CHANGED = "Your password has been changed."
 
 
 async def update_profile(
-    user_id: int, *, first_name: str, last_name: str, avatar_url: str | None
+    user_id: int,
+    *,
+    first_name: str,
+    last_name: str,
+    avatar_url: str | None,
+    bio: str | None = None,
 ) -> Account:
+    """Names and avatar; `bio` too unless it is None (then it stays as it is)."""
     if not first_name.strip() or not last_name.strip():
         raise ValidationFailed(MSG_FILL_ALL)
     avatar = _check_avatar_url(avatar_url)
-    await Profile.update_or_create(
-        defaults={
-            "first_name": first_name.strip()[:100],
-            "last_name": last_name.strip()[:100],
-            "avatar_url": avatar,
-        },
-        id=user_id,
-    )
+    defaults: dict[str, object] = {
+        "first_name": first_name.strip()[:100],
+        "last_name": last_name.strip()[:100],
+        "avatar_url": avatar,
+    }
+    if bio is not None:
+        defaults["bio"] = clean_bio(bio)
+    await Profile.update_or_create(defaults=defaults, id=user_id)
     account = await accounts.get_account(user_id)
     if account is None:
         raise Unauthorized(accounts.MSG_NOT_SIGNED_IN)
     return account
+
+
+def clean_bio(text: str) -> str:
+    """A bio as stored: runs of white space one space, trimmed; at most `BIO_MAX` characters
+    (ValidationFailed with `MSG_BIO_LONG` beyond)."""
+    bio = " ".join(text.split())
+    if len(bio) > BIO_MAX:
+        raise ValidationFailed(MSG_BIO_LONG, fields={"bio": MSG_BIO_LONG})
+    return bio
 
 
 def _check_avatar_url(url: str | None) -> str | None:

@@ -41,7 +41,7 @@ def _session_account_sql() -> str:
     (token,) = placeholders(1)
     return (
         "SELECT s.expires_at, u.id, u.email, u.role, u.created_at, "
-        "p.first_name, p.last_name, p.avatar_url "
+        "p.first_name, p.last_name, p.avatar_url, p.bio "
         f"FROM {Session._meta.db_table} s "
         f"JOIN {User._meta.db_table} u ON u.id = s.user_id "
         f"LEFT JOIN {Profile._meta.db_table} p ON p.id = u.id "
@@ -72,6 +72,7 @@ async def session_account(token: str) -> Account | None:
         last_name=row["last_name"] or "",
         avatar_url=row["avatar_url"],
         created_at=User._meta.fields_map["created_at"].to_python_value(row["created_at"]),
+        bio=row["bio"] or "",
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from typing import Any
 
 from tortoise.exceptions import IntegrityError
 from tortoise.expressions import Q
@@ -25,6 +26,7 @@ from agency.modules.blog.schemas import (
     ArticleOut,
     ArticleStatus,
 )
+from agency.modules.blog.service import covers
 from agency.modules.blog.service.markdown import render_body
 from agency.modules.blog.service.sanitise import sanitise
 
@@ -64,7 +66,25 @@ def out(article: Article) -> ArticleOut:
         created_at=article.created_at,
         updated_at=article.updated_at,
         published_at=article.published_at,
+        language="de" if article.language == "de" else "en",
+        call_to_action="start" if article.call_to_action == "start" else "speed_test",
+        cover=covers.cover_out(
+            article.cover_key, article.cover_width, article.cover_height, article.cover_alt
+        ),
     )
+
+
+def page_fields(data: ArticleIn) -> dict[str, Any]:
+    """The article page's settings an edit gives (language, call to action, cover alt text):
+    those left out stay as they are."""
+    fields: dict[str, Any] = {}
+    if data.language is not None:
+        fields["language"] = data.language
+    if data.call_to_action is not None:
+        fields["call_to_action"] = data.call_to_action
+    if data.cover_alt is not None:
+        fields["cover_alt"] = " ".join(data.cover_alt.split())
+    return fields
 
 
 def _clean_keywords(keywords: list[str]) -> list[str]:
@@ -168,6 +188,7 @@ async def create_article(data: ArticleIn, *, created_by: int | None) -> ArticleO
                     keywords=keywords,
                     status="draft",
                     created_by=created_by,
+                    **page_fields(data),
                 )
         except IntegrityError:
             continue
@@ -199,6 +220,7 @@ async def update_article(article_id: int, data: ArticleIn) -> ArticleOut:
                     meta_description=description,
                     keywords=keywords,
                     updated_at=datetime.now(UTC),
+                    **page_fields(data),
                 )
         except IntegrityError:
             continue

@@ -12,16 +12,19 @@ from email.utils import format_datetime
 from xml.sax.saxutils import escape
 
 from agency.core.errors import NotFound
+from agency.modules.auth import api as auth_api
 from agency.modules.blog.models import Article, SlugRedirect
 from agency.modules.blog.schemas import MSG_PAGE as MSG_PAGE  # the list's page rule, with
 from agency.modules.blog.schemas import PAGE_MAX as PAGE_MAX  # its query string
 from agency.modules.blog.schemas import (
     SLUG_MAX,
     ArticleSummaryOut,
+    AuthorOut,
     BlogPageOut,
     PublishedArticleOut,
 )
 from agency.modules.blog.schemas import parse_page as parse_page
+from agency.modules.blog.service import covers
 from agency.modules.blog.service.sanitise import sanitise
 
 PAGE_SIZE = 12
@@ -48,6 +51,10 @@ def _summary(article: Article) -> ArticleSummaryOut:
         slug=article.slug,
         meta_description=article.meta_description,
         published_at=article.published_at,
+        language="de" if article.language == "de" else "en",
+        cover=covers.cover_out(
+            article.cover_key, article.cover_width, article.cover_height, article.cover_alt
+        ),
     )
 
 
@@ -64,8 +71,46 @@ async def blog_page(page: int = 1) -> BlogPageOut:
     return BlogPageOut(articles=[_summary(a) for a in rows], page=page, pages=pages, total=total)
 
 
-def _published_out(article: Article) -> PublishedArticleOut:
+RELATED_COUNT = 2
+
+
+def _keyword_set(article: Article) -> set[str]:
+    return {str(k).casefold() for k in article.keywords or []}
+
+
+def rank_related(
+    article: Article, others: list[Article], count: int = RELATED_COUNT
+) -> list[Article]:
+    """The `count` articles of `others` (published, not `article`) to read next: the same
+    language first, then the most keywords in common (any case), then the newest."""
+    language = article.language
+    words = _keyword_set(article)
+
+    def key(other: Article) -> tuple[int, int, float, int]:
+        published = other.published_at.timestamp() if other.published_at else 0.0
+        return (
+            0 if other.language == language else 1,
+            -len(words & _keyword_set(other)),
+            -published,
+            -other.id,
+        )
+
+    return sorted((o for o in others if o.id != article.id), key=key)[:count]
+
+
+async def _author(user_id: int | None) -> AuthorOut | None:
+    """The writer's name and bio, or None (no writer any more, or one without a name)."""
+    if user_id is None:
+        return None
+    account = await auth_api.get_account(user_id)
+    if account is None or not account.full_name:
+        return None
+    return AuthorOut(name=account.full_name, bio=account.bio)
+
+
+async def _published_out(article: Article) -> PublishedArticleOut:
     assert article.published_at is not None
+    others = await Article.filter(status="published").exclude(id=article.id)
     return PublishedArticleOut(
         id=article.id,
         title=article.title,
@@ -75,6 +120,13 @@ def _published_out(article: Article) -> PublishedArticleOut:
         content=sanitise(article.content),
         published_at=article.published_at,
         updated_at=article.updated_at,
+        language="de" if article.language == "de" else "en",
+        call_to_action="start" if article.call_to_action == "start" else "speed_test",
+        cover=covers.cover_out(
+            article.cover_key, article.cover_width, article.cover_height, article.cover_alt
+        ),
+        author=await _author(article.created_by),
+        related=[_summary(a) for a in rank_related(article, others)],
     )
 
 
@@ -86,7 +138,7 @@ async def find_published(slug: str) -> PublishedArticleOut | Moved:
         raise NotFound(MSG_NOT_FOUND, code="article_not_found")  # no article has such a slug
     article = await Article.get_or_none(slug=key, status="published")
     if article is not None:
-        return _published_out(article)
+        return await _published_out(article)
     redirect = await SlugRedirect.get_or_none(old_slug=key).prefetch_related("article")
     if redirect is not None and redirect.article.status == "published":
         return Moved(redirect.article.slug)
