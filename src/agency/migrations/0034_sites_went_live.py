@@ -1,4 +1,4 @@
-from tortoise import migrations
+from tortoise import fields, migrations
 from tortoise.migrations import operations as ops
 
 
@@ -7,4 +7,10 @@ class Migration(migrations.Migration):
 
     initial = False
 
-    operations: list[ops.Operation] = []
+    operations: list[ops.Operation] = [
+        ops.AddField(
+            model_name="Website",
+            name="went_live_at",
+            field=fields.DatetimeField(null=True, auto_now=False, auto_now_add=False),
+        ),
+    ]

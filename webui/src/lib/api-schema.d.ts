@@ -99,6 +99,13 @@ export interface paths {
      */
     get: operations["get_get_admin_audit"];
   };
+  "/api/admin/blog/articles/{article_id}": {
+    /**
+     * Change the article page's settings: language (en or de), call to action (speed_test or
+     * @description start) and the cover's alt text; those left out stay as they are.
+     */
+    patch: operations["patch_patch_article_page"];
+  };
   "/api/admin/blog/articles/{article_id}/cover": {
     /**
      * Upload the article's cover image: multipart/form-data, the image in the field `file`
@@ -3118,6 +3125,105 @@ export interface operations {
              * @description Pass as `before_id` for the next (older) page; null: this is the last.
              */
             next_before_id: number | null;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Change the article page's settings: language (en or de), call to action (speed_test or
+   * @description start) and the cover's alt text; those left out stay as they are.
+   */
+  patch_patch_article_page: {
+    parameters: {
+      path: {
+        article_id: number;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * Call To Action
+           * @default null
+           */
+          call_to_action?: ("speed_test" | "start") | null;
+          /**
+           * Cover Alt
+           * @default null
+           */
+          cover_alt?: string | null;
+          /**
+           * Language
+           * @default null
+           */
+          language?: ("en" | "de") | null;
+        };
+      };
+    };
+    responses: {
+      /** @description An article as the article manager sees it. */
+      200: {
+        content: {
+          "application/json": {
+            /** @default null */
+            author?: components["schemas"]["AuthorOut"] | null;
+            /**
+             * Body Format
+             * @description How the body is edited: markdown or html.
+             * @enum {string}
+             */
+            body_format: "markdown" | "html";
+            /**
+             * Call To Action
+             * @default speed_test
+             * @enum {string}
+             */
+            call_to_action?: "speed_test" | "start";
+            /** Content */
+            content: string;
+            /** @default null */
+            cover?: components["schemas"]["CoverOut"] | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Created By */
+            created_by: number | null;
+            /** Id */
+            id: number;
+            /** Keywords */
+            keywords: string[];
+            /**
+             * Language
+             * @default en
+             * @enum {string}
+             */
+            language?: "en" | "de";
+            /** Meta Description */
+            meta_description: string;
+            /** Published At */
+            published_at: string | null;
+            /** Slug */
+            slug: string;
+            /**
+             * Source
+             * @description The Markdown text (markdown); empty for html.
+             */
+            source: string;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "draft" | "published" | "archived";
+            /** Title */
+            title: string;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
           };
         };
       };

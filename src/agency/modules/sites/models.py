@@ -8,8 +8,9 @@ from tortoise.models import Model
 LIVE, BUILDING, PAUSED, CANCELLED = "live", "building", "paused", "cancelled"
 STATUSES = (BUILDING, LIVE, PAUSED, CANCELLED)
 
-# A speed check's kinds: the customer's 'Run speed test', or the schedule's.
-MANUAL, MONITOR = "manual", "monitor"
+# A speed check's kinds: the customer's 'Run speed test', the schedule's, or the first test
+# of the delivered site, queued when it goes live.
+MANUAL, MONITOR, LAUNCH = "manual", "monitor", "launch"
 RUNNING, DONE, FAILED = "running", "done", "failed"
 
 
@@ -29,6 +30,9 @@ class Website(Model):
     checking_since = fields.DatetimeField(null=True)
     # When the schedule last started a test of the site (live sites are monitored).
     monitored_at = fields.DatetimeField(null=True)
+    # When the delivered site went live (building -> live, or live for the first time): scores
+    # of tests asked for before it measured the old site, never shown as the live site's.
+    went_live_at = fields.DatetimeField(null=True)
 
     class Meta:
         table = "sites_website"

@@ -11,7 +11,10 @@ MODULE = Module(
     settings=SitesSettings,
     models=models,
     blueprint=routes.blueprint,
-    settings_job_handlers=lambda settings: {checks.FOLLOW_KIND: checks.follow_handler(settings)},
+    settings_job_handlers=lambda settings: {
+        checks.FOLLOW_KIND: checks.follow_handler(settings),
+        checks.LAUNCH_KIND: checks.launch_handler(settings),
+    },
     user_data=UserData(export=websites.export_user, erase=websites.erase_user),
     periodic=(
         Periodic(name=checks.MONITOR_KIND, interval=checks.MONITOR_TICK, run=checks.monitor),

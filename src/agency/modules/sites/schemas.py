@@ -11,7 +11,7 @@ from agency.core.text import Line, ListQuery
 from agency.modules.speedtest.api import SpeedResultOut
 
 CheckStatus = Literal["queued", "running", "done", "failed"]
-CheckKind = Literal["manual", "monitor"]
+CheckKind = Literal["manual", "monitor", "launch"]
 
 
 class WebsiteOut(BaseModel):
@@ -20,6 +20,15 @@ class WebsiteOut(BaseModel):
     page_speed: int | None = Field(description="The latest speed score (0-100), or null.")
     status: str = Field(description="building, live, paused or cancelled.")
     created_at: datetime
+    went_live_at: datetime | None = Field(
+        default=None,
+        description="When the delivered site went live; earlier scores measured the old site.",
+    )
+    measuring: bool = Field(
+        default=False,
+        description="True from going live until the first test of the live site ends "
+        "(page_speed is null meanwhile: the old site's score is not the live site's).",
+    )
 
 
 class WebsiteList(BaseModel):

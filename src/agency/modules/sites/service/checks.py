@@ -11,6 +11,12 @@ alert is sent once.
 One running check per site: starting one claims `Website.checking_since` by a compare-and-swap
 (a claim older than `CHECK_STALE` is taken over), so two clicks or a click and the schedule
 cannot start two; the loser gets 409.
+
+Going live (`went_live`, called by the status change in its transaction) records the moment
+in `Website.went_live_at`, clears the old site's score and queues the job `sites.launch_check`,
+which starts the first test of the live site (a `launch` check). From then on only tests asked
+for at or after that moment count as the site's score; reuse of an earlier result is refused
+(`not_before`), so the pre-live score never shows as the live one.
 """
 
 from __future__ import annotations
@@ -26,12 +32,13 @@ from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
 from agency.core import jobs, mail
-from agency.core.errors import AppError, Conflict, NotFound
+from agency.core.errors import AppError, Conflict, NotFound, TooManyRequests
 from agency.modules.auth import api as auth_api
 from agency.modules.notifications import api as notifications_api
 from agency.modules.sites.models import (
     DONE,
     FAILED,
+    LAUNCH,
     LIVE,
     MANUAL,
     MONITOR,
@@ -39,7 +46,7 @@ from agency.modules.sites.models import (
     SpeedCheck,
     Website,
 )
-from agency.modules.sites.schemas import CheckStatus, SpeedCheckOut
+from agency.modules.sites.schemas import CheckKind, CheckStatus, SpeedCheckOut
 from agency.modules.sites.settings import SitesSettings
 from agency.modules.speedtest import api as speedtest_api
 
@@ -47,6 +54,11 @@ log = logging.getLogger(__name__)
 
 FOLLOW_KIND = "sites.follow_check"
 MONITOR_KIND = "sites.monitor"
+LAUNCH_KIND = "sites.launch_check"
+# The launch job waits this long and tries again while an older test of the site still runs,
+# or the speed test's per-domain limit refuses; it gives up after LAUNCH_TRIES.
+LAUNCH_RETRY = timedelta(minutes=2)
+LAUNCH_TRIES = 30
 # How often the schedule looks for live sites due a test (each is tested every
 # `sites_monitor_interval_hours`).
 MONITOR_TICK = timedelta(minutes=15)
@@ -56,7 +68,7 @@ FOLLOW_EVERY = timedelta(seconds=5)
 # test failed 30 minutes after it was asked for).
 CHECK_STALE = timedelta(minutes=45)
 STRATEGY = "mobile"
-SOURCES = {MANUAL: "dashboard", MONITOR: "monitoring"}
+SOURCES = {MANUAL: "dashboard", MONITOR: "monitoring", LAUNCH: "monitoring"}
 DROP_BELOW = 90
 DROP_BY = 10
 DROP_TEMPLATE = "site_score_drop"
@@ -64,6 +76,7 @@ DROP_TEMPLATE = "site_score_drop"
 MSG_RUNNING = "A speed test of this website is already running."
 MSG_STALE = "The speed test did not finish. Please try again."
 MSG_LOST = "The speed test could not be found."
+MSG_LAUNCH_GAVE_UP = "We could not test the live website yet. Please run a speed test."
 
 
 def _now() -> datetime:
@@ -78,8 +91,19 @@ def dropped(previous: int | None, score: int) -> bool:
     return (previous >= DROP_BELOW > score) or previous - score >= DROP_BY
 
 
+def measures_live_site(site: Website, asked_at: datetime) -> bool:
+    """Whether a test asked for at `asked_at` measured the site as it is: any test when the
+    moment it went live is unknown, else one asked for at or after it."""
+    return site.went_live_at is None or asked_at >= site.went_live_at
+
+
 def check_out(check: SpeedCheck, test_status: str | None = None) -> SpeedCheckOut:
     status: CheckStatus = "running"
+    kind: CheckKind = "manual"
+    if check.kind == MONITOR:
+        kind = "monitor"
+    elif check.kind == LAUNCH:
+        kind = "launch"
     if check.status == DONE:
         status = "done"
     elif check.status == FAILED:
@@ -88,7 +112,7 @@ def check_out(check: SpeedCheck, test_status: str | None = None) -> SpeedCheckOu
         status = "queued"
     return SpeedCheckOut(
         id=check.id,
-        kind=MONITOR if check.kind == MONITOR else MANUAL,
+        kind=kind,
         status=status,
         score=check.score,
         error=check.error if check.status == FAILED else None,
@@ -114,7 +138,7 @@ async def start_check(site: Website, kind: str, settings: SitesSettings) -> Spee
     await _fail_stale(site)
     try:
         test = await speedtest_api.start_speed_test(
-            site.domain, STRATEGY, settings, source=SOURCES[kind]
+            site.domain, STRATEGY, settings, source=SOURCES[kind], not_before=site.went_live_at
         )
     except BaseException:
         await Website.filter(id=site.id, checking_since=now).update(checking_since=None)
@@ -182,7 +206,7 @@ async def finish(
             return
         site = await Website.get(id=check.website_id)  # type: ignore[attr-defined]
         changes: dict[str, Any] = {"checking_since": None}
-        if score is not None and status == DONE:
+        if score is not None and status == DONE and measures_live_site(site, check.created_at):
             changes["page_speed"] = score
         await Website.filter(id=site.id).update(**changes)
         if (
@@ -241,6 +265,68 @@ def follow_handler(settings: SitesSettings) -> Callable[[dict[str, Any]], Awaita
         status = await follow(check, settings)
         if status in ("queued", "running"):
             await jobs.enqueue(FOLLOW_KIND, {"check_id": check.id}, delay=FOLLOW_EVERY)
+
+    return handle
+
+
+# ---------------------------------------------------------------------------------------------
+# Going live
+
+
+async def went_live(site: Website, now: datetime) -> None:
+    """The site was delivered (called in the status change's transaction): record the moment,
+    clear the old site's score, and queue the first test of the live site."""
+    await Website.filter(id=site.id).update(went_live_at=now, page_speed=None)
+    site.went_live_at, site.page_speed = now, None
+    await jobs.enqueue(LAUNCH_KIND, {"website_id": site.id, "tries": 0})
+
+
+async def _measured_since_live(site: Website) -> bool:
+    """A check asked for since the site went live exists (the launch one, or the owner's)."""
+    return await SpeedCheck.filter(
+        website_id=site.id, created_at__gte=site.went_live_at, status__in=(RUNNING, DONE)
+    ).exists()
+
+
+async def launch(payload: dict[str, Any], settings: SitesSettings) -> None:
+    """The job `sites.launch_check`: start the first test of a site that went live, unless one
+    was started since; again later while an older test runs or the per-domain limit refuses;
+    an address the speed test will not test ends as a failed check the owner sees."""
+    site = await Website.get_or_none(id=int(payload.get("website_id") or 0))
+    if site is None or site.deleted_at is not None or site.status != LIVE:
+        return
+    if site.went_live_at is None or await _measured_since_live(site):
+        return
+    tries = int(payload.get("tries") or 0) + 1
+    try:
+        await start_check(site, LAUNCH, settings)
+    except (Conflict, TooManyRequests) as exc:
+        if tries < LAUNCH_TRIES:
+            await jobs.enqueue(
+                LAUNCH_KIND, {"website_id": site.id, "tries": tries}, delay=LAUNCH_RETRY
+            )
+            return
+        await _launch_failed(site, MSG_LAUNCH_GAVE_UP, exc.message)
+    except AppError as exc:
+        await _launch_failed(site, exc.message, exc.message)
+
+
+async def _launch_failed(site: Website, shown: str, reason: str) -> None:
+    log.warning("first test of live site %s not started: %s", site.domain, reason)
+    await SpeedCheck.create(
+        website_id=site.id,
+        test_id="",
+        kind=LAUNCH,
+        status=FAILED,
+        previous_score=None,
+        error=shown,
+        finished_at=_now(),
+    )
+
+
+def launch_handler(settings: SitesSettings) -> Callable[[dict[str, Any]], Awaitable[None]]:
+    async def handle(payload: dict[str, Any]) -> None:
+        await launch(payload, settings)
 
     return handle
 

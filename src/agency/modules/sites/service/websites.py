@@ -20,10 +20,12 @@ from agency.modules.notifications import api as notifications_api
 from agency.modules.sites.models import (
     BUILDING,
     CANCELLED,
+    FAILED,
     LIVE,
     MANUAL,
     PAUSED,
     STATUSES,
+    SpeedCheck,
     Website,
 )
 from agency.modules.sites.schemas import (
@@ -68,14 +70,39 @@ def clean_domain(raw: str) -> str:
     return value
 
 
-def out(site: Website) -> WebsiteOut:
+def out(site: Website, *, launch_failed: bool = False) -> WebsiteOut:
+    """The site as the cards show it. `launch_failed`: the first test of the live site failed
+    (then it is no longer being measured: the owner runs one)."""
     return WebsiteOut(
         id=site.id,
         domain=site.domain,
         page_speed=site.page_speed,
         status=site.status,
         created_at=site.created_at,
+        went_live_at=site.went_live_at,
+        measuring=awaiting_live_score(site) and not launch_failed,
     )
+
+
+def awaiting_live_score(site: Website) -> bool:
+    """Live, with the moment it went live known, and no score of the live site yet."""
+    return site.status == LIVE and site.went_live_at is not None and site.page_speed is None
+
+
+async def outs(sites: list[Website]) -> list[WebsiteOut]:
+    """The sites as the cards show them: the live ones still waiting for their first score are
+    'measuring' unless their latest check since going live failed."""
+    waiting = [s for s in sites if awaiting_live_score(s)]
+    failed: set[int] = set()
+    for site in waiting:
+        check = (
+            await SpeedCheck.filter(website_id=site.id, created_at__gte=site.went_live_at)
+            .order_by("-id")
+            .first()
+        )
+        if check is not None and check.status == FAILED:
+            failed.add(site.id)
+    return [out(site, launch_failed=site.id in failed) for site in sites]
 
 
 async def create_website(
@@ -95,7 +122,7 @@ async def create_website(
 async def list_websites(user_id: int) -> list[WebsiteOut]:
     """The user's websites that are not deleted, newest first."""
     sites = await Website.filter(user_id=user_id, deleted_at=None).order_by("-created_at", "-id")
-    return [out(site) for site in sites]
+    return await outs(list(sites))
 
 
 async def own_site(user_id: int, site_id: int) -> Website:
@@ -116,8 +143,17 @@ async def history(domain: str) -> list[ScorePoint]:
 
 
 async def _latest(site: Website) -> tuple[SpeedResultOut | None, datetime | None]:
-    """The latest done test of the site's domain; the stored score follows it."""
-    latest = await speedtest_api.latest_speed_test(site.domain)
+    """The latest done test of the site's domain; the stored score follows it. Once the site
+    went live, only a test asked for since then, and measured then (not a reused answer)."""
+    if site.went_live_at is None:
+        latest = await speedtest_api.latest_speed_test(site.domain)
+    else:
+        since = [
+            t
+            for t in await speedtest_api.speed_history(site.domain, limit=HISTORY_POINTS)
+            if checks.measures_live_site(site, t.created_at)
+        ]
+        latest = since[-1] if since else None
     if latest is None or latest.result is None:
         return None, None
     if site.page_speed != latest.result.score:
@@ -147,7 +183,7 @@ async def detail(user_id: int, site_id: int, settings: SitesSettings) -> Website
     latest, latest_at = await _latest(site)
     plan_name, delivery = await _delivery(site.plan_key)
     return WebsiteDetail(
-        website=out(site),
+        website=(await outs([site]))[0],
         status_text=STATUS_TEXT.get(site.status, STATUS_TEXT[PAUSED]),
         plan_name=plan_name,
         delivery=delivery,
@@ -166,7 +202,7 @@ async def analytics(user_id: int) -> AnalyticsOut:
         latest, latest_at = await _latest(site)
         found.append(
             SiteAnalytics(
-                website=out(site),
+                website=(await outs([site]))[0],
                 latest=latest,
                 latest_at=latest_at,
                 history=await history(site.domain),
@@ -274,6 +310,8 @@ async def _change(
                 after={"status": status},
             )
             if status == LIVE:
+                if site.status == BUILDING or site.went_live_at is None:
+                    await checks.went_live(site, now)
                 await _tell_live(site, settings)
     fresh = await Website.get(id=site.id)
     accounts = await auth_api.accounts_by_ids([fresh.user_id])
@@ -298,7 +336,7 @@ async def _tell_live(site: Website, settings: SitesSettings) -> None:
         site.user_id,
         kind=notifications_api.SITE_LIVE,
         title=f"{site.domain} is live",
-        body="Your website is live. We test its speed regularly.",
+        body="Your website is live. We are measuring its speed now, and then regularly.",
         link=link,
     )
 
