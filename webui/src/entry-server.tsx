@@ -46,7 +46,7 @@ export interface RouteManifestEntry {
   prerender: boolean
   /** Source module of the page as keyed in .vite/manifest.json. */
   source: string
-  /** Listed in /sitemap.xml. */
+  /** Listed in /sitemap.xml (not a duplicate naming another page as canonical). */
   indexable: boolean
   /** Rendered once as a template the server fills per request (dist/_templates/). */
   template: boolean
@@ -61,7 +61,7 @@ export const routeManifest: RouteManifestEntry[] = routes.map((r) => ({
   path: r.path,
   prerender: r.prerender,
   source: r.source,
-  indexable: r.prerender && !NOT_INDEXED.has(r.path),
+  indexable: r.prerender && !NOT_INDEXED.has(r.path) && r.canonical === undefined,
   template: r.template ?? false,
 }))
 

@@ -26,7 +26,7 @@ function headFor(route: AppRoute, pathname: string, [title, description]: RouteT
   return {
     title: fullTitle(title),
     description: description.replaceAll(BRAND, brandName),
-    url: baseUrl + (route.path.includes(':') ? pathname : route.path),
+    url: baseUrl + (route.canonical ?? (route.path.includes(':') ? pathname : route.path)),
     image: baseUrl + OG_IMAGE,
     siteName: brandName,
     ogType: route.ogType ?? 'website',

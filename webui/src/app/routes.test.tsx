@@ -5,6 +5,7 @@ import { mockSignedIn, mockVisitor, renderApp } from '@test/utils'
 import { ROUTE_TEXT } from './route-text'
 import { matchPath } from 'react-router-dom'
 import { findRoute, matchRoute, prerenderedPaths, routes, spaPatterns } from './routes'
+import { routeManifest } from '../entry-server'
 
 const EXPECTED_PRERENDERED = [
   '/', '/landing', '/ugc-force', '/ai-automation', '/ai-lead-engine', '/ai-booking-system', '/ai-onboarding-system',
@@ -134,6 +135,15 @@ describe('route table', () => {
     await waitFor(() => expect(document.title).toBe('Log in | agency'))
     expect(document.head.querySelector('meta[name="description"]')).toHaveAttribute('content', ROUTE_TEXT['/login']?.[1].replace('{brand}', 'agency'))
     expect(document.head.querySelector('link[rel="canonical"]')?.getAttribute('href')).toMatch(/\/login$/)
+  })
+
+  it('names /ai-scale-startup as the canonical page of its duplicate /ai-scale-startup4', async () => {
+    mockVisitor()
+    renderApp('/ai-scale-startup4')
+    await waitFor(() => expect(document.head.querySelector('link[rel="canonical"]')?.getAttribute('href')).toMatch(/\/ai-scale-startup$/))
+    expect(document.head.querySelector('meta[property="og:url"]')?.getAttribute('content')).toMatch(/\/ai-scale-startup$/)
+    expect(routeManifest.find((r) => r.path === '/ai-scale-startup4')?.indexable).toBe(false)
+    expect(routeManifest.find((r) => r.path === '/ai-scale-startup')?.indexable).toBe(true)
   })
 
   it('renders the home sections with their anchors', async () => {

@@ -30,6 +30,9 @@ export interface RouteDef {
    * `Module.server_pages`): the build renders it once, params as written, into
    * dist/_templates/ for the server to fill. */
   template?: boolean
+  /** The path of the page this one duplicates: its canonical URL (and og:url), and the
+   * duplicate stays out of /sitemap.xml. */
+  canonical?: string
 }
 
 export interface AppRoute extends RouteDef {
@@ -74,7 +77,8 @@ export const routeDefs: readonly RouteDef[] = [
   pub('/ai-scale-startup', 'AiScaleStartup'),
   pub('/ai-scale-startup2', 'AiScaleStartup'),
   pub('/ai-scale-startup3', 'AiScaleStartup'),
-  pub('/ai-scale-startup4', 'AiScaleStartup'),
+  // The same text as /ai-scale-startup (and by default the same plan): a duplicate of it.
+  pub('/ai-scale-startup4', 'AiScaleStartup', { canonical: '/ai-scale-startup' }),
   pub('/lead-generation', 'LeadGeneration'),
   pub('/rebuild-sales-funnel', 'RebuildSalesFunnel'),
   pub('/real-estate-website-rebuild', 'RealEstateRebuild'),
