@@ -1,6 +1,6 @@
 """The header injections a security probe sent, and the one check of a delivered message:
-exactly the headers the mailer writes, no Reply-To or Bcc anywhere, the literal subject and the
-template's bodies.
+exactly the headers the mailer writes, no Bcc anywhere and a Reply-To only where the sender
+asked for one, the literal subject and the template's bodies.
 
 Each injection is an RFC 2047 encoded word (or two) that decodes to a line break: Pythons
 without the fix for CVE-2024-6923 (3.11.7 here) wrote the decoded break out, adding a header
@@ -39,12 +39,22 @@ def body_of(part: EmailMessage) -> str:
 
 
 def assert_exactly(
-    message: EmailMessage, *, to: str, subject: str, text: str, html: str | None
+    message: EmailMessage,
+    *,
+    to: str,
+    subject: str,
+    text: str,
+    html: str | None,
+    reply_to: str | None = None,
 ) -> None:
     """`message` (as the SMTP server received it) carries exactly the mailer's headers with
-    these values and these bodies, and nothing an injection would have added."""
-    assert sorted(name.lower() for name in message) == TOP_HEADERS
+    these values and these bodies, and nothing an injection would have added (a Reply-To only
+    when the sender asked for this one, `reply_to`)."""
+    expected = sorted([*TOP_HEADERS, "reply-to"]) if reply_to else TOP_HEADERS
+    assert sorted(name.lower() for name in message) == expected
     assert str(message["To"]) == to
+    if reply_to:
+        assert [str(value) for value in message.get_all("Reply-To", [])] == [reply_to]
     assert str(message["Subject"]) == subject
     assert is_line(str(message["Subject"]), 1000)
     assert message.get_content_type() == "multipart/alternative"
@@ -55,7 +65,8 @@ def assert_exactly(
     assert body_of(parts[0]) == text  # type: ignore[arg-type]
     assert body_of(parts[1]) == html  # type: ignore[arg-type]
     for part in message.walk():
-        assert not {name.lower() for name in part} & {"reply-to", "bcc", "cc"}
+        allowed = {"reply-to"} if reply_to and part is message else set()
+        assert not {name.lower() for name in part} & ({"reply-to", "bcc", "cc"} - allowed)
         for name, value in part.items():
             assert is_line(str(value), 10_000), (name, value)
 

@@ -218,16 +218,34 @@ def _with_footer(html: str, fragment: str) -> str:
 
 @overload
 async def send_mail(
-    to: str, template: str, context: dict[str, Any], *, unsubscribable: Literal[False] = False
+    to: str,
+    template: str,
+    context: dict[str, Any],
+    *,
+    unsubscribable: Literal[False] = False,
+    reply_to: str | None = None,
 ) -> int: ...
 @overload
 async def send_mail(
-    to: str, template: str, context: dict[str, Any], *, unsubscribable: bool
+    to: str,
+    template: str,
+    context: dict[str, Any],
+    *,
+    unsubscribable: bool,
+    reply_to: str | None = None,
 ) -> int | None: ...
 async def send_mail(
-    to: str, template: str, context: dict[str, Any], *, unsubscribable: bool = False
+    to: str,
+    template: str,
+    context: dict[str, Any],
+    *,
+    unsubscribable: bool = False,
+    reply_to: str | None = None,
 ) -> int | None:
     """Queue a message; returns its id. Delivery happens in a background job.
+
+    `reply_to` (one address, e.g. the customer's on a request the agency answers) becomes the
+    message's Reply-To header; it travels in the delivery job's payload.
 
     An `unsubscribable` message (one the recipient did not ask for as such: reports, marketing)
     is not queued for an address that opted out (None), and otherwise gets `unsubscribe_url`
@@ -249,7 +267,10 @@ async def send_mail(
     mail = await OutboundMail.create(
         to=to, subject=subject, text=text, html=html, unsubscribe_token=token
     )
-    await jobs.enqueue(JOB_KIND, {"mail_id": mail.id}, max_attempts=MAX_ATTEMPTS)
+    payload: dict[str, Any] = {"mail_id": mail.id}
+    if reply_to:
+        payload["reply_to"] = reply_to
+    await jobs.enqueue(JOB_KIND, payload, max_attempts=MAX_ATTEMPTS)
     return int(mail.id)
 
 
@@ -272,10 +293,12 @@ class Mailer:
     def configured(self) -> bool:
         return bool(self.settings.smtp_host)
 
-    def build(self, mail: OutboundMail) -> EmailMessage:
+    def build(self, mail: OutboundMail, reply_to: str | None = None) -> EmailMessage:
         message = EmailMessage(policy=POLICY)
         message["From"] = sender(self.settings.mail_from)
         message["To"] = mail.to
+        if reply_to:
+            message["Reply-To"] = reply_to
         set_subject(message, mail.subject)
         sender_domain = parseaddr(self.settings.mail_from)[1].rpartition("@")[2]
         message["Message-ID"] = make_msgid(domain=sender_domain or None)
@@ -288,11 +311,13 @@ class Mailer:
             message.add_alternative(mail.html, subtype="html")
         return message
 
-    def written(self, mail: OutboundMail) -> tuple[EmailMessage, bytes] | str:
+    def written(
+        self, mail: OutboundMail, reply_to: str | None = None
+    ) -> tuple[EmailMessage, bytes] | str:
         """The message and the bytes to send, or why it may not be sent: it cannot be built
         or written, or what was written does not read back as built."""
         try:
-            message = self.build(mail)
+            message = self.build(mail, reply_to)
             data = message.as_bytes(policy=POLICY)
             difference = _reads_back(message, data)
         except Exception as exc:  # the same text fails the same way on every try
@@ -306,11 +331,13 @@ class Mailer:
         return message, data
 
     @staticmethod
-    def refusal(mail: OutboundMail) -> str | None:
+    def refusal(mail: OutboundMail, reply_to: str | None = None) -> str | None:
         """Why no server may be given this message (it would go elsewhere or carry headers of
         its sender's making), or None."""
         if not _one_recipient(mail.to):
             return "refused: the recipient is not one e-mail address (or holds a line break)"
+        if reply_to and not _one_recipient(reply_to):
+            return "refused: the Reply-To is not one e-mail address (or holds a line break)"
         if not is_line(mail.subject, 255):
             return "refused: the subject holds a line break or another control character"
         return None
@@ -328,8 +355,9 @@ class Mailer:
             await OutboundMail.filter(id=mail.id).update(status=FAILED, last_error=UNSUBSCRIBED)
             log.info("mail not sent: the recipient unsubscribed", extra={"mail_id": mail.id})
             return
-        refusal = self.refusal(mail)
-        written = self.written(mail) if refusal is None else refusal
+        reply_to = payload.get("reply_to") or None
+        refusal = self.refusal(mail, reply_to)
+        written = self.written(mail, reply_to) if refusal is None else refusal
         if isinstance(written, str):
             await self._fail(mail, written)
             raise jobs.PermanentFailure(written)

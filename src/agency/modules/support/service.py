@@ -120,8 +120,20 @@ async def submit_request(
                 "message": row.message,
                 "link": _link(settings, "/dashboard/admin/support"),
             },
+            reply_to=row.email,  # the agency's "Reply" answers the customer
         )
     return THANKS
+
+
+async def _first_name(row: SupportRequest) -> str:
+    """Whom the reply greets: the account's first name, else the first word of the name a
+    visitor gave; empty (a plain "Hello,") when there is no name, only an e-mail address."""
+    if row.user_id is not None:
+        account = await auth_api.get_account(row.user_id)
+        if account is not None:
+            return " ".join(account.first_name.split())
+    words = row.name.split()
+    return words[0] if words and "@" not in words[0] else ""
 
 
 def _link(settings: Settings, path: str) -> str:
@@ -213,7 +225,7 @@ async def reply(
             row.email,
             "support_reply",
             {
-                "name": row.name,
+                "name": await _first_name(row),
                 "subject": row.subject,
                 "reply": body.strip(),
                 "message": row.message,
