@@ -28,11 +28,13 @@ from agency.core.errors import ValidationFailed
 from agency.core.settings import SettingsError
 from agency.core.web import job_runner, settings_of
 from agency.modules.analysis.models import Analysis
-from agency.modules.analysis.service import analyses
+from agency.modules.analysis.schemas import PageFactsOut
+from agency.modules.analysis.service import analyses, analysis_scores
 from agency.modules.analysis.settings import AnalysisSettings
 from agency.modules.leads.models import Lead
 from agency.modules.leads.service import leads
 from agency.modules.leads.service.leads import MSG_EMAIL_INVALID
+from agency.modules.speedtest.api import SpeedResultOut
 from agency.modules.speedtest.models import SpeedTest
 from agency.modules.speedtest.service import speedtests
 from agency.net import addresses
@@ -41,7 +43,7 @@ from tests.conftest import make_settings, run_agency
 from tests.fakes.customer_site import RICH_FACTS, CustomerSite
 from tests.fakes.openai_server import run_fake_openai
 from tests.fakes.pagespeed import FakePageSpeed, run_fake_pagespeed, score_for
-from tests.helpers.http import HEADERS, PASSWORD, sign_up
+from tests.helpers.http import HEADERS, PASSWORD, sign_up, signed_up
 
 EMAIL = "owner@customer-site.com"
 DOMAIN = "customer-site.com"  # passes the pages' strict rule; fetched from the local site
@@ -298,7 +300,8 @@ async def test_an_analysis_runs_to_done_with_the_rules_and_the_report_e_mail(
     done = await finish(app, queued["id"])
     assert done["status"] == "done" and done["error"] is None
     assert done["generated_by"] == "rules"
-    assert done["generated_note"] == analyses.NOTE_NO_AI
+    assert done["generated_note"] == analyses.NOTE_RULES
+    assert "AI" not in done["generated_note"] and "configured" not in done["generated_note"]
     facts = done["facts"]
     for key in ("title", "meta_description", "h1", "forms", "phone", "booking_widgets"):
         assert facts[key] == RICH_FACTS[key], key
@@ -322,7 +325,7 @@ async def test_an_analysis_runs_to_done_with_the_rules_and_the_report_e_mail(
         # A service e-mail: the report asked for, no advertising of the packages.
         assert "/start" not in text and "Implement These Improvements" not in text
         assert "it signs you up for nothing" in text
-        assert analyses.NOTE_NO_AI in text
+        assert analyses.NOTE_RULES in text and "configured" not in text
     assert report["sales_funnel"]["stages"][0]["name"] in report_mail.text
     assert (await Analysis.get(public_id=queued["id"])).report_sent
 
@@ -338,8 +341,14 @@ async def test_a_page_without_anything_gets_a_report_grounded_in_that(app: Any) 
 async def test_the_ai_model_writes_the_report_when_configured(
     tmp_path: Path, database_url: str, psi: FakePageSpeed, customer_site: CustomerSite
 ) -> None:
+    # The model also answers scores of its own, and states one in a sentence: both ignored.
+    answer = {
+        **REPORT,
+        "overview": REPORT["overview"] + " Its AI readiness score is 30/100.",
+        "scores": {"strategy": 70, "funnel": 73, "aiReadiness": 30},
+    }
     with run_fake_openai() as ai:
-        ai.handler = lambda _messages, _model: REPORT
+        ai.handler = lambda _messages, _model: answer
         settings = settings_for(
             tmp_path,
             database_url,
@@ -352,19 +361,60 @@ async def test_the_ai_model_writes_the_report_when_configured(
         async with create_app(settings).test_app() as app:
             _, queued = await start(app, DOMAIN, source="agency-analysis")
             done = await finish(app, queued["id"])
+            admin = await signed_up(app, "admin@agency.example", admin=True)
+            response = await admin.get(f"/api/admin/analyses/{queued['id']}", headers=HEADERS)
+            seen_by_admin = await response.get_json()
     assert done["status"] == "done", done
     assert done["generated_by"] == "ai"
-    assert done["generated_note"] == "Written by test-model-1 from the facts found on your page."
+    assert done["generated_note"] == analyses.NOTE_AI
+    assert "test-model-1" not in json.dumps(done)
+    assert seen_by_admin["generated_detail"] == "Written by the AI model test-model-1."
     assert done["report"]["overview"] == REPORT["overview"]
     [call_made] = ai.requests
     assert call_made.model == "test-model-1"
-    # The model was given the facts found on the page.
+    # The model was given the facts found on the page, and the scores computed from them.
     prompt = json.dumps(call_made.messages)
     assert str(RICH_FACTS["title"]) in prompt
+    facts = PageFactsOut.model_validate(done["facts"])
+    assert analysis_scores.fact_scores_text(facts, "agency") in prompt
+    # The scores are the facts' and the speed test's, not the model's.
+    speed = SpeedResultOut.model_validate(done["speed_test"]["result"])
+    expected = analysis_scores.derive_scores(facts, speed, "agency")
+    assert done["scores"] == expected.model_dump(mode="json")
+    assert (done["scores"]["strategy"], done["scores"]["funnel"]) != (70, 73)
+
+
+async def test_the_scores_are_the_same_whether_the_ai_or_the_rules_wrote_the_report(
+    tmp_path: Path, database_url: str, psi: FakePageSpeed, customer_site: CustomerSite
+) -> None:
+    """The same page analysed twice, with the AI model (answering its own scores) and without:
+    the visitor reads the same scores."""
+    answer = {**REPORT, "scores": {"strategy": 1, "funnel": 2, "aiReadiness": 3, "speed": 4}}
+    found: dict[str, Any] = {}
+    with run_fake_openai() as ai:
+        ai.handler = lambda _messages, _model: answer
+        for name, extra in (
+            ("ai", {"ai_base_url": f"{ai.base_url}/v1", "ai_api_key": ai.api_key}),
+            ("rules", {}),
+        ):
+            settings = settings_for(tmp_path / name, database_url, psi, customer_site, **extra)
+            async with create_app(settings).test_app() as app:
+                for source in PAGES:
+                    _, queued = await start(app, DOMAIN, source=source, ip=f"1.2.3.{len(found)}")
+                    found[f"{name} {source}"] = await finish(app, queued["id"])
+    for source in PAGES:
+        with_ai, with_rules = found[f"ai {source}"], found[f"rules {source}"]
+        assert (with_ai["generated_by"], with_rules["generated_by"]) == ("ai", "rules")
+        assert with_ai["scores"] == with_rules["scores"], source
+        assert with_ai["critical_issues"] == with_rules["critical_issues"], source
 
 
 async def test_a_failing_ai_provider_falls_back_to_the_rules(
-    tmp_path: Path, database_url: str, psi: FakePageSpeed, customer_site: CustomerSite
+    tmp_path: Path,
+    database_url: str,
+    psi: FakePageSpeed,
+    customer_site: CustomerSite,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     with run_fake_openai() as ai:
         settings = settings_for(
@@ -380,12 +430,24 @@ async def test_a_failing_ai_provider_falls_back_to_the_rules(
             _, queued = await start(app, DOMAIN)
             done = await finish(app, queued["id"])
             assert ai.requests, "the provider was asked"
+            path = f"/api/admin/analyses/{queued['id']}"
+            denied = await app.test_client().get(path, headers=HEADERS)
+            admin = await signed_up(app, "admin@agency.example", admin=True)
+            seen_by_admin = await (await admin.get(path, headers=HEADERS)).get_json()
     assert done["status"] == "done", done
     assert done["generated_by"] == "rules"
-    note = done["generated_note"]
-    assert note.startswith("Written by rules from the facts found on your page: the AI provider")
-    assert note.endswith(").") and "failed (" in note
+    # The visitor reads what the report is based on; why the provider failed is the admin's.
+    assert done["generated_note"] == analyses.NOTE_RULES
+    seen = json.dumps({k: v for k, v in done.items() if k != "speed_test"})
+    assert "failed" not in seen and "AI provider" not in seen and "401" not in seen
     assert done["report"]["overview"]
+    detail = seen_by_admin["generated_detail"]
+    assert detail.startswith("Written by the rules: the AI provider failed (")
+    assert detail.endswith(").")
+    [warning] = [r for r in caplog.records if "AI provider failed" in r.getMessage()]
+    assert warning.levelname == "WARNING" and queued["id"] in warning.getMessage()
+    # The admin's view is for admins only.
+    assert denied.status_code in (401, 403)
 
 
 async def test_a_site_that_cannot_be_fetched_fails_with_a_message(app: Any) -> None:
@@ -678,12 +740,15 @@ def test_the_cli_analyses_a_site_and_prints_the_scores_or_json(
         for text in ("Architecture", "Performance", "Security", f"{speed}/100"):
             assert text in shown.stdout, text
         assert "Technical Architecture Overview" in shown.stdout
-        assert analyses.NOTE_NO_AI in " ".join(shown.stdout.split())
+        shown_text = " ".join(shown.stdout.split())
+        assert analyses.NOTE_RULES in shown_text and analyses.DETAIL_NO_AI in shown_text
 
         printed = run_agency(tmp_path, "analyze", f"https://{DOMAIN}/", "--json", **env)
         assert printed.returncode == 0, printed.stderr
         data = json.loads(printed.stdout)
         assert data["variant"] == "general" and data["generated_by"] == "rules"
+        assert data["generated_note"] == analyses.NOTE_RULES
+        assert data["generated_detail"] == analyses.DETAIL_NO_AI
         assert data["facts"]["title"] == RICH_FACTS["title"]
         assert data["scores"]["speed"] == speed and data["speed"]["score"] == speed
 

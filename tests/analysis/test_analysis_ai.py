@@ -5,12 +5,13 @@ defensive under hypothesis."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agency.modules.analysis.schemas import (
@@ -24,6 +25,7 @@ from agency.modules.analysis.schemas import (
     SalesFunnelOut,
     TouchpointOut,
 )
+from agency.modules.analysis.service import analyses
 from agency.modules.analysis.service.analysis_ai import (
     ITEMS_MAX,
     MAX_TOKENS,
@@ -31,14 +33,17 @@ from agency.modules.analysis.service.analysis_ai import (
     PARTS_MAX,
     ai_report,
     parse_report,
+    states_score,
     system_message,
     user_message,
 )
 from agency.modules.analysis.service.analysis_rules import OVERVIEW_DEFAULT, OVERVIEW_MAX
+from agency.modules.analysis.service.analysis_scores import derive_scores, fact_scores_text
+from agency.modules.speedtest.api import SpeedResultOut
 from agency.net import ai
 from agency.net.ai import AIError
 from agency.settings import Settings
-from tests.analysis.test_analysis_rules import bare, facts_strategy, perfect
+from tests.analysis.test_analysis_rules import bare, facts_strategy, perfect, speed_result
 from tests.fakes.openai_server import (
     DEFAULT_API_KEY,
     FakeOpenAI,
@@ -449,3 +454,112 @@ def test_the_prompt_always_carries_the_facts(facts: PageFactsOut) -> None:
     message = user_message(facts, DOMAIN)
 
     assert facts_in([{"role": "user", "content": message}]) == json.loads(facts.model_dump_json())
+
+
+# The scores are ours: the model writes prose only (issue 29)
+
+
+def test_the_prompt_gives_the_scores_as_facts_not_to_contradict() -> None:
+    system = system_message("general")
+    user = user_message(bare(), DOMAIN, "technical")
+
+    assert "never state a score" in system and "never contradict the scores given" in system
+    assert f"fixed; do not contradict them): {fact_scores_text(bare(), 'technical')}." in user
+
+
+def test_parse_leaves_out_every_score_the_model_gives() -> None:
+    report = parse_report(
+        {
+            "scores": {"strategy": 70, "funnel": 73, "aiReadiness": 30},
+            "overview": "The page explains the clinic well. Its AI readiness score is 30/100. "
+            "Booking is easy.",
+            "salesFunnel": {
+                "stages": [
+                    {
+                        "name": "Decision",
+                        "description": "Rated 7 out of 10 for clarity.",
+                        "improvements": ["Strategy: 70 out of 100.", "Show prices."],
+                        "score": 12,
+                    }
+                ]
+            },
+            "aiOpportunities": {"seo": ["SEO score 45%.", "Write a page per treatment."]},
+        }
+    )
+
+    assert report.overview == "The page explains the clinic well. Booking is easy."
+    [stage] = report.sales_funnel.stages
+    assert stage.description == "" and stage.improvements == ["Show prices."]
+    assert report.ai_opportunities.seo == ["Write a page per treatment."]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Open 24/7 for emergencies.",
+        "Book a check-up in 2 minutes.",
+        "Three of 12 images have no alt text.",
+        "Add 3 fields to the form.",
+    ],
+)
+def test_ordinary_numbers_are_no_score(text: str) -> None:
+    assert not states_score(text)
+
+
+model_scores = st.fixed_dictionaries(
+    {
+        "strategy": st.integers(-1000, 1000),
+        "funnel": st.integers(-1000, 1000),
+        "aiReadiness": st.integers(-1000, 1000),
+        "security": st.integers(-1000, 1000),
+        "speed": st.integers(-1000, 1000),
+    }
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    facts=facts_strategy(),
+    variant=st.sampled_from(["general", "lead", "technical", "agency"]),
+    answered=model_scores,
+    speed=st.none() | st.builds(speed_result, st.integers(0, 100), st.integers(0, 30_000)),
+)
+def test_the_scores_are_the_same_with_the_ai_and_with_the_rules(
+    fake: FakeOpenAI,
+    facts: PageFactsOut,
+    variant: AnalysisVariant,
+    answered: dict[str, int],
+    speed: SpeedResultOut | None,
+) -> None:
+    """For any facts, whatever scores the model answers (as keys, and in its sentences), the
+    analysis's scores with the AI path (over HTTP, the fake OpenAI server) are the rules'."""
+
+    def answer(_messages: Messages, _model: str) -> dict[str, Any]:
+        stated = [f"{name} score: {value}/100." for name, value in answered.items()]
+        return {
+            "scores": answered,
+            "overview": "The page says what it offers. " + " ".join(stated),
+            "salesFunnel": {
+                "stages": [{"name": "Decision", "description": stated[0], "improvements": stated}]
+            },
+            "aiOpportunities": {"seo": [*stated, "Write a page per treatment."]},
+            **answered,
+        }
+
+    fake.reset()
+    fake.handler = answer
+    ai_settings = settings_for(fake)
+    with_ai = asyncio.run(analyses.write_report(ai_settings, facts, variant, DOMAIN))
+    with_rules = asyncio.run(analyses.write_report(Settings(), facts, variant, DOMAIN))
+
+    assert with_ai.generated_by == "ai" and with_rules.generated_by == "rules"
+    assert fake.requests, "the AI path asked the model"
+    ai_scores = derive_scores(with_ai.facts, speed, variant)
+    assert ai_scores == derive_scores(with_rules.facts, speed, variant)
+    assert ai_scores == derive_scores(facts, speed, variant)
+    # Nothing the model wrote states a score of its own.
+    written = [with_ai.report.overview]
+    for stage in with_ai.report.sales_funnel.stages:
+        written += [stage.name, stage.description, *stage.improvements]
+    written += with_ai.report.ai_opportunities.seo
+    assert not any(states_score(text) for text in written), written

@@ -1,8 +1,12 @@
-"""Spec §9's derived scores: the spec's statements as examples, and hypothesis
-against the formulas written out with exact fractions (ranges, monotonicity, halves up)."""
+"""The analysis's scores: one deterministic function of the facts found on the page and the
+speed result (issue 29). Examples of each score's weights, the page from the issue (no HTTPS,
+no chat) that can never be 'Excellent' AI-ready, and hypothesis: bounded, deterministic,
+monotonic in what the page has, the report is no input, and spec §9's speed figures (halves up,
+against the formulas with exact fractions)."""
 
 from __future__ import annotations
 
+import inspect
 import math
 from fractions import Fraction
 
@@ -10,16 +14,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agency.modules.analysis.schemas import (
-    AiOpportunitiesOut,
-    AnalysisReportOut,
-    CustomerJourneyOut,
-    FunnelStageOut,
-    SalesFunnelOut,
-    TouchpointOut,
-)
+from agency.modules.analysis.schemas import AnalysisVariant, PageFactsOut
+from agency.modules.analysis.service import analysis_scores
 from agency.modules.analysis.service.analysis_scores import (
+    EXCELLENT,
     derive_scores,
+    fact_scores_text,
     load_time_seconds,
     recurring_revenue,
     revenue_increase_percent,
@@ -27,33 +27,9 @@ from agency.modules.analysis.service.analysis_scores import (
     visitors_lost_percent,
 )
 from agency.modules.speedtest.api import SpeedResultOut
+from tests.analysis.test_analysis_rules import bare, facts_strategy, perfect
 
-
-def report(
-    overview: str = "x",
-    touchpoints: int = 0,
-    improvements: tuple[int, ...] = (),
-    opportunities: tuple[int, int, int] = (0, 0, 0),
-) -> AnalysisReportOut:
-    support, seo, personal = opportunities
-    return AnalysisReportOut(
-        overview=overview,
-        sales_funnel=SalesFunnelOut(
-            stages=[
-                FunnelStageOut(name=f"S{i}", description="", improvements=["i"] * n)
-                for i, n in enumerate(improvements)
-            ]
-        ),
-        customer_journey=CustomerJourneyOut(
-            touchpoints=[
-                TouchpointOut(stage=f"T{i}", description="", opportunities=[])
-                for i in range(touchpoints)
-            ]
-        ),
-        ai_opportunities=AiOpportunitiesOut(
-            customer_support=["a"] * support, seo=["b"] * seo, personalization=["c"] * personal
-        ),
-    )
+VARIANTS: list[AnalysisVariant] = ["general", "lead", "technical", "agency"]
 
 
 def speed(score: int, speed_index_ms: int = 3100, tbt: int = 200) -> SpeedResultOut:
@@ -75,35 +51,60 @@ def half_up(value: Fraction) -> int:
     return math.floor(value + Fraction(1, 2))
 
 
-# The spec's statements, as examples
+def the_issues_page() -> PageFactsOut:
+    """The page the issue reports: a good-looking page, but no HTTPS and no chat (rated 100
+    'Excellent' AI readiness by the old count of the rules report's items)."""
+    return perfect().model_copy(
+        update={"https": False, "final_url": "http://client.example/", "chat_widgets": []}
+    )
 
 
-def test_strategy_starts_at_50_for_an_overview_over_100_characters_else_30() -> None:
-    assert derive_scores(report("o" * 100, touchpoints=2), None).strategy == 30 + 20
-    assert derive_scores(report("o" * 101, touchpoints=2), None).strategy == 50 + 20
-    assert derive_scores(report("o" * 101, touchpoints=7), None).strategy == 100
+# Examples
 
 
-def test_funnel_is_15_per_stage_plus_10_times_the_average_improvements() -> None:
-    assert derive_scores(report(improvements=(1, 2, 3)), None).funnel == 45 + 20
-    assert derive_scores(report(improvements=(1, 2)), None).funnel == 30 + 15  # 1.5 * 10
-    assert derive_scores(report(improvements=(0, 0, 1)), None).funnel == 45 + 3  # 3.33
-    assert derive_scores(report(improvements=(1, 1, 0)), None).funnel == 45 + 7  # 6.67
-    assert derive_scores(report(improvements=(9,) * 6), None).funnel == 100
-    assert derive_scores(report(), None).funnel == 0
+def test_a_complete_page_scores_100_and_a_bare_one_next_to_nothing() -> None:
+    top = derive_scores(perfect(), None, "general")
+    assert (top.strategy, top.funnel, top.ai_readiness, top.security) == (100, 100, 100, 100)
+    assert derive_scores(perfect(), None, "technical").funnel == 100  # Performance
+
+    low = derive_scores(bare(), None, "general")
+    assert (low.strategy, low.funnel, low.ai_readiness) == (0, 0, 0)
+    assert low.security == 100 - 50 - 15 - 10  # no HTTPS, many scripts, heavy scripts
+    # Performance: many scripts, heavy scripts, no viewport (few images: alt texts not counted)
+    assert derive_scores(bare(), None, "technical").funnel == 100 - 25 - 25 - 20
 
 
-def test_ai_readiness_is_10_per_opportunity_and_security_100_less_10_per_one() -> None:
-    scores = derive_scores(report(opportunities=(1, 2, 1)), None)
-    assert (scores.ai_readiness, scores.security) == (40, 60)
-    scores = derive_scores(report(opportunities=(5, 4, 3)), None)
-    assert (scores.ai_readiness, scores.security) == (100, 0)
-    scores = derive_scores(report(), None)
-    assert (scores.ai_readiness, scores.security) == (0, 100)
+def test_each_fact_adds_its_weight() -> None:
+    base = bare().model_copy(update={"scripts": 0, "script_kb": 0, "https": True})
+    assert derive_scores(base, None, "general").strategy == 0
+    with_title = base.model_copy(update={"title": "Smile"})
+    assert derive_scores(with_title, None, "general").strategy == 15
+    one_h1 = base.model_copy(update={"h1": ["Smile"]})
+    two_h1 = base.model_copy(update={"h1": ["Smile", "Dental"]})
+    assert derive_scores(one_h1, None, "general").strategy == 15
+    assert derive_scores(two_h1, None, "general").strategy == 10
+    booking = base.model_copy(update={"booking_widgets": ["Calendly"]})
+    assert derive_scores(booking, None, "general").funnel == 15
+    chat = base.model_copy(update={"chat_widgets": ["Tidio"]})
+    assert derive_scores(chat, None, "general").ai_readiness == 20 + 20  # HTTPS, chat
+    plain = base.model_copy(update={"images_without_alt": 0})
+    assert derive_scores(plain, None, "general").ai_readiness == 20 + 5  # HTTPS, alt texts
 
 
-def test_speed_figures() -> None:
-    scores = derive_scores(report(), speed(62, speed_index_ms=3140))
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_no_https_and_no_chat_is_never_excellent_ai_readiness(variant: AnalysisVariant) -> None:
+    scores = derive_scores(the_issues_page(), speed(99), variant)
+
+    assert scores.ai_readiness == 60
+    assert score_label(scores.ai_readiness, variant) == "Good"
+    with_https = the_issues_page().model_copy(update={"https": True})
+    assert derive_scores(with_https, None, variant).ai_readiness == 80  # Excellent again
+    # A form sent without HTTPS is a finding of its own.
+    assert derive_scores(the_issues_page(), None, variant).security == 100 - 50 - 20
+
+
+def test_the_speed_figures() -> None:
+    scores = derive_scores(perfect(), speed(62, speed_index_ms=3140), "lead")
 
     assert scores.speed == 62
     assert scores.visitors_lost_percent == 20  # (100 - 62) * 0.53 = 20.14
@@ -129,7 +130,7 @@ def test_recurring_revenue_is_high_below_70() -> None:
 
 
 def test_without_a_speed_result_its_figures_are_null() -> None:
-    scores = derive_scores(report(), None)
+    scores = derive_scores(perfect(), None, "agency")
 
     assert scores.speed is None
     assert scores.visitors_lost_percent is None
@@ -160,52 +161,76 @@ def test_labels_80_60_40_and_critical_on_the_technical_page(
     assert score_label(score, "technical") == technical
 
 
-# The formulas under hypothesis
+def test_the_prompt_names_the_scores_as_the_page_does() -> None:
+    assert fact_scores_text(the_issues_page(), "general") == (
+        "Strategy 100/100 (Excellent), Funnel 90/100 (Excellent), AI Readiness 60/100 (Good)"
+    )
+    assert fact_scores_text(bare(), "technical").startswith("Architecture 0/100 (Critical)")
 
-counts = st.integers(min_value=0, max_value=15)
+
+def test_the_report_is_not_an_input() -> None:
+    """Whatever writes the prose, it cannot move a number: the one function takes no report."""
+    assert list(inspect.signature(derive_scores).parameters) == ["facts", "speed", "variant"]
+    assert "AnalysisReportOut" not in inspect.getsource(analysis_scores)
 
 
-@given(
-    st.text(max_size=300),
-    counts,
-    st.lists(counts, max_size=12),
-    st.tuples(counts, counts, counts),
-)
-def test_scores_are_the_formulas(
-    overview: str, touchpoints: int, improvements: list[int], opportunities: tuple[int, int, int]
+# Under hypothesis
+
+variants = st.sampled_from(VARIANTS)
+speeds = st.none() | st.builds(speed, st.integers(0, 100), st.integers(0, 30_000))
+
+
+@given(facts_strategy(), speeds, variants)
+def test_scores_are_bounded_and_deterministic(
+    facts: PageFactsOut, result: SpeedResultOut | None, variant: AnalysisVariant
 ) -> None:
-    scores = derive_scores(report(overview, touchpoints, tuple(improvements), opportunities), None)
+    scores = derive_scores(facts, result, variant)
 
-    start = 50 if len(overview) > 100 else 30
-    assert scores.strategy == min(100, start + 10 * touchpoints)
-    if improvements:
-        average = Fraction(sum(improvements), len(improvements))
-        assert scores.funnel == min(100, half_up(15 * len(improvements) + 10 * average))
-    else:
-        assert scores.funnel == 0
-    total = sum(opportunities)
-    assert scores.ai_readiness == min(100, 10 * total)
-    assert scores.security == max(0, 100 - 10 * total)
     for value in (scores.strategy, scores.funnel, scores.ai_readiness, scores.security):
         assert 0 <= value <= 100
+    again = derive_scores(PageFactsOut.model_validate(facts.model_dump()), result, variant)
+    assert again == scores
 
 
-@given(counts, counts, st.tuples(counts, counts, counts))
-def test_more_touchpoints_and_opportunities_never_lower_strategy_or_readiness(
-    touchpoints: int, extra: int, opportunities: tuple[int, int, int]
+@given(facts_strategy(), variants)
+def test_without_https_and_chat_ai_readiness_is_never_excellent(
+    facts: PageFactsOut, variant: AnalysisVariant
 ) -> None:
-    fewer = derive_scores(report("o" * 150, touchpoints, (), opportunities), None)
-    more_opportunities = (opportunities[0] + extra, opportunities[1], opportunities[2])
-    more = derive_scores(report("o" * 150, touchpoints + extra, (), more_opportunities), None)
+    page = facts.model_copy(update={"https": False, "chat_widgets": []})
+    readiness = derive_scores(page, None, variant).ai_readiness
 
-    assert more.strategy >= fewer.strategy
-    assert more.ai_readiness >= fewer.ai_readiness
-    assert more.security <= fewer.security
+    assert readiness < EXCELLENT
+    assert score_label(readiness, variant) != "Excellent"
+
+
+@given(facts_strategy(), variants)
+def test_having_more_never_lowers_a_score(facts: PageFactsOut, variant: AnalysisVariant) -> None:
+    more = facts.model_copy(
+        update={
+            "https": True,
+            "chat_widgets": facts.chat_widgets or ["Tidio"],
+            "booking_widgets": facts.booking_widgets or ["Calendly"],
+            "analytics": facts.analytics or ["Matomo"],
+            "structured_data": facts.structured_data or ["Dentist"],
+            "meta_description": facts.meta_description or "Gentle dentistry.",
+            "phone": True,
+            "email": True,
+            "forms": max(1, facts.forms),
+            "open_graph": True,
+            "viewport": True,
+        }
+    )
+    before, after = derive_scores(facts, None, variant), derive_scores(more, None, variant)
+
+    assert after.strategy >= before.strategy
+    assert after.funnel >= before.funnel
+    assert after.ai_readiness >= before.ai_readiness
+    assert after.security >= before.security
 
 
 @given(st.integers(min_value=0, max_value=100), st.integers(min_value=0, max_value=10**7))
 def test_speed_figures_are_the_formulas(score: int, speed_index_ms: int) -> None:
-    scores = derive_scores(report(), speed(score, speed_index_ms))
+    scores = derive_scores(perfect(), speed(score, speed_index_ms), "general")
 
     assert scores.speed == score
     assert scores.visitors_lost_percent == half_up((100 - score) * Fraction(53, 100))

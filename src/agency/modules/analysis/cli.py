@@ -14,7 +14,7 @@ from rich.text import Text
 
 from agency.core.cli.support import CliContext, console, errors, with_progress
 from agency.core.errors import ValidationFailed
-from agency.modules.analysis.schemas import AnalysisOut, AnalysisVariant
+from agency.modules.analysis.schemas import AdminAnalysisOut, AnalysisVariant
 from agency.modules.analysis.service import analyses
 from agency.modules.analysis.settings import AnalysisSettings
 from agency.modules.speedtest.api import SpeedResultOut
@@ -72,7 +72,7 @@ def analyze(
 
 async def _analyze_with_progress(
     settings: AnalysisSettings, domain: str, variant: AnalysisVariant, *, quiet: bool
-) -> tuple[AnalysisOut, SpeedResultOut | None, str | None]:
+) -> tuple[AdminAnalysisOut, SpeedResultOut | None, str | None]:
     work = analyses.run_now(domain, variant, settings)
     if quiet:
         return await work
@@ -81,9 +81,11 @@ async def _analyze_with_progress(
 
 
 def analysis_view(
-    analysis: AnalysisOut, speed: SpeedResultOut | None, speed_error: str | None
+    analysis: AdminAnalysisOut, speed: SpeedResultOut | None, speed_error: str | None
 ) -> list[RenderableType]:
-    """The scores with their labels, the critical issues and the report's sections."""
+    """The scores with their labels, the critical issues, the report's sections, what the
+    visitor reads it is based on and, for the operator, how it was written (the AI model, or
+    why the rules wrote it)."""
     variant = analysis.variant
     report = analysis.report
     scores = analysis.scores
@@ -130,4 +132,6 @@ def analysis_view(
             shown.extend(Text(f"  - {item}") for item in items)
     if analysis.generated_note:
         shown.append(Text(f"\n{analysis.generated_note}", style="dim"))
+    if analysis.generated_detail:
+        shown.append(Text(analysis.generated_detail, style="dim"))
     return shown

@@ -6,7 +6,12 @@ from quart import Blueprint
 from quart_schema import validate_request, validate_response
 
 from agency.core.web import settings_of
-from agency.modules.analysis.schemas import AnalysisIn, AnalysisOut, AnalysisStarted
+from agency.modules.analysis.schemas import (
+    AdminAnalysisOut,
+    AnalysisIn,
+    AnalysisOut,
+    AnalysisStarted,
+)
 from agency.modules.analysis.service import analyses
 from agency.modules.analysis.settings import AnalysisSettings
 from agency.modules.auth import web as auth_web
@@ -43,3 +48,13 @@ async def get_analysis(analysis_id: str) -> AnalysisOut:
     page and the critical issues; `speed_test` has its own status; `error` holds the message to
     show when the analysis failed."""
     return await analyses.get_analysis(analysis_id)
+
+
+@blueprint.get("/api/admin/analyses/<analysis_id>")
+@auth_web.admin_required
+@validate_response(AdminAnalysisOut, 200)
+async def get_admin_analysis(analysis_id: str) -> AdminAnalysisOut:
+    """An analysis as the admin sees it (admins only): what the visitor sees, and
+    `generated_detail`: the AI model that wrote the report, or why the rules did (no model
+    configured, or the provider's failure, which the visitor never sees)."""
+    return await analyses.get_admin_analysis(analysis_id)

@@ -66,16 +66,17 @@ class AnalysisReportOut(BaseModel):
 
 
 class AnalysisScoresOut(BaseModel):
-    """Spec §9's derived figures, computed on the server (one module). Each page labels them its
+    """The scores, computed on the server in one module from the facts found on the page and
+    the speed test's result, never from the report's text. Each page labels them its
     own way: strategy is 'Architecture' on the technical page and 'Client Value' on the agency
     page; funnel is 'Performance' (technical) and 'Scalability' (agency); ai_readiness is
     'Profitability' (agency). Figures that need the speed result are null until it is there."""
 
     speed: int | None = Field(description="The speed test's score, null when it has none.")
-    strategy: int = Field(ge=0, le=100)
+    strategy: int = Field(ge=0, le=100, description="From the facts found on the page.")
     funnel: int = Field(ge=0, le=100)
     ai_readiness: int = Field(ge=0, le=100)
-    security: int = Field(ge=0, le=100, description="Technical page: 100 - 10 per opportunity.")
+    security: int = Field(ge=0, le=100, description="Technical page: 100 less the findings.")
     visitors_lost_percent: int | None = Field(description="Lead page: round((100-speed)*0.53).")
     load_time_seconds: float | None = Field(description="speedIndex / 1000, one decimal.")
     revenue_increase_percent: int | None = Field(description="Agency page: round((100-speed)*0.8).")
@@ -131,7 +132,10 @@ class AnalysisOut(BaseModel):
         description="Who wrote the report: the configured AI model, or the rules (no AI key, or "
         "the provider failed)."
     )
-    generated_note: str | None = Field(description="Says which, in a sentence, for the page.")
+    generated_note: str | None = Field(
+        description="What the report is based on, in plain words for the page (never the "
+        "provider's failure: that is the admin's `generated_detail`)."
+    )
     speed_test: SpeedTestOut | None = Field(description="The speed test run beside the audit.")
     error: str | None = Field(description="The message shown in the red box when it failed.")
 
@@ -141,4 +145,13 @@ class AnalysisStarted(AnalysisOut):
 
     newsletter: NewsletterOutcome | None = Field(
         description="The newsletter opt-in box's outcome; null when it was not ticked."
+    )
+
+
+class AdminAnalysisOut(AnalysisOut):
+    """An analysis as the admin sees it: what the visitor sees, and how the report was written."""
+
+    generated_detail: str | None = Field(
+        description="For the admin: the AI model that wrote the report, or why the rules did "
+        "(no AI model configured, or the provider's failure)."
     )

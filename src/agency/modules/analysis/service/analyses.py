@@ -12,16 +12,19 @@ runner with the same job does nothing), fetches the page with `agency.net.safe_f
 our own network; `analysis_unsafe_fetch_overrides` and private addresses only with the unsafe
 test setting), audits it (`page_audit.audit_html`) and writes the report: with the configured
 AI model (`analysis_ai.ai_report`) or, without one or when the provider fails, by the rules
-(`analysis_rules.rules_report`); `generated_by` and `generated_note` say which. The row is then
+(`analysis_rules.rules_report`). The visitor reads what the report is based on in plain words
+(`NOTE_AI`, `NOTE_RULES`, from `generated_by`); why the rules wrote it (no model configured, or
+the provider's failure) is logged with the analysis id and kept in the row's `generated_note`
+for the admin (`GET /api/admin/analyses/{id}`), never shown on the page. The row is then
 `done` (or `failed` with a message for people). Then it waits, bounded, for the speed test and
 queues the report e-mail once (`report_sent` flips by a compare-and-swap; left out when the
 mailbox had its reports for the day, `speedtest_api.report_allowed`). A job re-run after a
 crash continues where the row stands; a row still unfinished long after any job could have
 ended reads as failed.
 
-`get_analysis` computes the derived scores (`analysis_scores.derive_scores`) and the critical
-issues (`analysis_rules.critical_issues`) when read, from the stored report, facts and the
-speed test's current result.
+`get_analysis` computes the scores (`analysis_scores.derive_scores`) and the critical issues
+(`analysis_rules.critical_issues`) when read, from the stored facts and the speed test's
+current result: never from the report, so the AI's prose cannot move a number.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from agency.core.ratelimit import Limit
 from agency.core.text import bare_domain, single_label_domain
 from agency.modules.analysis.models import Analysis
 from agency.modules.analysis.schemas import (
+    AdminAnalysisOut,
     AnalysisOut,
     AnalysisReportOut,
     AnalysisScoresOut,
@@ -97,11 +101,25 @@ MSG_UNKNOWN_SOURCE: Final = speedtest_api.MSG_UNKNOWN_SOURCE
 MSG_GENERIC: Final = "Failed to analyze the website. Please try again."
 MSG_NOT_FOUND: Final = "This analysis does not exist."
 
-NOTE_AI: Final = "Written by {model} from the facts found on your page."
-NOTE_NO_AI: Final = "Written by rules from the facts found on your page: no AI model is configured."
-NOTE_AI_FAILED: Final = (
-    "Written by rules from the facts found on your page: the AI provider failed ({reason})."
+# What the visitor reads about how the report was made: plain words, no provider, no failure.
+NOTE_AI: Final = (
+    "Written with AI from the facts found on your page and its speed test. "
+    "The scores come from those facts alone."
 )
+NOTE_RULES: Final = "Based on the facts found on your page and its speed test."
+# Why, for the admin (kept in the row's `generated_note`, and logged).
+DETAIL_AI: Final = "Written by the AI model {model}."
+DETAIL_NO_AI: Final = "Written by the rules: no AI model is configured."
+DETAIL_AI_FAILED: Final = "Written by the rules: the AI provider failed ({reason})."
+
+
+def visitor_note(generated_by: str | None) -> str | None:
+    """What the page and the e-mail say the report is based on."""
+    if generated_by == "ai":
+        return NOTE_AI
+    if generated_by == "rules":
+        return NOTE_RULES
+    return None
 
 
 def notice(email: str) -> str:
@@ -270,7 +288,7 @@ async def out(row: Analysis) -> AnalysisOut:
     facts = PageFactsOut.model_validate(row.facts) if row.facts else None
     report = AnalysisReportOut.model_validate(row.report) if row.report else None
     done = row.status == DONE and report is not None
-    scores = analysis_scores.derive_scores(report, speed) if done and report else None
+    scores = analysis_scores.derive_scores(facts, speed, variant) if done and facts else None
     issues = analysis_rules.critical_issues(facts, speed, variant) if done else []
     return AnalysisOut(
         id=row.public_id,
@@ -285,10 +303,24 @@ async def out(row: Analysis) -> AnalysisOut:
         facts=facts if done else None,
         critical_issues=issues,
         generated_by=_generated_by(row.generated_by) if done else None,
-        generated_note=row.generated_note if done else None,
+        generated_note=visitor_note(row.generated_by) if done else None,
         speed_test=speed_test,
         error=row.error if row.status == FAILED else None,
     )
+
+
+async def get_admin_analysis(public_id: str) -> AdminAnalysisOut:
+    """The analysis as the admin sees it: what the visitor sees, and how its report was
+    written (the AI model, or why the rules wrote it)."""
+    row = await jobs.read_tracked(
+        Analysis,
+        public_id,
+        stale_after=STALE_AFTER,
+        stale_message=MSG_GENERIC,
+        not_found=MSG_NOT_FOUND,
+    )
+    seen = await out(row)
+    return AdminAnalysisOut(**seen.model_dump(), generated_detail=row.generated_note)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -300,7 +332,7 @@ class Written:
     facts: PageFactsOut
     report: AnalysisReportOut
     generated_by: Literal["ai", "rules"]
-    note: str
+    detail: str  # for the admin: the model, or why the rules wrote it
 
 
 def fetch_plan(domain: str, settings: AnalysisSettings) -> tuple[list[str], bool]:
@@ -342,19 +374,31 @@ async def fetch(
 
 
 async def write_report(
-    settings: AnalysisSettings, facts: PageFactsOut, variant: AnalysisVariant, domain: str
+    settings: AnalysisSettings,
+    facts: PageFactsOut,
+    variant: AnalysisVariant,
+    domain: str,
+    *,
+    analysis_id: str = "-",
 ) -> Written:
-    """The report by the configured AI model, or by the rules (no model, or it failed)."""
+    """The report by the configured AI model, or by the rules (no model, or it failed: logged
+    as a warning with the analysis id, and kept in `detail` for the admin)."""
     if not ai.configured(settings):
         report = analysis_rules.rules_report(facts, variant, domain)
-        return Written(facts, report, "rules", NOTE_NO_AI)
+        return Written(facts, report, "rules", DETAIL_NO_AI)
     try:
         report = await analysis_ai.ai_report(settings, facts, variant, domain)
     except ai.AIError as exc:
-        log.warning("analysis of %s: the AI provider failed (%s); rules instead", domain, exc)
+        log.warning(
+            "analysis %s of %s: the AI provider failed (%s: %s); the rules wrote the report",
+            analysis_id,
+            domain,
+            exc.kind,
+            exc.message,
+        )
         report = analysis_rules.rules_report(facts, variant, domain)
-        return Written(facts, report, "rules", NOTE_AI_FAILED.format(reason=exc.message))
-    return Written(facts, report, "ai", NOTE_AI.format(model=ai.model_name(settings)))
+        return Written(facts, report, "rules", DETAIL_AI_FAILED.format(reason=exc.message))
+    return Written(facts, report, "ai", DETAIL_AI.format(model=ai.model_name(settings)))
 
 
 async def analyse(
@@ -364,12 +408,13 @@ async def analyse(
     *,
     resolver: Resolver | None = None,
     allow_private: bool | None = None,
+    analysis_id: str = "-",
 ) -> Written:
     page = await fetch(domain, settings, resolver=resolver, allow_private=allow_private)
     facts = await page_audit.audit_in_thread(
         page.html, final_url=page.final_url, http_status=page.status
     )
-    return await write_report(settings, facts, variant, domain)
+    return await write_report(settings, facts, variant, domain, analysis_id=analysis_id)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -412,7 +457,7 @@ async def run_analysis(settings: AnalysisSettings, public_id: str) -> None:
             facts=written.facts.model_dump(mode="json"),
             report=written.report.model_dump(mode="json"),
             generated_by=written.generated_by,
-            generated_note=written.note,
+            generated_note=written.detail,
         )
         if not won:
             return
@@ -422,7 +467,8 @@ async def run_analysis(settings: AnalysisSettings, public_id: str) -> None:
 async def _produce(settings: AnalysisSettings, row: Analysis, run: jobs.TrackedRun) -> Written:
     try:
         return await asyncio.wait_for(
-            analyse(row.domain, variant_of(row), settings), run_limit(settings).total_seconds()
+            analyse(row.domain, variant_of(row), settings, analysis_id=row.public_id),
+            run_limit(settings).total_seconds(),
         )
     except asyncio.CancelledError:
         # The runner stops (its job goes back to the queue): so does the analysis.
@@ -466,12 +512,7 @@ async def _send_report_once(settings: AnalysisSettings, row: Analysis) -> None:
 
 
 # How each page names the four scores and the report's parts (the spec's analysis-shared).
-SCORE_NAMES: Final[dict[str, tuple[str, str, str]]] = {
-    "general": ("Strategy", "Funnel", "AI Readiness"),
-    "lead": ("Strategy", "Funnel", "AI Readiness"),
-    "technical": ("Architecture", "Performance", "Security"),
-    "agency": ("Client Value", "Scalability", "Profitability"),
-}
+SCORE_NAMES: Final = analysis_scores.SCORE_NAMES
 SECTION_NAMES: Final[dict[str, tuple[str, str, str]]] = {
     "general": ("Strategy Overview", "Sales Funnel Analysis", "Customer Journey Analysis"),
     "lead": ("Strategy Overview", "Sales Funnel Analysis", "Customer Journey Analysis"),
@@ -516,7 +557,9 @@ def report_context(analysis: AnalysisOut, speed: SpeedResultOut | None) -> dict[
     if report is None:
         raise ValueError("only a done analysis has a report")
     variant = analysis.variant
-    scores = analysis_scores.derive_scores(report, speed)
+    if analysis.facts is None:
+        raise ValueError("only a done analysis has facts")
+    scores = analysis_scores.derive_scores(analysis.facts, speed, variant)
     overview_name, funnel_name, journey_name = SECTION_NAMES[variant]
     columns = zip(
         COLUMN_NAMES[variant],
@@ -553,7 +596,7 @@ def report_context(analysis: AnalysisOut, speed: SpeedResultOut | None) -> dict[
 
 async def run_now(
     domain: str, variant: AnalysisVariant, settings: AnalysisSettings
-) -> tuple[AnalysisOut, SpeedResultOut | None, str | None]:
+) -> tuple[AdminAnalysisOut, SpeedResultOut | None, str | None]:
     """`agency analyze`: fetch, audit and report in this process, beside the speed provider's
     run (no queue, no database). Like `agency speedtest` it skips the address rule: the
     operator may analyse a site on their own network. Returns the analysis, the speed result
@@ -576,7 +619,7 @@ async def run_now(
         log.exception("agency analyze: the speed test failed")
         speed_error = speedtest_api.MSG_GENERIC
     now = _now()
-    analysis = AnalysisOut(
+    analysis = AdminAnalysisOut(
         id="",
         status="done",
         variant=variant,
@@ -585,13 +628,14 @@ async def run_now(
         notice="",
         created_at=now,
         report=written.report,
-        scores=analysis_scores.derive_scores(written.report, speed),
+        scores=analysis_scores.derive_scores(written.facts, speed, variant),
         facts=written.facts,
         critical_issues=analysis_rules.critical_issues(written.facts, speed, variant),
         generated_by=written.generated_by,
-        generated_note=written.note,
+        generated_note=visitor_note(written.generated_by),
         speed_test=None,
         error=None,
+        generated_detail=written.detail,
     )
     return analysis, speed, speed_error
 

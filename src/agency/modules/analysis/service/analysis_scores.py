@@ -1,38 +1,60 @@
-"""Spec §9's derived scores of the analysis, in one place.
+"""The analysis's scores, in one place: a deterministic function of the audit's facts and the
+speed test's result (`derive_scores`). Whoever writes the report's prose (the AI model or the
+rules) never changes a number: the report is not an input here (issue 29; this replaces spec
+§9's counting of the report's items, which let the same page score 100 by rules and 30 by the
+model).
 
-- strategy = min(100, (overview longer than 100 characters ? 50 : 30) + 10 per touchpoint)
-  (technical page: Architecture, agency page: Client Value);
-- funnel = min(100, 15 per stage + 10 times the average improvements per stage; no stage: 0)
-  (technical: Performance, agency: Scalability);
-- ai_readiness = min(100, 10 per opportunity across the three lists) (agency: Profitability);
-- security (technical page) = 100 - 10 per opportunity across the three lists (there the
-  Security Analysis findings), never below 0;
-- visitors lost % = round((100 - speed score) * 0.53) (lead page);
-- load time = speed index / 1000 s, one decimal;
-- revenue increase % = round((100 - speed score) * 0.8) (agency page);
-- recurring-revenue opportunity 'High' when the speed score is below 70, else 'Medium'.
+Each score adds points for what the facts show (weights below, each table sums to 100):
+- strategy (technical page: Architecture, agency page: Client Value): does the page say what it
+  offers and get found? title, meta description, one main heading, calls to action, structured
+  data, Open Graph, viewport, language;
+- funnel (agency page: Scalability): can a visitor go from interest to contact? calls to
+  action, phone, e-mail, form, online booking, chat, analytics; on the technical page the same
+  field is Performance: 100 less the page's weight (many or heavy scripts, no viewport, many
+  images without a text alternative, an HTTP error);
+- ai_readiness (agency page: Profitability): can AI support, search and personalisation build
+  on the page? HTTPS and a chat count most (without both the page stays below 'Excellent'),
+  then structured data, meta description, analytics, booking, forms, language, image texts;
+- security (technical page): 100 less the findings (no HTTPS, a form sent without HTTPS, many
+  or heavy third-party scripts, an HTTP error), never below 0;
+- from the speed result (spec §9): visitors lost % = round((100 - speed score) * 0.53) (lead
+  page); load time = speed index / 1000 s, one decimal; revenue increase % = round((100 -
+  speed score) * 0.8) (agency page); recurring-revenue opportunity 'High' when the speed score
+  is below 70, else 'Medium'. They are null while the speed test has no result.
 
 Rounding is the pages' (JavaScript's Math.round and toFixed on these figures): halves go up,
-computed in integers so 0.53 and 0.8 carry no binary-fraction error. Figures that need the speed
-result are null without it.
+computed in integers so 0.53 and 0.8 carry no binary-fraction error.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Final, Literal
 
 from agency.modules.analysis.schemas import (
-    AnalysisReportOut,
     AnalysisScoresOut,
     AnalysisVariant,
+    PageFactsOut,
+)
+from agency.modules.analysis.service.rules_common import (
+    IMAGES_MANY,
+    SCRIPT_KB_HEAVY,
+    SCRIPTS_MANY,
 )
 from agency.modules.speedtest.api import SpeedResultOut
 
-OVERVIEW_LONG = 100  # characters: a longer overview starts the strategy score at 50, else 30
 RECURRING_HIGH_BELOW = 70
 LABELS = ((80, "Excellent"), (60, "Good"), (40, "Fair"))
 LABEL_LOW = "Needs Work"
 LABEL_LOW_TECHNICAL = "Critical"
+EXCELLENT: Final = 80
+
+# How each page names the three scores after Speed (the spec's analysis-shared).
+SCORE_NAMES: Final[dict[str, tuple[str, str, str]]] = {
+    "general": ("Strategy", "Funnel", "AI Readiness"),
+    "lead": ("Strategy", "Funnel", "AI Readiness"),
+    "technical": ("Architecture", "Performance", "Security"),
+    "agency": ("Client Value", "Scalability", "Profitability"),
+}
 
 
 def _half_up(numerator: int, denominator: int) -> int:
@@ -40,31 +62,73 @@ def _half_up(numerator: int, denominator: int) -> int:
     return (2 * numerator + denominator) // (2 * denominator)
 
 
-def strategy_score(report: AnalysisReportOut) -> int:
-    start = 50 if len(report.overview) > OVERVIEW_LONG else 30
-    return min(100, start + 10 * len(report.customer_journey.touchpoints))
+def _points(*parts: tuple[bool, int]) -> int:
+    return min(100, sum(weight for present, weight in parts if present))
 
 
-def funnel_score(report: AnalysisReportOut) -> int:
-    stages = report.sales_funnel.stages
-    if not stages:
-        return 0
-    improvements = sum(len(stage.improvements) for stage in stages)
-    # 15 per stage + 10 * improvements / stages, rounded half up
-    return min(100, 15 * len(stages) + _half_up(10 * improvements, len(stages)))
+def strategy_score(f: PageFactsOut) -> int:
+    return _points(
+        (f.title is not None, 15),
+        (f.meta_description is not None, 15),
+        (len(f.h1) == 1, 15),
+        (len(f.h1) > 1, 10),  # headings, but no single main one
+        (len(f.calls_to_action) >= 1, 15),
+        (len(f.calls_to_action) >= 2, 5),
+        (bool(f.structured_data), 10),
+        (f.open_graph, 10),
+        (f.viewport, 10),
+        (f.language is not None, 5),
+    )
 
 
-def _opportunities(report: AnalysisReportOut) -> int:
-    ai = report.ai_opportunities
-    return len(ai.customer_support) + len(ai.seo) + len(ai.personalization)
+def funnel_score(f: PageFactsOut) -> int:
+    return _points(
+        (len(f.calls_to_action) >= 1, 20),
+        (len(f.calls_to_action) >= 2, 5),
+        (f.phone, 10),
+        (f.email, 10),
+        (f.forms > 0, 15),
+        (bool(f.booking_widgets), 15),
+        (bool(f.chat_widgets), 10),
+        (bool(f.analytics), 15),
+    )
 
 
-def ai_readiness_score(report: AnalysisReportOut) -> int:
-    return min(100, 10 * _opportunities(report))
+def performance_score(f: PageFactsOut) -> int:
+    """The technical page's Performance: 100 less what weighs the page down."""
+    lost = (
+        (25 if f.scripts >= SCRIPTS_MANY else 0)
+        + (25 if f.script_kb >= SCRIPT_KB_HEAVY else 0)
+        + (20 if not f.viewport else 0)
+        + (10 if f.images_without_alt > 0 and f.images >= IMAGES_MANY else 0)
+        + (20 if f.http_status >= 400 else 0)
+    )
+    return max(0, 100 - lost)
 
 
-def security_score(report: AnalysisReportOut) -> int:
-    return max(0, min(100, 100 - 10 * _opportunities(report)))
+def ai_readiness_score(f: PageFactsOut) -> int:
+    return _points(
+        (f.https, 20),
+        (bool(f.chat_widgets), 20),
+        (bool(f.structured_data), 15),
+        (f.meta_description is not None, 10),
+        (bool(f.analytics), 10),
+        (bool(f.booking_widgets), 10),
+        (f.forms > 0, 5),
+        (f.language is not None, 5),
+        (f.images_without_alt == 0, 5),
+    )
+
+
+def security_score(f: PageFactsOut) -> int:
+    lost = (
+        (50 if not f.https else 0)
+        + (20 if not f.https and f.forms > 0 else 0)
+        + (15 if f.scripts >= SCRIPTS_MANY else 0)
+        + (10 if f.script_kb >= SCRIPT_KB_HEAVY else 0)
+        + (10 if f.http_status >= 400 else 0)
+    )
+    return max(0, 100 - lost)
 
 
 def visitors_lost_percent(speed_score: int) -> int:
@@ -83,13 +147,19 @@ def recurring_revenue(speed_score: int) -> Literal["High", "Medium"]:
     return "High" if speed_score < RECURRING_HIGH_BELOW else "Medium"
 
 
-def derive_scores(report: AnalysisReportOut, speed: SpeedResultOut | None) -> AnalysisScoresOut:
+def derive_scores(
+    facts: PageFactsOut, speed: SpeedResultOut | None, variant: AnalysisVariant
+) -> AnalysisScoresOut:
+    """Every score the pages, the e-mail and the CLI show, from the facts and the speed result
+    alone (the variant only picks what the funnel field means: Performance on the technical
+    page)."""
+    funnel = performance_score(facts) if variant == "technical" else funnel_score(facts)
     return AnalysisScoresOut(
         speed=speed.score if speed else None,
-        strategy=strategy_score(report),
-        funnel=funnel_score(report),
-        ai_readiness=ai_readiness_score(report),
-        security=security_score(report),
+        strategy=strategy_score(facts),
+        funnel=funnel,
+        ai_readiness=ai_readiness_score(facts),
+        security=security_score(facts),
         visitors_lost_percent=visitors_lost_percent(speed.score) if speed else None,
         load_time_seconds=load_time_seconds(speed.speed_index_ms) if speed else None,
         revenue_increase_percent=revenue_increase_percent(speed.score) if speed else None,
@@ -104,3 +174,15 @@ def score_label(score: int, variant: AnalysisVariant) -> str:
         if score >= floor:
             return label
     return LABEL_LOW_TECHNICAL if variant == "technical" else LABEL_LOW
+
+
+def fact_scores_text(facts: PageFactsOut, variant: AnalysisVariant) -> str:
+    """The three fact scores as the page names them ('Strategy 55/100 (Fair), ...'), for the
+    AI's prompt: the model is told them as facts and may not state others."""
+    scores = derive_scores(facts, None, variant)
+    third = scores.security if variant == "technical" else scores.ai_readiness
+    values = (scores.strategy, scores.funnel, third)
+    return ", ".join(
+        f"{name} {value}/100 ({score_label(value, variant)})"
+        for name, value in zip(SCORE_NAMES[variant], values, strict=True)
+    )
