@@ -36,7 +36,8 @@ export interface AnalysisToolProps {
   urlPlaceholder?: string
   /** The fixed bar on phones (lead, technical and agency pages). */
   mobileBar?: MobileBarText
-  /** Shown beside the form on wide screens and after it on phones (the lead page's pre-scan). */
+  /** Shown beside the form on wide screens and after it on phones (the lead page's pre-scan),
+   * until the finished report is shown: a teaser has no place next to the real thing. */
   aside?: ReactNode
 }
 
@@ -206,7 +207,7 @@ export function AnalysisTool(props: AnalysisToolProps) {
               </div>
             )}
           </Card>
-          {aside && <div className="analysis-hero__aside">{aside}</div>}
+          {aside && !analysis && <div className="analysis-hero__aside">{aside}</div>}
         </Container>
       </section>
       {analysis && (

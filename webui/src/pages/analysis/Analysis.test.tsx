@@ -88,7 +88,7 @@ function analysis(status: string, variant: string, speed: object | null = speedT
     facts: done ? FACTS : null,
     critical_issues: done ? ['No online booking: visitors can only call.'] : [],
     generated_by: done ? 'rules' : null,
-    generated_note: done ? 'Written by our rules from the facts on your page (no AI model is configured).' : null,
+    generated_note: done ? 'Based on the facts found on your page and its speed test.' : null,
     speed_test: speed, error: null,
     ...extra,
   }
@@ -236,7 +236,7 @@ describe.each(PAGES)('$path', (page) => {
     for (const column of page.columns) expect(within(results).getByRole('heading', { name: column })).toBeInTheDocument()
     expect(within(results).getByText(REPORT.overview)).toBeInTheDocument()
     expect(within(results).getByText('Add the town to the title')).toBeInTheDocument()
-    expect(within(results).getByText(/Written by our rules/)).toBeInTheDocument()
+    expect(within(results).getByText('Based on the facts found on your page and its speed test.')).toBeInTheDocument()
 
     const facts = within(results).getByRole('region', { name: 'What we found on your page' })
     expect(within(facts).getByText('Plumbing in Leeds')).toBeInTheDocument()
@@ -316,6 +316,38 @@ describe.each(PAGES)('$path', (page) => {
     expect(screen.getByRole('alert')).toHaveTextContent(page.urlMsg)
     expect(screen.queryByText(UNREACHABLE)).not.toBeInTheDocument()
     expect(screen.queryByText(NOTICE('ann@example.com'))).not.toBeInTheDocument()
+  })
+})
+
+describe('the pre-scan teaser (/business-analysis)', () => {
+  const page = PAGES[1]
+  const teaser = () => screen.queryByText('Enter your website to unlock your full report.')
+
+  it('stays while the analysis runs and goes once the finished report is shown', async () => {
+    server({
+      start: () => ({ status: 202, body: analysis('queued', page.variant, null) }),
+      polls: [
+        { status: 200, body: analysis('running', page.variant, speedTest('running', null)) },
+        { status: 200, body: analysis('done', page.variant, speedTest('done', 42)) },
+      ],
+    })
+    await open(page)
+    expect(teaser()).toBeInTheDocument()
+    await run(page, 'example.com', 'ann@example.com')
+    await screen.findByText(NOTICE('ann@example.com'))
+    expect(teaser()).toBeInTheDocument()
+    await screen.findByRole('region', { name: 'Analysis results for example.com' }, { timeout: 5000 })
+    expect(teaser()).not.toBeInTheDocument()
+    expect(document.querySelector('.pre-scan')).toBeNull()
+    expect(screen.queryByText('Too Slow (3.1s)')).not.toBeInTheDocument()
+  })
+
+  it('stays when the analysis failed: there is no report to show instead', async () => {
+    server({ polls: [{ status: 200, body: analysis('failed', page.variant, null, { error: UNREACHABLE }) }] })
+    await open(page)
+    await run(page, 'example.com', 'ann@example.com')
+    expect(await screen.findByRole('alert', {}, { timeout: 5000 })).toHaveTextContent(UNREACHABLE)
+    expect(teaser()).toBeInTheDocument()
   })
 })
 
