@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from quart import Blueprint, Response, request
-from quart_schema import hide, validate_querystring, validate_response
+from quart_schema import hide, validate_querystring, validate_request, validate_response
 
 from agency.core.errors import Forbidden, NotFound, ValidationFailed
 from agency.core.web import app_settings, site_files
@@ -14,6 +14,7 @@ from agency.core.web.security import csrf_failure
 from agency.modules.auth import web as auth_web
 from agency.modules.blog.schemas import (
     ArticleOut,
+    ArticlePageIn,
     BlogPageOut,
     BlogPageQuery,
     BlogQuery,
@@ -154,6 +155,17 @@ async def post_cover(article_id: int) -> ArticleOut:
     data = upload.read(covers.MAX_BYTES + 1)
     await covers.set_cover(article_id, data, _covers_folder())
     return await articles.get_article(article_id)
+
+
+@blueprint.patch("/api/admin/blog/articles/<int:article_id>")
+@auth_web.admin_required
+@validate_request(ArticlePageIn)
+@validate_response(ArticleOut, 200)
+async def patch_article_page(article_id: int, data: ArticlePageIn) -> ArticleOut:
+    """Change the article page's settings: language (en or de), call to action (speed_test or
+    start) and the cover's alt text; those left out stay as they are."""
+    _same_site_only()
+    return await articles.set_page_settings(article_id, data)
 
 
 @blueprint.delete("/api/admin/blog/articles/<int:article_id>/cover")

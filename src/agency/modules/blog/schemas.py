@@ -108,6 +108,15 @@ class ArticleIn(BaseModel):
     cover_alt: Line | None = Field(default=None, max_length=COVER_ALT_MAX)
 
 
+class ArticlePageIn(BaseModel):
+    """The article page's settings, on their own (the editor's "Article page" panel): those
+    left out stay as they are."""
+
+    language: Language | None = None
+    call_to_action: CallToAction | None = None
+    cover_alt: Line | None = Field(default=None, max_length=COVER_ALT_MAX)
+
+
 class ArticleOut(BaseModel):
     """An article as the article manager sees it."""
 

@@ -8,3 +8,4 @@ export {
   type PublishedArticle,
 } from './blog'
 export { ArticleMissing, ArticleView, BlogList, BlogRegion } from './BlogRegion'
+export { ArticlePageSettings } from './ArticlePageSettings'

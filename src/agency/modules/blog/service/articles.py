@@ -24,6 +24,7 @@ from agency.modules.blog.schemas import (
     SLUG_MAX,
     ArticleIn,
     ArticleOut,
+    ArticlePageIn,
     ArticleStatus,
 )
 from agency.modules.blog.service import covers
@@ -74,7 +75,7 @@ def out(article: Article) -> ArticleOut:
     )
 
 
-def page_fields(data: ArticleIn) -> dict[str, Any]:
+def page_fields(data: ArticleIn | ArticlePageIn) -> dict[str, Any]:
     """The article page's settings an edit gives (language, call to action, cover alt text):
     those left out stay as they are."""
     fields: dict[str, Any] = {}
@@ -252,3 +253,12 @@ async def written_by(user_id: int) -> list[dict[str, object]]:
     """The articles an account wrote, for its data export (id, title, slug, status)."""
     rows = await Article.filter(created_by=user_id).order_by("id")
     return [{"id": a.id, "title": a.title, "slug": a.slug, "status": a.status} for a in rows]
+
+
+async def set_page_settings(article_id: int, data: ArticlePageIn) -> ArticleOut:
+    """Language, call to action and cover alt text alone (those given)."""
+    article = await _get(article_id)
+    fields = page_fields(data)
+    if fields:
+        await Article.filter(id=article.id).update(**fields, updated_at=datetime.now(UTC))
+    return out(await _get(article_id))

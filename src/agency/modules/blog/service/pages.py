@@ -387,6 +387,9 @@ def _set_og_image(text: str, url: str, cover: CoverOut) -> str:
     for key in ("og:image:width", "og:image:height", "og:image:alt"):
         text = re.sub(rf'<meta property="{key}" content="[^"]*"\s*/?>', "", text)
     size = (
+        "" if 'property="og:image"' in text else f'<meta property="og:image" content="{_e(url)}">'
+    )
+    size += (
         f'<meta property="og:image:width" content="{cover.width}">'
         f'<meta property="og:image:height" content="{cover.height}">'
     )

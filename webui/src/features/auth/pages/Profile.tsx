@@ -32,6 +32,8 @@ export default function ProfilePage() {
   const handleSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const values = formValues(event.currentTarget, PROFILE_FIELDS)
+    // Admins only: the bio under the blog articles they write.
+    const bio = new FormData(event.currentTarget).get('bio')
     setFormProblem(null)
     setSaved(false)
     setBusy(true)
@@ -41,6 +43,7 @@ export default function ProfilePage() {
         first_name: values.first_name.trim(),
         last_name: values.last_name.trim(),
         avatar_url: avatar === '' ? null : avatar,
+        ...(typeof bio === 'string' ? { bio } : {}),
       })
       applyUser(data.user)
       setSaved(true)
@@ -88,6 +91,16 @@ export default function ProfilePage() {
             error={fieldError('avatar_url')}
             {...(boxMessage ? invalidProps(formProblem, 'avatar_url', errorId) : {})}
           />
+          {user.role === 'admin' && (
+            <Field
+              label="Short bio"
+              name="bio"
+              maxLength={280}
+              hint="Shown with your name under the blog articles you write (up to 280 characters)."
+              defaultValue={user.bio ?? ''}
+              error={fieldError('bio')}
+            />
+          )}
           {saved && <Notice>Profile saved.</Notice>}
           <div className="form-actions">
             <Button type="submit" busy={busy}>

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router-dom'
 import { LoadState } from '../../../components/dashboard/LoadState'
 import { PlusIcon } from '../../../components/icons/PlusIcon'
 import { ArticleEditor } from '../ArticleEditor'
+import { ArticlePageSettings } from '../../blog'
 import { ArticleGenerator } from '../ArticleGenerator'
 import { ArticleFilters, ArticleTable, type Pending } from '../ArticleTable'
 import { Button } from '../../../components/ui/Button'
@@ -118,6 +119,7 @@ export default function SeoArticlesPage() {
           }}
         />
       )}
+      {typeof target === 'number' && <ArticlePageSettings key={`page-${target}`} articleId={target} />}
       <div className="seo-list" hidden={target !== null}>
         <div className="seo-head">
           <header className="dash-page__header">
