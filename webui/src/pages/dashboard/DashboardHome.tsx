@@ -10,6 +10,7 @@ import {
   type Subscription,
 } from '../../features/billing'
 import { LoadError, LoadState } from '../../components/dashboard/LoadState'
+import { greeting } from '../../components/dashboard/greeting'
 import { fetchWebsites, WebsiteCards, type Website } from '../../features/sites'
 import { BoltIcon } from '../../components/icons/BoltIcon'
 import { CheckIcon } from '../../components/icons/CheckIcon'
@@ -92,14 +93,13 @@ function CustomerHome() {
   const home = useApiData('dashboard-home', loadHome)
 
   if (!user) return null
-  const firstName = user.first_name?.trim() || 'there'
   const active = home.data !== null && isActive(home.data.subscription)
 
   return (
     <div className="dash-page dash-home">
       <div className="dash-home__head">
         <div>
-          <h1 className="dash-page__title">Welcome back, {firstName}</h1>
+          <h1 className="dash-page__title">{greeting(user)}</h1>
           <p className="dash-page__text">
             {active ? 'Your plan and your websites at a glance.' : 'Your services and websites at a glance.'}
           </p>
@@ -226,7 +226,8 @@ function ChoiceCard({ choice, catalogue }: { choice: Choice; catalogue: Catalogu
               </span>
               <span className="choice-plan__price">
                 {formatPrice(plan.price, plan.currency)}
-                <span className="choice-plan__suffix">{plan.mode === 'subscription' ? billingSuffix(plan) : ''}</span>
+                {/* "/month" after the amount; "one-time" after a space (AI and UGC packages). */}
+                <span className="choice-plan__suffix">{plan.mode === 'subscription' ? billingSuffix(plan) : ` ${billingSuffix(plan)}`}</span>
               </span>
             </div>
             <p className="choice-plan__desc">{plan.description}</p>
