@@ -8,6 +8,7 @@ import {
   KEYWORDS_MAX,
   META_DESCRIPTION_MAX,
   SLUG_MAX,
+  SOURCE_MAX,
   TITLE_MAX,
   articleInput,
   checkForm,
@@ -15,12 +16,17 @@ import {
   formFor,
   getArticle,
   metaCount,
+  previewHtml,
+  readForm,
+  slugFollowsTitle,
   slugify,
   updateArticle,
   type Article,
   type ArticleForm,
+  type BodyFormat,
   type FormField,
 } from './articles'
+import { errorMessage } from '../../lib/api-client'
 import { useApiData } from '../../lib/use-api-data'
 import { LoadState } from '../../components/dashboard/LoadState'
 import { Button } from '../../components/ui/Button'
@@ -89,7 +95,14 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
   const errorId = useId()
   const metaId = useId()
   const contentId = useId()
-  const preview = usePreview(shown.content, article?.content)
+  const [format, setFormat] = useState<BodyFormat>(initial.format)
+  const [switching, setSwitching] = useState(false)
+  const contentRef = useRef<HTMLTextAreaElement>(null)
+  const slugRef = useRef<HTMLInputElement>(null)
+  // While a draft's slug is what its title gives, it follows the title; typing in it stops that.
+  const [following, setFollowing] = useState(() => slugFollowsTitle(article?.status ?? null, initial.title, initial.slug))
+  const saved = article ? { body: initial.content, format: initial.format, html: article.content } : undefined
+  const preview = usePreview(shown.content, format, saved)
   const fieldError = (field: FormField) => formProblem?.fields[field]
 
   // Opening the editor takes the focus to its heading (keyboard and screen-reader users land here).
@@ -98,15 +111,19 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
   }, [])
 
   const onInput = (event: FormEvent<HTMLFormElement>) => {
-    setShown(formValues(event.currentTarget, FORM_FIELDS))
-    // Typing in a field takes its own message away.
     const name = (event.target as HTMLInputElement | HTMLTextAreaElement).name
+    if (name === 'slug') setFollowing(false)
+    if (name === 'title' && following && slugRef.current) {
+      slugRef.current.value = slugify((event.target as HTMLInputElement).value)
+    }
+    setShown(readForm(formValues(event.currentTarget, FORM_FIELDS)))
+    // Typing in a field takes its own message away.
     setFormProblem((current) => withoutField(current, name))
   }
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
-    const form = formValues(event.currentTarget, FORM_FIELDS)
+    const form = readForm(formValues(event.currentTarget, FORM_FIELDS))
     setAttempt((n) => n + 1)
     const checked = checkForm(form)
     if (checked) {
@@ -115,6 +132,7 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
       if (field) document.getElementById(`${contentId}-${field}`)?.focus()
       return
     }
+    if (switching) return
     setFormProblem(null)
     setSaving(true)
     try {
@@ -127,13 +145,38 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
     }
   }
 
+  /**
+   * Markdown to HTML: the body becomes its rendering (what the preview shows), to edit as HTML.
+   * HTML to Markdown: the text stays as it is (Markdown keeps HTML as HTML).
+   */
+  const switchFormat = async (next: BodyFormat) => {
+    const textarea = contentRef.current
+    if (next === format || textarea === null) return
+    setFormProblem((current) => withoutField(current, 'content'))
+    if (next === 'html' && textarea.value.trim() !== '') {
+      setSwitching(true)
+      try {
+        textarea.value = await previewHtml('markdown', textarea.value)
+      } catch (err) {
+        setSwitching(false)
+        setFormProblem({ message: `The body could not be turned into HTML: ${errorMessage(err)}`, fields: {} })
+        return
+      }
+      setSwitching(false)
+    }
+    setFormat(next)
+    setShown((s) => ({ ...s, content: textarea.value, format: next }))
+  }
+
   const count = metaCount(shown.metaDescription)
   const fieldId = (field: FormField) => `${contentId}-${field}`
   const suggested = slugify(shown.title)
   const slugHint =
     article?.status === 'published'
       ? 'Changing the slug of a published article keeps its old address working: it redirects here.'
-      : shown.slug.trim() !== ''
+      : following && shown.slug.trim() !== ''
+        ? `Follows the title until you change it. The article’s address: /blog/${shown.slug.trim()}`
+        : shown.slug.trim() !== ''
         ? `The article’s address: /blog/${shown.slug.trim()}`
         : suggested
           ? `Leave empty to use “${suggested}”.`
@@ -166,6 +209,7 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
           id={fieldId('slug')}
           label="Slug"
           name="slug"
+          ref={slugRef}
           defaultValue={initial.slug}
           maxLength={SLUG_MAX}
           placeholder={suggested || undefined}
@@ -206,23 +250,52 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
           hint={`Separate keywords with commas (at most ${KEYWORDS_MAX}).`}
           error={fieldError('keywords')}
         />
+        <fieldset className="seo-format" aria-describedby={`${contentId}-format-hint`}>
+          <legend className="field__label">Write the body in</legend>
+          <div className="seo-format__options">
+            {(['markdown', 'html'] as const).map((value) => (
+              <label key={value} className="seo-format__option">
+                <input
+                  type="radio"
+                  name="format"
+                  value={value}
+                  checked={format === value}
+                  disabled={switching}
+                  onChange={() => void switchFormat(value)}
+                />
+                {value === 'markdown' ? 'Markdown' : 'HTML'}
+              </label>
+            ))}
+          </div>
+          <p id={`${contentId}-format-hint`} className="field__hint">
+            {format === 'markdown'
+              ? 'Switching to HTML turns the Markdown into the HTML the preview shows.'
+              : 'Switching to Markdown keeps the HTML as it is: Markdown may hold HTML.'}
+            {switching && ' Turning the Markdown into HTML…'}
+          </p>
+        </fieldset>
         <div className="seo-editor__body">
           <div className={fieldError('content') ? 'field field--invalid' : 'field'}>
             <label className="field__label" htmlFor={fieldId('content')}>
-              Body (HTML)
+              {format === 'markdown' ? 'Body (Markdown)' : 'Body (HTML)'}
             </label>
             <textarea
               id={fieldId('content')}
+              ref={contentRef}
               className="input seo-editor__content"
               rows={12}
-              spellCheck={false}
+              spellCheck={format === 'markdown'}
               name="content"
               defaultValue={initial.content}
-              maxLength={CONTENT_MAX}
+              maxLength={format === 'markdown' ? SOURCE_MAX : CONTENT_MAX}
+              readOnly={switching}
               aria-invalid={fieldError('content') ? true : undefined}
               aria-describedby={`${contentId}-content-hint`}
             />
             <p id={`${contentId}-content-hint`} className="field__hint">
+              {format === 'markdown'
+                ? '## for a heading, **bold**, *italic*, - for a list, [text](https://…) for a link, | for a table. '
+                : ''}
               Headings, paragraphs, lists, links, images and tables are kept; scripts, styles, forms and frames are
               removed when the article is saved.
             </p>
@@ -248,7 +321,7 @@ export function EditorForm({ article, onSaved, onCancel }: EditorFormProps) {
           </div>
         </div>
         <div className="seo-editor__actions">
-          <Button type="submit" busy={saving}>
+          <Button type="submit" busy={saving} disabled={switching}>
             {article ? 'Save changes' : 'Save draft'}
           </Button>
           <Button variant="outline" onClick={onCancel} disabled={saving}>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import {
   ACTION_LABELS,
   STATUS_FILTERS,
@@ -13,6 +13,7 @@ import {
 import { SearchIcon } from '../../components/icons/SearchIcon'
 import { Badge, type BadgeTone } from '../../components/ui/Badge'
 import { Button } from '../../components/ui/Button'
+import { ConfirmDialog } from './ConfirmDialog'
 
 const STATUS_TONES: Record<ArticleStatus, BadgeTone> = {
   draft: 'yellow',
@@ -82,8 +83,17 @@ export interface ArticleTableProps {
   onEdit: (article: Article) => void
 }
 
+/** What Archive asks before it archives. */
+export function archiveQuestion(article: Pick<Article, 'title' | 'status'>): string {
+  return article.status === 'published'
+    ? `“${article.title}” leaves the blog: its page and its place in the list and the feed go. You can publish it again later.`
+    : `“${article.title}” moves to the archive. You can move it back to draft or publish it later.`
+}
+
 /** Columns Article (title, meta description, slug), Status, Date (created) and Actions. */
 export function ArticleTable({ articles, pending, onAction, onEdit }: ArticleTableProps) {
+  // Archive asks first; the button that asked gets the focus back when the dialog closes.
+  const [confirming, setConfirming] = useState<{ article: Article; opener: HTMLButtonElement } | null>(null)
   // After a status change the focus goes back into its row (its first button): the button
   // pressed was disabled meanwhile and may be gone (Publish on a published article), and a
   // keyboard user should not be sent back to the top of the page.
@@ -138,7 +148,12 @@ export function ArticleTable({ articles, pending, onAction, onEdit }: ArticleTab
                       variant={action === 'publish' ? 'primary' : 'outline'}
                       disabled={pending !== null}
                       busy={pending?.id === article.id && pending.action === action}
+                      aria-haspopup={action === 'archive' ? 'dialog' : undefined}
                       onClick={(e) => {
+                        if (action === 'archive') {
+                          setConfirming({ article, opener: e.currentTarget })
+                          return
+                        }
                         focusAfter.current = e.currentTarget.closest('tr')
                         onAction(article, action)
                       }}
@@ -153,6 +168,24 @@ export function ArticleTable({ articles, pending, onAction, onEdit }: ArticleTab
           ))}
         </tbody>
       </table>
+      {confirming && (
+        <ConfirmDialog
+          title="Archive this article?"
+          confirm="Archive"
+          onCancel={() => {
+            confirming.opener.focus()
+            setConfirming(null)
+          }}
+          onConfirm={() => {
+            focusAfter.current = confirming.opener.closest('tr')
+            confirming.opener.focus()
+            setConfirming(null)
+            onAction(confirming.article, 'archive')
+          }}
+        >
+          <p>{archiveQuestion(confirming.article)}</p>
+        </ConfirmDialog>
+      )}
     </div>
   )
 }

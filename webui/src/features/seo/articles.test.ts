@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import slugCases from './slug-cases.json'
 import {
   EMPTY_FILTERED,
   EMPTY_NONE,
@@ -17,6 +18,7 @@ import {
   metaCount,
   parseKeywords,
   replaceArticle,
+  slugFollowsTitle,
   slugify,
   type Article,
   type ArticleStatus,
@@ -32,6 +34,8 @@ function article(id: number, title: string, slug: string, status: ArticleStatus 
     meta_description: '',
     keywords: [],
     content: '',
+    body_format: 'html',
+    source: '',
     status,
     created_by: 1,
     created_at: '2026-11-20T08:00:00+00:00',
@@ -166,10 +170,71 @@ describe('the editor', () => {
   })
 
   it('sends the form trimmed, keywords as a list, and reads an article back into it', () => {
-    const input = articleInput({ title: ' Hi ', slug: ' hi ', metaDescription: ' About. ', keywords: 'a, b', content: '<p>x</p>\n' })
-    expect(input).toEqual({ title: 'Hi', slug: 'hi', meta_description: 'About.', keywords: ['a', 'b'], content: '<p>x</p>\n' })
+    const input = articleInput({ title: ' Hi ', slug: ' hi ', metaDescription: ' About. ', keywords: 'a, b', content: '<p>x</p>\n', format: 'html' })
+    expect(input).toEqual({
+      title: 'Hi',
+      slug: 'hi',
+      meta_description: 'About.',
+      keywords: ['a', 'b'],
+      body_format: 'html',
+      content: '<p>x</p>\n',
+      source: '',
+    })
     const a = { ...sample[0], keywords: ['a', 'b'], meta_description: 'About.', content: '<p>x</p>' }
-    expect(articleInput(formFor(a))).toEqual({ title: a.title, slug: a.slug, meta_description: 'About.', keywords: ['a', 'b'], content: '<p>x</p>' })
+    expect(articleInput(formFor(a))).toEqual({
+      title: a.title,
+      slug: a.slug,
+      meta_description: 'About.',
+      keywords: ['a', 'b'],
+      body_format: 'html',
+      content: '<p>x</p>',
+      source: '',
+    })
+  })
+
+  it('sends a Markdown body as its source and reads it back as Markdown', () => {
+    const md = { ...sample[0], body_format: 'markdown' as const, source: '# Hi\n\nText', content: '<h1>Hi</h1><p>Text</p>' }
+    const form = formFor(md)
+    expect(form).toMatchObject({ content: '# Hi\n\nText', format: 'markdown' })
+    expect(articleInput(form)).toMatchObject({ body_format: 'markdown', source: '# Hi\n\nText', content: '' })
+    expect(EMPTY_FORM.format).toBe('markdown')
+    // Markdown has the source's limit, HTML the body's.
+    expect(checkForm({ ...EMPTY_FORM, title: 'a', content: 'x'.repeat(100_001) })?.fields).toHaveProperty('content')
+    expect(checkForm({ ...EMPTY_FORM, title: 'a', content: 'x'.repeat(100_001), format: 'html' })).toBeNull()
+  })
+})
+
+describe('the slug of a draft', () => {
+  it('is made from a title as the server makes it (the table the server is held to as well)', () => {
+    expect(slugCases.length).toBeGreaterThanOrEqual(10)
+    for (const { title, slug } of slugCases) expect(slugify(title)).toBe(slug)
+  })
+
+  it('always reads as a slug the server keeps as it is', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (title) => {
+        const slug = slugify(title)
+        expect(slug).toMatch(/^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$/)
+        expect(slug.length).toBeLessThanOrEqual(192)
+        expect(slugify(slug)).toBe(slug)
+      }),
+    )
+  })
+
+  it('follows the title of a new article or a draft while the slug is the title’s, never a published one', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), fc.nat(50), (title, n) => {
+        const derived = slugify(title)
+        expect(slugFollowsTitle(null, title, '')).toBe(true)
+        expect(slugFollowsTitle('draft', title, derived)).toBe(true)
+        if (derived !== '') expect(slugFollowsTitle('draft', title, `${derived}-${n + 2}`)).toBe(true)
+        expect(slugFollowsTitle('published', title, derived)).toBe(false)
+        expect(slugFollowsTitle('archived', title, derived)).toBe(false)
+      }),
+    )
+    // A slug the admin chose does not follow.
+    expect(slugFollowsTitle('draft', 'Why Speed Matters', 'page-speed')).toBe(false)
+    expect(slugFollowsTitle('draft', 'Why Speed Matters', 'why-speed-matters-extra')).toBe(false)
   })
 })
 

@@ -15,6 +15,8 @@ import { problem, type FormProblem } from '../../lib/forms'
 /** An article as the article manager sees it (`ArticleOut`). */
 export type Article = components['schemas']['ArticleOut']
 export type ArticleStatus = Article['status']
+/** How a body is written: Markdown (rendered by the server) or HTML (AI drafts, older articles). */
+export type BodyFormat = Article['body_format']
 /** What Edit and New Article save (`ArticleIn`). */
 export type ArticleInput = RequestBody<'/api/admin/articles', 'post'>
 /** An AI generation job (`GenerationOut`): polled until done or failed. */
@@ -45,6 +47,7 @@ export const META_DESCRIPTION_MAX = 300
 export const KEYWORD_MAX = 60
 export const KEYWORDS_MAX = 20
 export const CONTENT_MAX = 200_000
+export const SOURCE_MAX = 100_000
 export const TOPIC_MAX = 200
 
 // ---- The list ------------------------------------------------------------------------------
@@ -128,12 +131,33 @@ export function formatDate(iso: string): string {
 
 // ---- The editor ----------------------------------------------------------------------------
 
-/** The slug the server makes from a title (spec §5): lower-cased, runs of other characters one hyphen, no hyphen at either end. */
+/**
+ * The slug the server makes from a title (spec §5): lower-cased, runs of other characters one
+ * hyphen, no hyphen at either end, cut to leave room for a "-2" suffix (empty for a title
+ * without letters or digits: the server then says "article"). slug-cases.json holds both to
+ * the same table.
+ */
 export function slugify(title: string): string {
   return title
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
+    .slice(0, SLUG_MAX - 8)
+    .replace(/-+$/, '')
+}
+
+/**
+ * Whether the slug follows the title as it is typed: only for a new article or a draft, and
+ * only while the slug is what the title gives (empty, or the title's slug with the "-2", "-3"
+ * the server adds when it is taken). Once the admin types in the slug it stops following.
+ */
+export function slugFollowsTitle(status: ArticleStatus | null, title: string, slug: string): boolean {
+  if (status !== null && status !== 'draft') return false
+  const current = slug.trim()
+  if (current === '') return true
+  const derived = slugify(title)
+  if (current === derived) return true
+  return derived !== '' && current.startsWith(`${derived}-`) && /^\d+$/.test(current.slice(derived.length + 1))
 }
 
 /** "tips, local SEO ,, tips" -> ["tips", "local SEO"]: split on commas, trimmed, blanks and repeats (any case) dropped. */
@@ -168,25 +192,35 @@ export interface ArticleForm {
   slug: string
   metaDescription: string
   keywords: string
+  /** The body as written: Markdown or HTML, as `format` says. */
   content: string
+  format: BodyFormat
 }
 
-export const EMPTY_FORM: ArticleForm = { title: '', slug: '', metaDescription: '', keywords: '', content: '' }
+/** A new article is written in Markdown. */
+export const EMPTY_FORM: ArticleForm = { title: '', slug: '', metaDescription: '', keywords: '', content: '', format: 'markdown' }
 
 export function formFor(article: Article): ArticleForm {
+  const markdown = article.body_format === 'markdown'
   return {
     title: article.title,
     slug: article.slug,
     metaDescription: article.meta_description,
     keywords: keywordsText(article.keywords),
-    content: article.content,
+    content: markdown ? article.source : article.content,
+    format: markdown ? 'markdown' : 'html',
   }
 }
 
 export type FormField = keyof ArticleForm
 
 /** The editor's fields, in the form's order (also the names of its inputs). */
-export const FORM_FIELDS: readonly FormField[] = ['title', 'slug', 'metaDescription', 'keywords', 'content']
+export const FORM_FIELDS = ['title', 'slug', 'metaDescription', 'keywords', 'content', 'format'] as const satisfies readonly FormField[]
+
+/** The form's values as read from its inputs (`format` is one of the two or Markdown). */
+export function readForm(values: Record<(typeof FORM_FIELDS)[number], string>): ArticleForm {
+  return { ...values, format: values.format === 'html' ? 'html' : 'markdown' }
+}
 
 /** The editor's checks before saving, in field order; null when the article may be sent. */
 export function checkForm(form: ArticleForm): FormProblem | null {
@@ -201,18 +235,23 @@ export function checkForm(form: ArticleForm): FormProblem | null {
   if (keywords.some((k) => k.length > KEYWORD_MAX)) {
     return problem(`Please keep each keyword under ${KEYWORD_MAX + 1} characters`, ['keywords'])
   }
-  if (form.content.length > CONTENT_MAX) return problem('The article is too long to save', ['content'])
+  if (form.content.length > (form.format === 'markdown' ? SOURCE_MAX : CONTENT_MAX)) {
+    return problem('The article is too long to save', ['content'])
+  }
   return null
 }
 
-/** What the form sends (`ArticleIn`): trimmed, keywords as a list. */
+/** What the form sends (`ArticleIn`): trimmed, keywords as a list, the body as `source` (Markdown) or `content` (HTML). */
 export function articleInput(form: ArticleForm): ArticleInput {
+  const markdown = form.format === 'markdown'
   return {
     title: form.title.trim(),
     slug: form.slug.trim(),
     meta_description: form.metaDescription.trim(),
     keywords: parseKeywords(form.keywords),
-    content: form.content,
+    body_format: form.format,
+    content: markdown ? '' : form.content,
+    source: markdown ? form.content : '',
   }
 }
 
@@ -223,6 +262,8 @@ export const FIELD_OF: Record<string, FormField> = {
   meta_description: 'metaDescription',
   keywords: 'keywords',
   content: 'content',
+  source: 'content',
+  body_format: 'content',
 }
 
 // ---- Generation progress -------------------------------------------------------------------
@@ -277,9 +318,9 @@ export function changeStatus(id: number, action: StatusAction): Promise<Article>
   return api.post(STATUS_PATHS[action], undefined, { params: { article_id: id } })
 }
 
-/** The body as it will be saved and shown: sanitised by the server. */
-export async function previewHtml(content: string): Promise<string> {
-  return (await api.post('/api/admin/articles/preview', { content })).html
+/** The body as it will be saved and shown: Markdown rendered, then sanitised, by the server (the function saving uses). */
+export async function previewHtml(format: BodyFormat, body: string): Promise<string> {
+  return (await api.post('/api/admin/blog/preview', { format, body })).html
 }
 
 export function aiStatus(): Promise<AiStatus> {

@@ -14,6 +14,8 @@ function article(id: number, title: string, slug: string, status: ArticleStatus,
     meta_description: `About ${title}.`,
     keywords: ['seo'],
     content: `<p>${title}</p>`,
+    body_format: 'html',
+    source: '',
     status,
     created_by: 2,
     created_at: created,
@@ -66,12 +68,27 @@ function fakeServer({ configured = true, articles: initial, ideas = 'done', arti
     const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {}
     if (method === 'GET' && url === '/api/admin/ai') return { status: 200, body: { configured, model: configured ? 'gpt-4o-mini' : null } }
     if (method === 'GET' && url === '/api/admin/articles') return { status: 200, body: { articles } }
-    if (method === 'POST' && url === '/api/admin/articles/preview') {
-      return { status: 200, body: { html: String(body.content).replace(/<script[\s\S]*?<\/script>/g, '') } }
+    if (method === 'POST' && url === '/api/admin/blog/preview') {
+      // A tiny Markdown: "# x" is a heading, other lines paragraphs; scripts go.
+      const text = String(body.body).replace(/<script[\s\S]*?<\/script>/g, '')
+      const html =
+        body.format === 'markdown'
+          ? text
+              .split('\n')
+              .filter((line) => line.trim() !== '')
+              .map((line) => (line.startsWith('# ') ? `<h1>${line.slice(2)}</h1>` : `<p>${line}</p>`))
+              .join('')
+          : text
+      return { status: 200, body: { html } }
     }
     if (method === 'POST' && url === '/api/admin/articles') {
       if (!String(body.title ?? '').trim()) return ERROR(400, 'Please enter a title', 'invalid', { title: 'Please enter a title' })
-      const created = { ...article(20, String(body.title), String(body.slug || 'hand-written'), 'draft', '2026-11-23T11:00:00+00:00'), content: String(body.content) }
+      const created = {
+        ...article(20, String(body.title), String(body.slug || 'hand-written'), 'draft', '2026-11-23T11:00:00+00:00'),
+        content: String(body.content),
+        body_format: body.body_format === 'markdown' ? ('markdown' as const) : ('html' as const),
+        source: String(body.source ?? ''),
+      }
       articles.unshift(created)
       return { status: 201, body: created }
     }
@@ -208,6 +225,7 @@ describe('/dashboard/seo', { timeout: 30_000 }, () => {
     expect(screen.getByText('“Why Speed Matters” is now published.')).toBeInTheDocument()
 
     await user.click(within(rowOf(table, 'Why Speed Matters')).getByRole('button', { name: /^Archive/ }))
+    await user.click(within(await screen.findByRole('alertdialog', { name: 'Archive this article?' })).getByRole('button', { name: 'Archive' }))
     await waitFor(() => expect(rowOf(table, 'Why Speed Matters')).toHaveTextContent('Archived'))
     await user.click(within(rowOf(table, 'Why Speed Matters')).getByRole('button', { name: /^Back to draft/ }))
     await waitFor(() => expect(rowOf(table, 'Why Speed Matters')).toHaveTextContent('Draft'))
@@ -325,20 +343,23 @@ describe('/dashboard/seo', { timeout: 30_000 }, () => {
     expect(screen.getByRole('textbox', { name: /^Title/ })).toHaveAttribute('aria-invalid', 'true')
 
     await user.type(screen.getByRole('textbox', { name: /^Title/ }), 'Hand Written')
-    expect(screen.getByRole('textbox', { name: 'Slug' })).toHaveAttribute('placeholder', 'hand-written')
+    // The new article's slug follows the title.
+    expect(screen.getByRole('textbox', { name: 'Slug' })).toHaveValue('hand-written')
     await user.type(screen.getByRole('textbox', { name: 'Meta description' }), 'Short.')
     expect(screen.getByText('154 characters left')).toBeInTheDocument()
     await user.type(screen.getByRole('textbox', { name: 'Keywords' }), 'one, two')
-    await user.type(screen.getByRole('textbox', { name: 'Body (HTML)' }), '<h2>Hi</h2>')
+    await user.type(screen.getByRole('textbox', { name: 'Body (Markdown)' }), '# Hi')
     await user.click(screen.getByRole('button', { name: 'Save draft' }))
     expect(await screen.findByText('“Hand Written” was saved as a draft.')).toBeInTheDocument()
     const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/admin/articles' && (init as RequestInit).method === 'POST')
     expect(JSON.parse(String((post?.[1] as RequestInit).body))).toEqual({
       title: 'Hand Written',
-      slug: '',
+      slug: 'hand-written',
       meta_description: 'Short.',
       keywords: ['one', 'two'],
-      content: '<h2>Hi</h2>',
+      body_format: 'markdown',
+      content: '',
+      source: '# Hi',
     })
     expect(rowOf(await screen.findByRole('table'), 'Hand Written')).toHaveTextContent('Draft')
   })
@@ -362,7 +383,15 @@ describe('/dashboard/seo', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Save draft' }))
     expect(await screen.findByText('“Filled In” was saved as a draft.')).toBeInTheDocument()
     const post = fetchMock.mock.calls.find(([url, init]) => url === '/api/admin/articles' && (init as RequestInit).method === 'POST')
-    expect(JSON.parse(String((post?.[1] as RequestInit).body))).toEqual({ title: 'Filled In', slug: '', meta_description: '', keywords: ['a', 'b'], content: '' })
+    expect(JSON.parse(String((post?.[1] as RequestInit).body))).toEqual({
+      title: 'Filled In',
+      slug: '',
+      meta_description: '',
+      keywords: ['a', 'b'],
+      body_format: 'markdown',
+      content: '',
+      source: '',
+    })
   })
 
   it('edits an article with a live preview of the sanitised body', async () => {
@@ -398,10 +427,102 @@ describe('/dashboard/seo', { timeout: 30_000 }, () => {
     // The stored body (sanitised on save) is its own preview: shown at once, not asked for.
     expect(screen.getByRole('region', { name: /Preview/ }).innerHTML).toBe('<p>Local SEO for Dentists</p>')
     await new Promise((resolve) => setTimeout(resolve, 600))
-    expect(fetchMock.mock.calls.some(([url]) => url === '/api/admin/articles/preview')).toBe(false)
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/admin/blog/preview')).toBe(false)
     expect(screen.getByText(/keeps its old address working/)).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Cancel' }))
     expect(await screen.findByRole('table')).toBeInTheDocument()
+  })
+
+  it('asks before archiving, in a dialog the keyboard can answer; Cancel and Escape archive nothing', async () => {
+    const { fetchMock } = fakeServer()
+    const user = userEvent.setup()
+    const table = await openPage()
+    const archive = within(rowOf(table, 'Local SEO for Dentists')).getByRole('button', { name: /^Archive/ })
+    expect(archive).toHaveAttribute('aria-haspopup', 'dialog')
+    await user.click(archive)
+    const dialog = await screen.findByRole('alertdialog', { name: 'Archive this article?' })
+    expect(dialog).toHaveAttribute('aria-modal', 'true')
+    expect(dialog).toHaveAccessibleDescription(/“Local SEO for Dentists” leaves the blog/)
+    const cancel = within(dialog).getByRole('button', { name: 'Cancel' })
+    const confirm = within(dialog).getByRole('button', { name: 'Archive' })
+    expect(cancel).toHaveFocus()
+    // Tab stays inside the dialog.
+    await user.tab()
+    expect(confirm).toHaveFocus()
+    await user.tab()
+    expect(cancel).toHaveFocus()
+    await user.tab({ shift: true })
+    expect(confirm).toHaveFocus()
+    await user.keyboard('{Escape}')
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+    expect(archive).toHaveFocus()
+    await user.keyboard('{Enter}')
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/archive'))).toBe(false)
+    expect(rowOf(table, 'Local SEO for Dentists')).toHaveTextContent('Published')
+
+    // Enter on the focused Archive button of the dialog archives.
+    await user.click(archive)
+    await user.tab()
+    await user.keyboard('{Enter}')
+    await waitFor(() => expect(rowOf(table, 'Local SEO for Dentists')).toHaveTextContent('Archived'))
+    expect(fetchMock).toHaveBeenCalledWith('/api/admin/articles/3/archive', expect.objectContaining({ method: 'POST' }))
+  })
+
+  it('writes a new article in Markdown with a live preview, and switching to HTML keeps what the preview shows', async () => {
+    const { fetchMock } = fakeServer()
+    const user = userEvent.setup()
+    await openPage()
+    await user.click(screen.getByRole('button', { name: 'New Article' }))
+    await screen.findByRole('heading', { level: 1, name: 'New Article' })
+    expect(screen.getByRole('radio', { name: 'Markdown' })).toBeChecked()
+    const body = screen.getByRole('textbox', { name: 'Body (Markdown)' })
+    await user.type(body, '# Fast{Enter}Pages sell.')
+    const preview = await screen.findByRole('region', { name: /Preview/ })
+    await waitFor(() => expect(preview.innerHTML).toBe('<h1>Fast</h1><p>Pages sell.</p>'))
+    expect(sentBody(fetchMock, '/api/admin/blog/preview')).toEqual({ format: 'markdown', body: '# Fast\nPages sell.' })
+
+    await user.click(screen.getByRole('radio', { name: 'HTML' }))
+    const html = await screen.findByRole('textbox', { name: 'Body (HTML)' })
+    await waitFor(() => expect(html).toHaveValue('<h1>Fast</h1><p>Pages sell.</p>'))
+    expect(screen.getByRole('radio', { name: 'HTML' })).toBeChecked()
+    // Back to Markdown: the HTML stays as it is.
+    await user.click(screen.getByRole('radio', { name: 'Markdown' }))
+    expect(screen.getByRole('textbox', { name: 'Body (Markdown)' })).toHaveValue('<h1>Fast</h1><p>Pages sell.</p>')
+  })
+
+  it('opens an HTML article (AI-written) in HTML', async () => {
+    fakeServer()
+    renderApp('/dashboard/seo?edit=2')
+    expect(await screen.findByRole('textbox', { name: 'Body (HTML)' })).toHaveValue('<p>Why Speed Matters</p>')
+    expect(screen.getByRole('radio', { name: 'HTML' })).toBeChecked()
+  })
+
+  it('lets a draft’s slug follow its title until the slug is edited by hand; a published slug stays', async () => {
+    fakeServer({
+      articles: [
+        article(7, 'Draft Title', 'draft-title', 'draft', '2026-11-22T09:00:00+00:00'),
+        article(8, 'Live Title', 'live-title', 'published', '2026-11-22T09:00:00+00:00'),
+      ],
+    })
+    const user = userEvent.setup()
+    renderApp('/dashboard/seo?edit=7')
+    const title = await screen.findByRole('textbox', { name: /^Title/ })
+    const slug = screen.getByRole('textbox', { name: 'Slug' })
+    await user.clear(title)
+    await user.type(title, 'Better Title!')
+    expect(slug).toHaveValue('better-title')
+    expect(screen.getByText(/Follows the title until you change it/)).toBeInTheDocument()
+    await user.type(slug, '-x')
+    await user.type(title, ' Again')
+    expect(slug).toHaveValue('better-title-x')
+    await user.click(screen.getByRole('button', { name: 'Cancel' }))
+
+    await user.click(within(rowOf(await screen.findByRole('table'), 'Live Title')).getByRole('button', { name: /^Edit/ }))
+    const liveTitle = await screen.findByRole('textbox', { name: /^Title/ })
+    await user.type(liveTitle, ' Two')
+    expect(screen.getByRole('textbox', { name: 'Slug' })).toHaveValue('live-title')
   })
 
   it('refuses a non-admin', async () => {
