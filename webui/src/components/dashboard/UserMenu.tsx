@@ -49,8 +49,9 @@ export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
   }
 
   const name = displayName(user)
-  // The button shows this text on wide screens; its accessible name starts with it (WCAG 2.5.3).
-  const shown = user.first_name?.trim() || user.email
+  // The button shows the first name on wide screens; its accessible name starts with it
+  // (WCAG 2.5.3). Without a name the avatar stands alone: never a cut-off e-mail address.
+  const shown = user.first_name?.trim()
 
   return (
     <div className="user-menu" ref={containerRef}>
@@ -58,7 +59,7 @@ export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
         ref={buttonRef}
         type="button"
         className="user-menu__button"
-        aria-label={`${shown}, user menu`}
+        aria-label={shown ? `${shown}, user menu` : 'User menu'}
         aria-haspopup="true"
         aria-expanded={open}
         aria-controls={panelId}
@@ -66,9 +67,11 @@ export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
         onClick={toggle}
       >
         <Avatar user={user} />
-        <span className="user-menu__first" aria-hidden="true">
-          {shown}
-        </span>
+        {shown && (
+          <span className="user-menu__first" aria-hidden="true">
+            {shown}
+          </span>
+        )}
         <ChevronDownIcon size={16} className="user-menu__chevron" />
       </button>
       {/* eslint-disable-next-line jsx-a11y/no-static-element-interactions -- delegation: the arrow keys bubble up from the panel's links and buttons */}

@@ -1,46 +1,32 @@
-import { useState } from 'react'
-import { useNavigate } from 'react-router-dom'
 import { Link } from '../../lib/router'
 import { useAuth } from '../../lib/auth'
 import { useMenu } from '../../lib/use-menu'
 import { CloseIcon } from '../icons/CloseIcon'
 import { MenuIcon } from '../icons/MenuIcon'
-import { Button, ButtonLink } from '../ui/Button'
+import { ButtonLink } from '../ui/Button'
 import { Logo } from './Logo'
-import { dashboardNavItem, headerNav } from './nav'
+import { headerNav } from './nav'
 
 const MOBILE_MENU_ID = 'mobile-menu'
 
 export function Header() {
-  const { user, signOut } = useAuth()
-  const navigate = useNavigate()
+  const { user } = useAuth()
   // The mobile menu; the header holds its toggle and its panel.
-  const { open: menuOpen, toggle: toggleMenu, close: closeMenu, containerRef: headerRef, buttonRef: toggleRef } =
-    useMenu<HTMLElement>()
-  const [signingOut, setSigningOut] = useState(false)
+  const { open: menuOpen, toggle: toggleMenu, containerRef: headerRef, buttonRef: toggleRef } = useMenu<HTMLElement>()
 
-  const handleSignOut = async () => {
-    setSigningOut(true)
-    try {
-      await signOut()
-    } finally {
-      setSigningOut(false)
-      closeMenu()
-      navigate('/')
-    }
-  }
+  const navItems = headerNav
 
-  const navItems = user ? [...headerNav, dashboardNavItem] : headerNav
-
+  // Signed in: "Dashboard" where "Login" stands, and the call to action stays one (choosing a
+  // package); signing out lives in the dashboard's user menu.
   const actions = (mobile: boolean) =>
     user ? (
       <>
         <ButtonLink to="/dashboard" variant="ghost" size="sm" block={mobile}>
           Dashboard
         </ButtonLink>
-        <Button variant="outline" size="sm" block={mobile} busy={signingOut} onClick={handleSignOut}>
-          Sign Out
-        </Button>
+        <ButtonLink to="/start" variant="primary" size="sm" block={mobile}>
+          Get Started
+        </ButtonLink>
       </>
     ) : (
       <>

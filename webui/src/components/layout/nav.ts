@@ -13,8 +13,6 @@ export const headerNav: readonly NavItem[] = [
   { label: 'UGC', to: '/ugc-force' },
 ]
 
-export const dashboardNavItem: NavItem = { label: 'Dashboard', to: '/dashboard' }
-
 export interface FooterColumn {
   heading: string
   links: readonly NavItem[]

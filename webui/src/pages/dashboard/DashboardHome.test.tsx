@@ -1,4 +1,5 @@
 import { screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { resetCatalogueCache } from '../../features/catalogue'
 import { testCatalogue } from '@test/catalogue'
@@ -55,6 +56,10 @@ describe('/dashboard home', () => {
     expect(ai.getByText('1 AI system setup.')).toBeInTheDocument()
     expect(ai.getByText('3 automations plus integrations.')).toBeInTheDocument()
     expect(ai.getByText('€1,999')).toBeInTheDocument()
+    // One-time packages say so after the amount, as everywhere else ("€499 one-time").
+    expect(ai.getByText('€1,999').closest('.choice-plan__price')).toHaveTextContent(/^€1,999 one-time$/)
+    expect(ai.getAllByText('one-time')).toHaveLength(3)
+    expect(ai.queryByText('/month')).not.toBeInTheDocument()
     expect(ai.getByRole('link', { name: 'Choose an AI Package' })).toHaveAttribute('href', '/start?type=ai&plan=pro-ai')
 
     const ugc = card('UGC Content')
@@ -85,7 +90,15 @@ describe('/dashboard home', () => {
     renderApp('/dashboard')
     expect(await screen.findByRole('heading', { level: 2, name: 'Current Plan' })).toBeInTheDocument()
     expect(screen.queryByRole('heading', { name: 'Choose Your Service' })).not.toBeInTheDocument()
-    expect(screen.getByRole('link', { name: 'New Website' })).toHaveAttribute('href', '/start?type=website')
+    // A subscriber's New Website says first that it starts a second subscription.
+    const newSite = screen.getByRole('button', { name: 'New Website' })
+    expect(newSite).toHaveAttribute('aria-expanded', 'false')
+    await userEvent.click(newSite)
+    const note = screen.getByRole('group', { name: 'A new website' })
+    expect(note).toHaveTextContent('a new website starts a second subscription with its own monthly payment, next to your Professional subscription')
+    expect(within(note).getByRole('link', { name: 'See website plans' })).toHaveAttribute('href', '/start?type=website')
+    await userEvent.click(within(note).getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('group', { name: 'A new website' })).not.toBeInTheDocument()
     expect(screen.getByText('Active subscription')).toBeInTheDocument()
     // Named from the catalogue by price id (the API gave no name).
     expect(screen.getByText('Professional')).toBeInTheDocument()
@@ -105,20 +118,28 @@ describe('/dashboard home', () => {
     expect(building.getByText('N/A')).toBeInTheDocument()
 
     expect(site('old.eu').getByText('PAUSED')).toHaveClass('badge--grey')
-    expect(screen.getByRole('link', { name: 'Create a new website' })).toHaveAttribute('href', '/start?type=website')
+    await userEvent.click(screen.getByRole('button', { name: 'Create a new website' }))
+    expect(screen.getByRole('group', { name: 'A new website' })).toHaveTextContent('starts a second subscription')
   })
 
-  it('says N/A without a period end, greets "there" and shows the API plan name', async () => {
+  it('says N/A without a period end, greets without a name (no "there") and shows the API plan name', async () => {
     mockDashboard(
       { ...activeSubscription, plan_name: 'Premium', current_period_end: null },
       [],
       { ...testUser, first_name: null },
     )
     renderApp('/dashboard')
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back, there' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back' })).toBeInTheDocument()
+    expect(screen.queryByText(/there/)).not.toBeInTheDocument()
     await screen.findByRole('heading', { level: 2, name: 'Current Plan' })
     expect(screen.getByText('Premium')).toBeInTheDocument()
     expect(screen.getByText('N/A')).toBeInTheDocument()
+  })
+
+  it('greets a new account (a first-time buyer) "Welcome", not "Welcome back"', async () => {
+    mockDashboard(activeSubscription, [], { ...testUser, created_at: new Date(Date.now() - 60_000).toISOString() })
+    renderApp('/dashboard')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada' })).toBeInTheDocument()
   })
 
   it('shows a load failure in a red box', async () => {

@@ -69,6 +69,8 @@ describe('/dashboard/billing', () => {
     expect(await screen.findByText('No orders yet.')).toBeInTheDocument()
     expect(screen.getByText('No active subscription')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Browse packages' })).toHaveAttribute('href', '/start')
+    // No subscription, nothing for the Stripe portal to manage: no button leading to an error.
+    expect(screen.queryByRole('button', { name: 'Manage subscription' })).not.toBeInTheDocument()
   })
 
   it('opens the customer portal', async () => {
@@ -82,7 +84,7 @@ describe('/dashboard/billing', () => {
   })
 
   it('shows the portal error', async () => {
-    mockBilling(null, [], () => ({
+    mockBilling(subscription, [], () => ({
       status: 400,
       body: { error: { code: 'no_customer', message: 'You have no billing account yet: buy a plan first.' } },
     }))

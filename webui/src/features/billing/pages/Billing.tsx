@@ -107,15 +107,18 @@ function PlanSummary({ subscription, catalogue }: { subscription: Subscription |
         </p>
       )}
       {problem && <ErrorBox className="billing-plan__error">{problem}</ErrorBox>}
-      <div className="billing-plan__actions">
-        <Button variant="outline" busy={busy} onClick={() => void openPortal()}>
-          Manage subscription
-        </Button>
-        <p className="billing-plan__hint">
-          Change your card, download invoices or cancel in the secure Stripe portal, or cancel with{' '}
-          <Link to="/cancel">Cancel contracts here</Link>.
-        </p>
-      </div>
+      {/* The Stripe portal manages a subscription: without one there is nothing to open. */}
+      {subscription && (
+        <div className="billing-plan__actions">
+          <Button variant="outline" busy={busy} onClick={() => void openPortal()}>
+            Manage subscription
+          </Button>
+          <p className="billing-plan__hint">
+            Change your card, download invoices or cancel in the secure Stripe portal, or cancel with{' '}
+            <Link to="/cancel">Cancel contracts here</Link>.
+          </p>
+        </div>
+      )}
     </Card>
   )
 }
