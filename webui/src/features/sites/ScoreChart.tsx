@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { chartGeometry, formatWhen, historySummary, type ScorePoint } from './sites'
+import { beforeLive, chartGeometry, formatWhen, historySummary, type ScorePoint } from './sites'
 import { cx } from '../../lib/cx'
 
 const WIDTH = 640
@@ -10,6 +10,8 @@ export interface ScoreChartProps {
   history: readonly ScorePoint[]
   /** A heading level for the table's caption context (visual title is the page's). */
   compact?: boolean
+  /** When the site went live: a 'Live' marker, the earlier tests drawn as 'before'. */
+  liveAt?: string | null
 }
 
 function band(score: number): 'good' | 'fair' | 'poor' {
@@ -23,11 +25,12 @@ function band(score: number): 'good' | 'fair' | 'poor' {
  * attribute under the CSP), named by a one-sentence summary; screen readers get a table of the
  * same figures instead of the drawing.
  */
-export function ScoreChart({ domain, history, compact = false }: ScoreChartProps) {
+export function ScoreChart({ domain, history, compact = false, liveAt = null }: ScoreChartProps) {
   const id = useId()
   const height = compact ? 160 : HEIGHT
-  const geometry = chartGeometry(history, WIDTH, height, 18)
-  const summary = historySummary(domain, history)
+  const geometry = chartGeometry(history, WIDTH, height, 18, liveAt)
+  const summary = historySummary(domain, history, liveAt)
+  const liveX = geometry.liveX
   if (history.length === 0) {
     return <p className="score-chart__empty">{summary} Run a speed test to start the chart.</p>
   }
@@ -51,11 +54,24 @@ export function ScoreChart({ domain, history, compact = false }: ScoreChartProps
         <text className="score-chart__label" x="20" y={height - 22}>
           0
         </text>
+        {liveX !== null && (
+          <g className="score-chart__live" data-live-x={liveX}>
+            <line className="score-chart__live-line" x1={liveX} x2={liveX} y1="4" y2={height - 18} />
+            <text className="score-chart__live-label" x={liveX + 4} y="14">
+              Live
+            </text>
+            {geometry.points.some((p) => p.before) && (
+              <text className="score-chart__label" x={liveX - 4} y="14" textAnchor="end">
+                Before
+              </text>
+            )}
+          </g>
+        )}
         {history.length > 1 && <path className="score-chart__line" d={geometry.path} fill="none" />}
         {geometry.points.map((p, i) => (
           <circle
             key={`${p.at}-${i}`}
-            className={cx('score-chart__point', `score-chart__point--${band(p.score)}`)}
+            className={cx('score-chart__point', `score-chart__point--${band(p.score)}`, p.before && 'score-chart__point--before')}
             cx={p.x}
             cy={p.y}
             r="5"
@@ -71,6 +87,7 @@ export function ScoreChart({ domain, history, compact = false }: ScoreChartProps
           <tr>
             <th scope="col">Tested</th>
             <th scope="col">Score out of 100</th>
+            {liveAt && <th scope="col">Site</th>}
           </tr>
         </thead>
         <tbody>
@@ -78,6 +95,7 @@ export function ScoreChart({ domain, history, compact = false }: ScoreChartProps
             <tr key={`${p.at}-${i}`}>
               <td>{formatWhen(p.at)}</td>
               <td>{p.score}</td>
+              {liveAt && <td>{beforeLive(p.at, liveAt) ? 'Before going live' : 'Live site'}</td>}
             </tr>
           ))}
         </tbody>

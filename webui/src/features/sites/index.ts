@@ -1,5 +1,6 @@
 export { fetchWebsites, type Website } from './sites'
 export { WebsiteCards } from './WebsiteCards'
+export { NewWebsite } from './NewWebsite'
 export { default as AdminWebsitesPage } from './pages/AdminWebsites'
 export { default as AnalyticsPage } from './pages/Analytics'
 export { default as WebsiteDetailPage } from './pages/WebsiteDetail'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chartGeometry, clampScore, fieldFigures, historySummary, isRunning, resultFigures, statusLabel, type SpeedResult } from './sites'
+import { chartGeometry, clampScore, fieldFigures, historySummary, isRunning, removeText, resultFigures, secondSubscriptionText, statusLabel, type SpeedResult } from './sites'
 
 const result: SpeedResult = {
   score: 84,
@@ -80,5 +80,52 @@ describe('sites rules', () => {
         { at: 'y', score: 70 },
       ]),
     ).toBe('Speed score history of a.example: 2 tests, from 90 to 70 out of 100.')
+  })
+
+  it('marks the day the site went live between the tests before and after it', () => {
+    const history = [
+      { at: '2026-11-01T10:00:00Z', score: 55 },
+      { at: '2026-11-08T10:00:00Z', score: 57 },
+      { at: '2026-11-20T10:00:00Z', score: 99 },
+    ]
+    const live = chartGeometry(history, 420, 200, 10, '2026-11-15T09:00:00Z')
+    expect(live.points.map((p) => p.before)).toEqual([true, true, false])
+    expect(live.liveX).toBe((live.points[1].x + live.points[2].x) / 2)
+    // Every test after going live: the marker before the first; all before: after the last.
+    const after = chartGeometry(history, 420, 200, 10, '2026-10-01T00:00:00Z')
+    expect(after.liveX).toBeLessThan(after.points[0].x)
+    expect(after.points.every((p) => !p.before)).toBe(true)
+    const before = chartGeometry(history, 420, 200, 10, '2026-12-01T00:00:00Z')
+    expect(before.liveX).toBeGreaterThan(before.points[2].x)
+    expect(before.liveX).toBeLessThanOrEqual(420)
+    // Not live, or no tests: no marker.
+    expect(chartGeometry(history, 420, 200, 10).liveX).toBeNull()
+    expect(chartGeometry([], 420, 200, 10, '2026-11-15T09:00:00Z').liveX).toBeNull()
+  })
+
+  it('says in the summary when the site went live and which tests came before', () => {
+    const history = [
+      { at: '2026-11-01T10:00:00Z', score: 55 },
+      { at: '2026-11-20T10:00:00Z', score: 99 },
+    ]
+    expect(historySummary('a.example', history, '2026-11-15T09:00:00Z')).toBe(
+      'Speed score history of a.example: 2 tests, from 55 to 99 out of 100. Live since 15 Nov 2026. The first test measured the site before it went live.',
+    )
+    expect(historySummary('a.example', history, null)).toBe('Speed score history of a.example: 2 tests, from 55 to 99 out of 100.')
+  })
+
+  it("says what removing does not do, and what a new website means for a subscriber", () => {
+    const live = { domain: 'a.example', status: 'live' }
+    expect(removeText(live, 'Professional')).toBe(
+      'Removing a.example only takes it off this list. Your Professional subscription keeps running and being charged, and we keep hosting the site. To stop paying, cancel the subscription on Billing first.',
+    )
+    expect(removeText(live, '')).toContain('Your subscription keeps running')
+    expect(removeText(live, null)).toBe(
+      'Removing a.example only takes it off this list: it does not take the site offline or change anything in Billing. This cannot be undone here.',
+    )
+    expect(removeText({ domain: 'b.example', status: 'building' }, null)).toBe('Remove b.example from your websites? This cannot be undone here.')
+    expect(removeText({ domain: 'b.example', status: 'building' }, 'Starter')).toContain('and we go on building the site.')
+    expect(secondSubscriptionText('Premium')).toContain('a new website starts a second subscription with its own monthly payment, next to your Premium subscription')
+    expect(secondSubscriptionText(null)).toContain('next to your current subscription')
   })
 })

@@ -125,9 +125,21 @@ export function fieldFigures(result: SpeedResult): [string, string, string][] {
 export interface ChartGeometry {
   /** The line through the points (SVG path data); empty with no points. */
   path: string
-  points: { x: number; y: number; score: number; at: string }[]
+  /** `before`: the test measured the site before it went live. */
+  points: { x: number; y: number; score: number; at: string; before: boolean }[]
   /** The y of the 90 line (the 'Excellent' threshold). */
   goodY: number
+  /** The x of the 'Live' marker (between the last test before going live and the first one
+   * after it), or null when the site has not gone live or has no tests. */
+  liveX: number | null
+}
+
+/** Whether a test at `at` was before the site went live at `liveAt` (never, without one). */
+export function beforeLive(at: string, liveAt: string | null | undefined): boolean {
+  if (!liveAt) return false
+  const test = new Date(at).getTime()
+  const live = new Date(liveAt).getTime()
+  return Number.isFinite(test) && Number.isFinite(live) && test < live
 }
 
 /**
@@ -135,7 +147,13 @@ export interface ChartGeometry {
  * to right evenly by test (tests are weeks apart, or minutes: evenly reads better), score 0 at
  * the bottom and 100 at the top. One point sits in the middle.
  */
-export function chartGeometry(history: readonly ScorePoint[], width: number, height: number, pad = 16): ChartGeometry {
+export function chartGeometry(
+  history: readonly ScorePoint[],
+  width: number,
+  height: number,
+  pad = 16,
+  liveAt: string | null = null,
+): ChartGeometry {
   const innerW = Math.max(0, width - 2 * pad)
   const innerH = Math.max(0, height - 2 * pad)
   const y = (score: number) => pad + innerH * (1 - (clampScore(score) ?? 0) / 100)
@@ -145,17 +163,37 @@ export function chartGeometry(history: readonly ScorePoint[], width: number, hei
     y: y(p.score),
     score: clampScore(p.score) ?? 0,
     at: p.at,
+    before: beforeLive(p.at, liveAt),
   }))
   const path = points.map((p, i) => `${i === 0 ? 'M' : 'L'}${round(p.x)} ${round(p.y)}`).join(' ')
-  return { path, points, goodY: y(90) }
+  return { path, points, goodY: y(90), liveX: liveMarkerX(points, liveAt, width, pad) }
+}
+
+function liveMarkerX(points: ChartGeometry['points'], liveAt: string | null, width: number, pad: number): number | null {
+  if (!liveAt || points.length === 0) return null
+  const n = points.length
+  const step = n > 1 ? points[1].x - points[0].x : Math.max(0, width - 2 * pad) / 2
+  const before = points.filter((p) => p.before).length // the history is oldest first
+  const x = before === 0 ? points[0].x - step / 2 : before === n ? points[n - 1].x + step / 2 : (points[before - 1].x + points[before].x) / 2
+  return round(Math.max(pad / 2, Math.min(width - pad / 2, x)))
 }
 
 function round(value: number): number {
   return Math.round(value * 10) / 10
 }
 
-/** A sentence describing the history, for the chart's accessible name. */
-export function historySummary(domain: string, history: readonly ScorePoint[]): string {
+/** A sentence describing the history, for the chart's accessible name; with the day the site
+ * went live, how many tests measured it before. */
+export function historySummary(domain: string, history: readonly ScorePoint[], liveAt: string | null = null): string {
+  const base = baseSummary(domain, history)
+  if (!liveAt) return base
+  const before = history.filter((p) => beforeLive(p.at, liveAt)).length
+  const earlier =
+    before === 0 ? '' : before === 1 ? ' The first test measured the site before it went live.' : ` The first ${before} tests measured the site before it went live.`
+  return `${base} Live since ${formatDay(liveAt)}.${earlier}`
+}
+
+function baseSummary(domain: string, history: readonly ScorePoint[]): string {
   if (history.length === 0) return `No speed tests of ${domain} yet.`
   const last = history[history.length - 1]
   const first = history[0]
@@ -175,4 +213,38 @@ export function scoreBand(score: number | null): 'good' | 'average' | 'poor' | '
   if (score >= 90) return 'good'
   if (score >= 50) return 'average'
   return 'poor'
+}
+
+/** While a site that went live is being measured, the pages read it again this often. */
+export const MEASURING_POLL_MS = 10_000
+export const MEASURING_TEXT = 'Measuring your new site: the first speed test of the live site is running. Its score appears here when it ends.'
+
+/** Where "New Website" leads: the website plans on /start. */
+export const NEW_WEBSITE_PATH = '/start?type=website'
+export const BILLING_PATH = '/dashboard/billing'
+
+/** What "New Website" says first to a customer who already subscribes: a website is a plan of
+ * its own (each website plan is one website), so a new one is a second subscription. */
+export function secondSubscriptionText(planName: string | null | undefined): string {
+  const plan = planName ? `your ${planName} subscription` : 'your current subscription'
+  return (
+    `Each website is a plan of its own, so a new website starts a second subscription with its own monthly payment, ` +
+    `next to ${plan}, which stays as it is.`
+  )
+}
+
+/** What 'Remove' confirms, truthfully: removing only takes the site off the list (the agency
+ * keeps its record); it cancels no subscription and changes no hosting. `subscribed`: the
+ * customer's running subscription's plan name ('' when its name is unknown), or null for none
+ * or not known. */
+export function removeText(site: Pick<Website, 'domain' | 'status'>, subscribed: string | null): string {
+  if (subscribed !== null) {
+    const plan = subscribed ? `Your ${subscribed} subscription` : 'Your subscription'
+    const work = site.status === 'live' ? ', and we keep hosting the site' : site.status === 'building' ? ', and we go on building the site' : ''
+    return `Removing ${site.domain} only takes it off this list. ${plan} keeps running and being charged${work}. To stop paying, cancel the subscription on Billing first.`
+  }
+  if (site.status === 'live') {
+    return `Removing ${site.domain} only takes it off this list: it does not take the site offline or change anything in Billing. This cannot be undone here.`
+  }
+  return `Remove ${site.domain} from your websites? This cannot be undone here.`
 }

@@ -11,7 +11,7 @@ import {
 } from '../../features/billing'
 import { LoadError, LoadState } from '../../components/dashboard/LoadState'
 import { greeting } from '../../components/dashboard/greeting'
-import { fetchWebsites, WebsiteCards, type Website } from '../../features/sites'
+import { fetchWebsites, NewWebsite, WebsiteCards, type Website } from '../../features/sites'
 import { BoltIcon } from '../../components/icons/BoltIcon'
 import { CheckIcon } from '../../components/icons/CheckIcon'
 import { GlobeIcon } from '../../components/icons/GlobeIcon'
@@ -105,10 +105,14 @@ function CustomerHome() {
           </p>
         </div>
         {active && (
-          <ButtonLink to="/start?type=website" className="dash-home__new">
+          <NewWebsite
+            subscription={home.data?.subscription}
+            planName={home.data ? subscriptionPlanName(home.data.subscription, home.data.catalogue) : null}
+            className="dash-home__new"
+          >
             <PlusIcon size={18} />
             New Website
-          </ButtonLink>
+          </NewWebsite>
         )}
       </div>
 
@@ -125,7 +129,11 @@ function CustomerHome() {
                 <h2 id="your-websites" className="dash-section__title">
                   Your Websites
                 </h2>
-                <WebsiteCards websites={data.websites} />
+                <WebsiteCards
+                  websites={data.websites}
+                  subscription={data.subscription}
+                  planName={subscriptionPlanName(data.subscription, data.catalogue)}
+                />
               </section>
             )}
           </>

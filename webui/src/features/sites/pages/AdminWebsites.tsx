@@ -136,13 +136,13 @@ function SiteRow({ site, onChanged }: { site: AdminWebsite; onChanged: (site: Ad
   return (
     <tr data-domain={site.domain}>
       <th scope="row">{site.domain}</th>
-      <td>
+      <td data-label="Customer">
         {site.customer_name && <span className="sites-table__name">{site.customer_name}</span>}
         <span className="sites-table__email">{site.customer_email ?? 'Deleted account'}</span>
       </td>
-      <td>{score === null ? 'N/A' : `${score}/100`}</td>
-      <td>{formatDay(site.created_at)}</td>
-      <td>
+      <td data-label="Score">{score === null ? 'N/A' : `${score}/100`}</td>
+      <td data-label="Added">{formatDay(site.created_at)}</td>
+      <td data-label="Status">
         <form className="sites-table__status" onSubmit={save}>
           <Badge tone={websiteStatusTone(site.status)} className={cx('status-badge', `status-badge--${site.status}`)}>
             {site.status.toUpperCase()}

@@ -6,11 +6,12 @@ import { Badge } from '../../../components/ui/Badge'
 import { Button, ButtonLink } from '../../../components/ui/Button'
 import { Card } from '../../../components/ui/Card'
 import { ErrorBox } from '../../../components/ui/ErrorBox'
-import { websiteStatusTone, fetchWebsite, formatDay, type WebsiteDetail } from '../sites'
+import { MEASURING_POLL_MS, MEASURING_TEXT, websiteStatusTone, fetchWebsite, formatDay, type WebsiteDetail } from '../sites'
 import { cx } from '../../../lib/cx'
 import { useRouteParams } from '../../../lib/router'
 import { useApiData } from '../../../lib/use-api-data'
 import { useSiteCheck } from '../use-site-check'
+import { useEffect } from 'react'
 import '../sites.css'
 
 export default function WebsiteDetailPage() {
@@ -45,6 +46,21 @@ function Detail({ site, siteId, reload }: { site: WebsiteDetail; siteId: number;
   const check = useSiteCheck(siteId, site.check, reload)
   const percent = Math.floor(check.progress)
   const failure = check.error ?? (check.check?.status === 'failed' ? (check.check.error ?? 'Failed to test website speed.') : null)
+  // Gone live and waiting for the first test of the live site: read the site again until that
+  // test has started (then the check is followed) or ended.
+  const waiting = website.measuring && !check.running
+  useEffect(() => {
+    if (!waiting) return
+    const timer = window.setInterval(() => {
+      fetchWebsite(siteId).then(
+        (next) => {
+          if (!next.website.measuring || next.check?.id !== site.check?.id) reload()
+        },
+        () => undefined,
+      )
+    }, MEASURING_POLL_MS)
+    return () => window.clearInterval(timer)
+  }, [waiting, siteId, site.check?.id, reload])
   return (
     <>
       <DashPageHeader heading={website.domain} text={`Added ${formatDay(website.created_at)}.`} />
@@ -65,7 +81,13 @@ function Detail({ site, siteId, reload }: { site: WebsiteDetail; siteId: number;
           <h2 id="site-speed" className="dash-card__title">
             Latest speed result
           </h2>
-          {site.latest ? <SpeedFigures result={site.latest} at={site.latest_at} /> : <p className="site-detail__none">No speed test yet.</p>}
+          {site.latest ? (
+            <SpeedFigures result={site.latest} at={site.latest_at} />
+          ) : (
+            <p className="site-detail__none" role={website.measuring ? 'status' : undefined}>
+              {website.measuring ? MEASURING_TEXT : 'No speed test yet.'}
+            </p>
+          )}
           <div className="site-detail__run">
             <Button onClick={check.start} busy={check.starting} disabled={check.running}>
               {check.running ? 'Speed test running…' : 'Run speed test'}
@@ -86,7 +108,7 @@ function Detail({ site, siteId, reload }: { site: WebsiteDetail; siteId: number;
           <h2 id="site-history" className="dash-card__title">
             Speed score history
           </h2>
-          <ScoreChart domain={website.domain} history={site.history} />
+          <ScoreChart domain={website.domain} history={site.history} liveAt={website.went_live_at} />
         </Card>
       </div>
     </>

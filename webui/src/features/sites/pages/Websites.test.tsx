@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { mockSignedIn, renderApp, sentBody, testUser } from '@test/utils'
 
 const site = { id: 7, domain: 'hopper.example', page_speed: null, status: 'building', created_at: '2026-11-20T10:00:00Z' }
@@ -80,7 +80,129 @@ describe('/dashboard/websites', { timeout: 20000 }, () => {
   })
 })
 
+describe('/dashboard/websites: going live, removing and a new website for a subscriber', { timeout: 20000 }, () => {
+  const subscription = {
+    subscription_status: 'active',
+    price_id: 'price_pro',
+    plan_key: 'professional',
+    plan_name: 'Professional',
+    current_period_end: null,
+    cancel_at_period_end: false,
+    payment_method_brand: null,
+    payment_method_last4: null,
+  }
+  const measuring = { ...other, page_speed: null, went_live_at: '2026-11-25T10:00:00Z', measuring: true }
+
+  it('says a site that went live is being measured, never an old score, then shows the new one', async () => {
+    let done = false
+    mockSignedIn(testUser, (method, url) => {
+      if (method === 'GET' && url === '/api/sites')
+        return { status: 200, body: { websites: [done ? { ...measuring, page_speed: 99, measuring: false } : measuring] } }
+      if (url === '/api/billing/subscription') return { status: 200, body: { subscription: null } }
+      return undefined
+    })
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    try {
+      renderApp('/dashboard/websites')
+      const card = (await screen.findByRole('heading', { name: 'bakery.example' })).closest('article') as HTMLElement
+      expect(within(card).getByText('Measuring…')).toBeInTheDocument()
+      expect(within(card).getByText(/Measuring your new site/)).toBeInTheDocument()
+      expect(within(card).queryByText('N/A')).toBeNull()
+      expect(within(card).getByRole('progressbar')).toHaveAttribute('aria-valuetext', 'Being measured')
+      done = true
+      await vi.advanceTimersByTimeAsync(10_500)
+      await waitFor(() => expect(within(card).getByText('99')).toBeInTheDocument())
+      expect(within(card).queryByText('Measuring…')).toBeNull()
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('sends a subscriber to Billing before removing a live site, and says what removing does not do', async () => {
+    mockSignedIn(testUser, (method, url) => {
+      if (method === 'GET' && url === '/api/sites') return { status: 200, body: { websites: [other] } }
+      if (url === '/api/billing/subscription') return { status: 200, body: { subscription } }
+      if (method === 'DELETE' && url === '/api/sites/8') return { status: 200, body: { websites: [] } }
+      return undefined
+    })
+    renderApp('/dashboard/websites')
+    await userEvent.click(await screen.findByRole('button', { name: /^Remove\s*bakery\.example$/ }))
+    const confirm = screen.getByRole('group', { name: /^Remove\s*bakery\.example$/ })
+    expect(confirm).toHaveTextContent(
+      'Removing bakery.example only takes it off this list. Your Professional subscription keeps running and being charged, and we keep hosting the site. To stop paying, cancel the subscription on Billing first.',
+    )
+    expect(within(confirm).getByRole('link', { name: 'Go to Billing' })).toHaveAttribute('href', '/dashboard/billing')
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Remove from list only' }))
+    expect(await screen.findByText('bakery.example was removed from your websites.')).toBeInTheDocument()
+  })
+
+  it('says a live site without a subscription is only taken off the list', async () => {
+    mockSignedIn(testUser, (method, url) => {
+      if (method === 'GET' && url === '/api/sites') return { status: 200, body: { websites: [other] } }
+      if (url === '/api/billing/subscription') return { status: 200, body: { subscription: null } }
+      return undefined
+    })
+    renderApp('/dashboard/websites')
+    await userEvent.click(await screen.findByRole('button', { name: /^Remove\s*bakery\.example$/ }))
+    const confirm = screen.getByRole('group', { name: /^Remove\s*bakery\.example$/ })
+    expect(confirm).toHaveTextContent('it does not take the site offline or change anything in Billing')
+    expect(within(confirm).queryByRole('link', { name: 'Go to Billing' })).toBeNull()
+    expect(within(confirm).getByRole('button', { name: 'Yes, remove it' })).toBeInTheDocument()
+  })
+
+  it('tells a subscriber that New Website starts a second subscription before the plans', async () => {
+    mockSignedIn(testUser, (method, url) => {
+      if (method === 'GET' && url === '/api/sites') return { status: 200, body: { websites: [other] } }
+      if (url === '/api/billing/subscription') return { status: 200, body: { subscription } }
+      return undefined
+    })
+    renderApp('/dashboard/websites')
+    const button = await screen.findByRole('button', { name: 'New Website' })
+    expect(screen.queryByRole('link', { name: 'New Website' })).toBeNull()
+    await userEvent.click(button)
+    expect(button).toHaveAttribute('aria-expanded', 'true')
+    const note = screen.getByRole('group', { name: 'A new website' })
+    expect(note).toHaveFocus()
+    expect(note).toHaveTextContent(
+      'Each website is a plan of its own, so a new website starts a second subscription with its own monthly payment, next to your Professional subscription, which stays as it is.',
+    )
+    expect(within(note).getByRole('link', { name: 'See website plans' })).toHaveAttribute('href', '/start?type=website')
+    await userEvent.click(within(note).getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('group', { name: 'A new website' })).toBeNull()
+    expect(button).toHaveFocus()
+    // The dashed tile says the same.
+    await userEvent.click(screen.getByRole('button', { name: 'Create a new website' }))
+    expect(screen.getByRole('group', { name: 'A new website' })).toHaveTextContent('starts a second subscription')
+  })
+})
+
 describe('/dashboard/websites/{id}', () => {
+  it('says the live site is being measured and marks the day it went live on the chart', async () => {
+    mockSignedIn(testUser, (_method, url) =>
+      url === '/api/sites/7'
+        ? {
+            status: 200,
+            body: detail({
+              website: { ...site, status: 'live', page_speed: null, went_live_at: '2026-11-25T10:00:00Z', measuring: true },
+              latest: null,
+              latest_at: null,
+              history: [{ at: '2026-11-21T10:00:00Z', score: 55 }],
+            }),
+          }
+        : undefined,
+    )
+    renderApp('/dashboard/websites/7')
+    expect(await screen.findByText(/Measuring your new site: the first speed test of the live site is running/)).toBeInTheDocument()
+    expect(screen.queryByText('No speed test yet.')).toBeNull()
+    expect(
+      screen.getByRole('img', { name: 'Speed score history of hopper.example: one test, 55 out of 100. Live since 25 Nov 2026. The first test measured the site before it went live.' }),
+    ).toBeInTheDocument()
+    expect(screen.getByText('Live', { selector: 'text' })).toBeInTheDocument()
+    const table = screen.getByRole('table', { name: 'Speed scores of hopper.example, oldest first' })
+    expect(within(table).getByRole('cell', { name: 'Before going live' })).toBeInTheDocument()
+  })
+
+
   it('shows status, promise, latest figures and the chart with its table', async () => {
     mockSignedIn(testUser, (_method, url) => (url === '/api/sites/7' ? { status: 200, body: detail({ website: site, latest: null, latest_at: null, history: [], status_text: 'We are building your website.' }) } : undefined))
     renderApp('/dashboard/websites/7')

@@ -1,18 +1,29 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { DashPageHeader } from '../../../components/dashboard/DashPageHeader'
 import { LoadState } from '../../../components/dashboard/LoadState'
 import { WebsiteCards } from '../WebsiteCards'
-import { ButtonLink } from '../../../components/ui/Button'
+import { NewWebsite, useSubscription } from '../NewWebsite'
 import { Card } from '../../../components/ui/Card'
 import { Notice } from '../../../components/ui/Notice'
-import { fetchWebsites, removeWebsite, type Website } from '../sites'
+import { MEASURING_POLL_MS, fetchWebsites, removeWebsite, type Website } from '../sites'
 import { useApiData } from '../../../lib/use-api-data'
 import '../sites.css'
 
 export default function WebsitesPage() {
   const loaded = useApiData('websites', fetchWebsites)
+  const subscription = useSubscription()
   const [left, setLeft] = useState<Website[] | null>(null)
   const [removed, setRemoved] = useState<string | null>(null)
+  const shown = left ?? loaded.data
+  const measuring = shown?.some((site) => site.measuring) ?? false
+
+  useEffect(() => {
+    if (!measuring) return
+    const timer = window.setInterval(() => {
+      fetchWebsites().then(setLeft, () => undefined) // a failed read: the next one tries again
+    }, MEASURING_POLL_MS)
+    return () => window.clearInterval(timer)
+  }, [measuring])
 
   const remove = async (site: Website) => {
     setLeft(await removeWebsite(site.id))
@@ -23,7 +34,7 @@ export default function WebsitesPage() {
     <div className="dash-page">
       <DashPageHeader heading="Your Websites" text="Every website we build and host for you, with its status and speed score." />
       <div className="sites-toolbar">
-        <ButtonLink to="/start?type=website">New Website</ButtonLink>
+        <NewWebsite subscription={subscription}>New Website</NewWebsite>
       </div>
       {removed && (
         <Notice className="sites-notice">
@@ -41,7 +52,7 @@ export default function WebsitesPage() {
                   <p className="empty-state__text">Order a website and it appears here while we build it, then with its speed score.</p>
                 </Card>
               )}
-              <WebsiteCards websites={websites} onRemove={remove} />
+              <WebsiteCards websites={websites} onRemove={remove} subscription={subscription} />
             </>
           )
         }}
