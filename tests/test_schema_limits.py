@@ -152,6 +152,9 @@ WRITES: dict[tuple[str, str], list[tuple[type[Model], str]]] = {
     ("ArticleIn", "title"): [(Article, "title")],
     ("ArticleIn", "slug"): [(Article, "slug"), (SlugRedirect, "old_slug")],
     ("ArticleIn", "meta_description"): [(Article, "meta_description")],
+    ("ArticleIn", "cover_alt"): [(Article, "cover_alt")],
+    ("ArticlePageIn", "cover_alt"): [(Article, "cover_alt")],
+    ("ProfileIn", "bio"): [(Profile, "bio")],
     # Support.
     ("SupportIn", "name"): [(SupportRequest, "name")],
     ("SupportIn", "email"): [(SupportRequest, "email")],
@@ -277,6 +280,10 @@ NOT_FROM_REQUESTS = {
     (Analysis, "speed_test_public_id"),
     # The blog's article status (the service's own words).
     (Article, "status"),
+    # One of a fixed few (Literal in the schemas), and the cover's content hash.
+    (Article, "language"),
+    (Article, "call_to_action"),
+    (Article, "cover_key"),
     # The article manager's AI generations.
     (Generation, "public_id"),
     (Generation, "kind"),
