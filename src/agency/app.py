@@ -25,6 +25,7 @@ from agency.core.web import (
     pass_responses_through,
     unsubscribe,
 )
+from agency.core.web.openapi import AgencyOpenAPIProvider
 from agency.core.web.requests import JsonRequest
 from agency.core.web.security import security_headers
 from agency.core.web.site import SiteFiles, StaticSite
@@ -67,6 +68,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module[Any]] 
         redoc_ui_path=None,
         scalar_ui_path=None,
         info=Info(title="agency API", version=__version__),
+        openapi_provider_class=AgencyOpenAPIProvider,
     )
     pass_responses_through(app)
     install_error_handlers(app)

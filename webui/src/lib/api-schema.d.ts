@@ -2130,6 +2130,10 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The account is deleted and signed out. */
+      204: {
+        content: never;
+      };
     };
   };
   /** Change the e-mail address (needs the current password). */
@@ -2163,6 +2167,12 @@ export interface operations {
   /** Download everything we hold about the signed-in user, as JSON. */
   get_get_export: {
     responses: {
+      /** @description Everything held about the user, as a JSON download. */
+      200: {
+        content: {
+          "application/json": unknown;
+        };
+      };
     };
   };
   /** Change the password; every other session ends. */
@@ -3697,6 +3707,12 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The leads as a CSV download. */
+      200: {
+        content: {
+          "text/csv": unknown;
+        };
+      };
     };
   };
   /**
@@ -4261,6 +4277,10 @@ export interface operations {
   /** End this session. */
   post_post_logout: {
     responses: {
+      /** @description Signed out. */
+      204: {
+        content: never;
+      };
     };
   };
   /** The signed-in user with profile and role; 401 when signed out. */
@@ -4738,6 +4758,14 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The image file. */
+      200: {
+        content: {
+          "image/jpeg": unknown;
+          "image/png": unknown;
+          "image/webp": unknown;
+        };
+      };
     };
   };
   /** Every active service family and plan with prices in cents (ETag-cached). */
@@ -5022,6 +5050,13 @@ export interface operations {
       };
     };
     responses: {
+      /** @description The e-invoice as a download: CII XML, or the hybrid PDF. */
+      200: {
+        content: {
+          "application/pdf": unknown;
+          "application/xml": unknown;
+        };
+      };
     };
   };
   /**

@@ -10,7 +10,7 @@ from quart.blueprints import BlueprintSetupState
 from quart_auth import current_user, logout_user
 from quart_schema import validate_querystring, validate_request, validate_response
 
-from agency.core.web import app_settings
+from agency.core.web import app_settings, openapi
 from agency.modules.audit import api as audit_api
 from agency.modules.auth.schemas import (
     DeleteAccountIn,
@@ -87,6 +87,7 @@ async def post_login(data: LogInIn) -> UserEnvelope:
 
 
 @blueprint.post("/api/auth/logout")
+@openapi.answers(204, "Signed out.")
 async def post_logout() -> Response:
     """End this session."""
     if current_user.auth_id:
@@ -179,6 +180,7 @@ async def post_email(data: EmailChangeIn) -> UserEnvelope:
 
 @blueprint.get("/api/account/export")
 @login_required
+@openapi.answers(200, "Everything held about the user, as a JSON download.", "application/json")
 async def get_export() -> Response:
     """Download everything we hold about the signed-in user, as JSON."""
     account = await require_account()
@@ -191,6 +193,7 @@ async def get_export() -> Response:
 @blueprint.post("/api/account/delete")
 @login_required
 @validate_request(DeleteAccountIn)
+@openapi.answers(204, "The account is deleted and signed out.")
 async def post_delete_account(data: DeleteAccountIn) -> Response:
     """Delete the account and what other modules hold about it (needs the password)."""
     account = await require_account()

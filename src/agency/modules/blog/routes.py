@@ -9,7 +9,7 @@ from quart import Blueprint, Response, request
 from quart_schema import hide, validate_querystring, validate_request, validate_response
 
 from agency.core.errors import Forbidden, NotFound, ValidationFailed
-from agency.core.web import app_settings, site_files
+from agency.core.web import app_settings, openapi, site_files
 from agency.core.web.security import csrf_failure
 from agency.modules.auth import web as auth_web
 from agency.modules.blog.schemas import (
@@ -179,6 +179,7 @@ async def delete_cover(article_id: int) -> ArticleOut:
 
 
 @blueprint.get("/api/blog/covers/<name>")
+@openapi.answers(200, "The image file.", "image/webp", "image/jpeg", "image/png")
 async def get_cover(name: str) -> Response:
     """A cover image file (`{hash}-{width}.{ext}`); a name always means the same bytes, so it
     is cached for a year."""

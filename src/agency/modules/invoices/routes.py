@@ -5,7 +5,7 @@ from __future__ import annotations
 from quart import Blueprint, Response, jsonify
 from quart_schema import document_response, validate_querystring, validate_response
 
-from agency.core.web import settings_of
+from agency.core.web import openapi, settings_of
 from agency.modules.auth import web as auth_web
 from agency.modules.invoices.schemas import (
     AdminInvoiceList,
@@ -38,6 +38,12 @@ async def get_invoices() -> InvoiceList:
 @blueprint.get("/api/invoices/<int:invoice_id>/e-invoice")
 @auth_web.login_required
 @validate_querystring(EInvoiceQuery)
+@openapi.answers(
+    200,
+    "The e-invoice as a download: CII XML, or the hybrid PDF.",
+    "application/xml",
+    "application/pdf",
+)
 async def get_e_invoice(invoice_id: int, query_args: EInvoiceQuery) -> Response:
     """The EN 16931 e-invoice of a business invoice as a download: the Factur-X/ZUGFeRD CII
     XML, or with ?format=pdf the hybrid PDF that embeds it (its owner or an admin; 404 for a

@@ -5,7 +5,7 @@ from __future__ import annotations
 from quart import Blueprint, Response
 from quart_schema import validate_querystring, validate_request, validate_response
 
-from agency.core.web import settings_of
+from agency.core.web import openapi, settings_of
 from agency.modules.auth import web as auth_web
 from agency.modules.leads.schemas import (
     LeadIn,
@@ -52,6 +52,7 @@ async def get_leads(query_args: LeadsQuery) -> LeadList:
 @blueprint.get("/api/admin/leads.csv")
 @auth_web.admin_required
 @validate_querystring(LeadsQuery)
+@openapi.answers(200, "The leads as a CSV download.", "text/csv")
 async def get_leads_csv(query_args: LeadsQuery) -> Response:
     """The leads as a CSV download (admins only)."""
     leads = await lead_service.list_leads(query_args.source, query_args.since)
