@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -128,18 +129,19 @@ def test_hand_written_article_is_published_on_the_blog_then_archived(
 
     title = "Hand Written Guide to Clinic Sites"
     page.get_by_label("Title").fill(title)
-    expect(page.get_by_label("Slug")).to_have_attribute(
-        "placeholder", "hand-written-guide-to-clinic-sites"
-    )
+    # A new article's slug follows its title.
+    expect(page.get_by_label("Slug")).to_have_value("hand-written-guide-to-clinic-sites")
     page.get_by_label("Meta description").fill("What a clinic website needs, by hand.")
     expect(page.get_by_text("123 characters left")).to_be_visible()
     page.get_by_label("Keywords").fill("clinic, website")
-    page.get_by_label("Body (HTML)").fill(
-        '<h2>First steps</h2><p>Book online.</p><script>alert("x")</script>'
-        '<img src="x" onerror="alert(1)" alt="A chart">'
+    # Written in Markdown (the default), with HTML an attacker might slip in.
+    page.get_by_label("Body (Markdown)").fill(
+        "## First steps\n\nBook **online**.\n\n"
+        '<script>alert("x")</script>\n\n<img src="x" onerror="alert(1)" alt="A chart">\n'
     )
     preview = page.get_by_role("region", name="Preview")
     expect(preview.get_by_role("heading", name="First steps")).to_be_visible()
+    expect(preview.locator("strong")).to_have_text("online")
     expect(preview.locator("script")).to_have_count(0)
     expect(preview.locator("[onerror]")).to_have_count(0)
     page.get_by_role("button", name="Save draft").click()
@@ -159,11 +161,15 @@ def test_hand_written_article_is_published_on_the_blog_then_archived(
     page.goto(base + "/blog/hand-written-guide-to-clinic-sites")
     expect(page.get_by_role("heading", name=title, level=1)).to_be_visible()
     expect(page.get_by_role("heading", name="First steps")).to_be_visible()
+    expect(page.locator("article strong", has_text="online")).to_be_visible()
     assert page.locator("article script").count() == 0
 
-    # Archived: gone from the blog.
+    # Archived, once confirmed: gone from the blog.
     page.goto(base + "/dashboard/seo")
     row(page, title).get_by_role("button", name="Archive").click()
+    dialog = page.get_by_role("alertdialog", name="Archive this article?")
+    expect(dialog).to_contain_text("leaves the blog")
+    dialog.get_by_role("button", name="Archive").click()
     expect(row(page, title)).to_contain_text("Archived")
     expect(row(page, title).get_by_role("button", name="Archive")).to_have_count(0)
     expect(row(page, title).get_by_role("button", name="Back to draft")).to_be_visible()
@@ -325,6 +331,7 @@ def test_a_plain_user_gets_neither_the_page_nor_the_api(
             ("/api/admin/articles", {"title": "Sneaky"}),
             ("/api/admin/article-ideas", {"topic": "sneaky"}),
             ("/api/admin/articles/preview", {"content": "<p>x</p>"}),
+            ("/api/admin/blog/preview", {"format": "markdown", "body": "x"}),
         ):
             response = page.request.post(base + path, data=data, headers=headers)
             assert response.status == 403, (path, response.status)
@@ -370,4 +377,88 @@ def test_the_manager_fits_a_phone(
         check_axe(phone, "editor", "phone")
     finally:
         phone.context.close()
+    assert expected_failures(console) == []
+
+
+def test_markdown_and_html_slug_following_and_archive_confirmation(
+    browser: Browser, live_server: LiveServer, console: ConsoleLog
+) -> None:
+    """A draft in Markdown switched to HTML keeps what its preview showed; its slug follows a
+    title edit until the slug is typed in; Archive asks in a dialog the keyboard answers."""
+    base = live_server.url
+    email = new_admin(live_server)
+    for width_name, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = open_page(browser, console, viewport, bypass_csp=True)
+        try:
+            log_in(page, base, email, PASSWORD)
+            expect(page).to_have_url(base + "/dashboard")
+            name = f"Markdown Draft {width_name}"
+            response = page.request.post(
+                base + "/api/admin/articles",
+                data={"title": name, "body_format": "markdown", "source": "# Start\n\nText."},
+                headers={"X-Agency-Request": "1"},
+            )
+            assert response.status == 201, response.text()
+            page.goto(base + "/dashboard/seo")
+            row(page, name).get_by_role("button", name="Edit").click()
+            body = page.get_by_label("Body (Markdown)")
+            expect(body).to_have_value("# Start\n\nText.")
+            expect(page.get_by_role("radio", name="Markdown")).to_be_checked()
+
+            # The slug follows the title of a draft...
+            page.get_by_label("Title").fill(f"Renamed Draft {width_name}")
+            slug = page.get_by_label("Slug")
+            expect(slug).to_have_value(f"renamed-draft-{width_name}")
+            # ... until it is typed in.
+            slug.fill(f"my-own-slug-{width_name}")
+            page.get_by_label("Title").fill(f"Renamed Again {width_name}")
+            expect(slug).to_have_value(f"my-own-slug-{width_name}")
+
+            body.fill("## Live preview\n\n| a | b |\n|---|---|\n| 1 | 2 |\n")
+            preview = page.get_by_role("region", name="Preview")
+            expect(preview.get_by_role("heading", name="Live preview")).to_be_visible()
+            expect(preview.get_by_role("table")).to_be_visible()
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(
+                path=str(SCREENSHOTS / f"article-markdown-{width_name}.png"), full_page=True
+            )
+            check_axe(page, "Markdown editor", width_name)
+
+            # Checked once the server has turned the Markdown into HTML.
+            page.get_by_role("radio", name="HTML").click()
+            expect(page.get_by_role("radio", name="HTML")).to_be_checked()
+            html = page.get_by_label("Body (HTML)")
+            expect(html).to_have_value(re.compile(r"^<h2>Live preview</h2>"))
+            expect(html).to_have_value(re.compile(r"<td>1</td>"))
+            page.get_by_role("button", name="Save changes").click()
+            expect(page.get_by_text(f"“Renamed Again {width_name}” was saved.")).to_be_visible()
+            got = page.request.get(base + "/api/admin/articles?q=" + f"my-own-slug-{width_name}")
+            (saved,) = got.json()["articles"]
+            assert saved["body_format"] == "html" and saved["source"] == ""
+            assert saved["slug"] == f"my-own-slug-{width_name}"
+
+            # Archive asks first: Escape keeps the article, the focus back on Archive.
+            archive = row(page, f"Renamed Again {width_name}").get_by_role("button", name="Archive")
+            archive.click()
+            dialog = page.get_by_role("alertdialog", name="Archive this article?")
+            expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+            page.screenshot(path=str(SCREENSHOTS / f"article-archive-dialog-{width_name}.png"))
+            check_axe(page, "archive dialog", width_name)
+            page.keyboard.press("Escape")
+            expect(dialog).to_have_count(0)
+            expect(archive).to_be_focused()
+            expect(row(page, f"Renamed Again {width_name}")).to_contain_text("Draft")
+            # Enter opens it again; Tab to Archive and Enter archives.
+            page.keyboard.press("Enter")
+            expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+            page.keyboard.press("Tab")
+            expect(dialog.get_by_role("button", name="Archive")).to_be_focused()
+            page.keyboard.press("Tab")
+            expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+            page.keyboard.press("Shift+Tab")
+            page.keyboard.press("Enter")
+            expect(row(page, f"Renamed Again {width_name}")).to_contain_text("Archived")
+        finally:
+            page.context.close()
     assert expected_failures(console) == []
