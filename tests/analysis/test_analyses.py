@@ -472,6 +472,8 @@ async def test_a_failed_speed_test_leaves_the_report_and_its_error(app: Any) -> 
     assert done["status"] == "done"
     assert done["speed_test"]["status"] == "failed"
     assert done["speed_test"]["error"].startswith("Unable to access the website.")
+    # No speed test to speak of: the note names the page's facts only.
+    assert done["generated_note"] == analyses.NOTE_RULES_NO_SPEED
     scores = done["scores"]
     assert scores["speed"] is None and scores["visitors_lost_percent"] is None
     assert scores["load_time_seconds"] is None and scores["recurring_revenue"] is None

@@ -48,7 +48,13 @@ NOT_HTML = "The address does not lead to a web page (HTML)."
 # The spec's words, with its en dash.
 REBUILD_SPOTS = "2 rebuild spots left today \u2013 don't miss out"
 AGENCY_SPOTS = "2 agency spots left today \u2013 don't miss out"
-RULES_NOTE = "Written by rules from the facts found on your page: no AI model is configured."
+# What the visitor reads the report is based on: plain words, never the provider's failure.
+RULES_NOTE = "Based on the facts found on your page and its speed test."
+AI_NOTE = (
+    "Written with AI from the facts found on your page and its speed test. "
+    "The scores come from those facts alone."
+)
+PRE_SCAN_LOCK = "Enter your website to unlock your full report."
 
 
 @dataclass(frozen=True)
@@ -335,10 +341,14 @@ def test_loading_then_results_with_the_derived_scores_the_mail_and_the_lead(
     analysis.pagespeed.delay = 2.0  # long enough to see the loading state
     try:
         open_tool(page, analysis.server, spec)
+        if spec.variant == "lead":
+            expect(page.get_by_text(PRE_SCAN_LOCK)).to_be_visible()
         submit(page, spec, f"https://www.{domain}/", email)
         expect(
             page.get_by_text(f"You'll receive your detailed analysis report at {email}")
         ).to_be_visible()
+        if spec.variant == "lead":  # the teaser stays while the analysis runs
+            expect(page.get_by_text(PRE_SCAN_LOCK)).to_be_visible()
         expect(page.locator(".analysis-loading")).to_contain_text(f"Analyzing {domain}...")
         expect(page.get_by_role("progressbar")).to_be_visible()
         expect(form_button(page, spec)).to_be_disabled()
@@ -362,6 +372,11 @@ def test_loading_then_results_with_the_derived_scores_the_mail_and_the_lead(
     for title in spec.sections:
         expect(results.get_by_role("heading", name=title, exact=True)).to_be_visible()
     expect(results.get_by_text(RULES_NOTE)).to_be_visible()
+    shown = results.inner_text()
+    assert "AI model is configured" not in shown and "AI provider" not in shown
+    # Once the finished report is shown, the blurred pre-scan teaser has gone (lead page).
+    expect(page.locator(".pre-scan")).to_have_count(0)
+    expect(page.get_by_text(PRE_SCAN_LOCK)).to_have_count(0)
 
     # The facts found on the customer site.
     facts = results.get_by_role("region", name="What we found on your page")
@@ -466,6 +481,7 @@ def test_the_phone_bar_submits_then_offers_the_fix(
     expect(results).to_be_visible(timeout=45_000)
     fix = bar.get_by_role("link", name="Fix My Website Now")
     expect(fix).to_be_visible(timeout=30_000)
+    expect(page.locator(".pre-scan")).to_have_count(0)  # the teaser goes with the report
     expect(bar).to_contain_text(str(spec.spots))
     expect(fix).to_have_attribute("href", "/start")
     shot(page, f"{variant}-390")
@@ -555,7 +571,9 @@ def grounded_answer(messages: list[dict[str, Any]], model: str) -> dict[str, Any
     prompt = "\n".join(str(m.get("content", "")) for m in messages)
     assert "Bright Smile Dental Clinic" in prompt, "the facts were not in the prompt"
     return {
-        "overview": AI_OVERVIEW,
+        # Scores of its own, as keys and in a sentence: the page shows none of them.
+        "scores": {"strategy": 12, "funnel": 13, "aiReadiness": 100},
+        "overview": AI_OVERVIEW + " Its AI readiness score is 100/100.",
         "salesFunnel": {
             "stages": [
                 {
@@ -606,8 +624,15 @@ def ai_analysis(
         yield AnalysisServer(server, pagespeed, site), ai
 
 
+def tile_values(results: Locator) -> list[str]:
+    return [v.inner_text() for v in results.locator(".score-tile__value").all()]
+
+
 def test_the_ai_path_writes_the_report_from_the_facts(
-    desk: Page, ai_analysis: tuple[AnalysisServer, FakeOpenAI], console: ConsoleLog
+    desk: Page,
+    ai_analysis: tuple[AnalysisServer, FakeOpenAI],
+    analysis: AnalysisServer,
+    console: ConsoleLog,
 ) -> None:
     server, ai = ai_analysis
     page = desk
@@ -617,9 +642,9 @@ def test_the_ai_path_writes_the_report_from_the_facts(
     results = results_of(page, "score-80.example")
     expect(results).to_be_visible(timeout=45_000)
     expect(results.get_by_text(AI_OVERVIEW)).to_be_visible()
-    expect(
-        results.get_by_text("Written by fake-model-1 from the facts found on your page.")
-    ).to_be_visible()
+    expect(results.get_by_text(AI_NOTE)).to_be_visible()
+    assert "fake-model-1" not in results.inner_text()
+    assert "100/100" not in results.inner_text()
     expect(results.get_by_text("An assistant that answers insurance questions")).to_be_visible()
     expect(results.locator(".score-tile__value").first).to_have_text(
         "80 out of 100", timeout=30_000
@@ -628,4 +653,19 @@ def test_the_ai_path_writes_the_report_from_the_facts(
     # Excellent on the analysis scale (80+), yet below the speed test's 90: 'Fix Now' shows.
     expect(results.get_by_role("link", name="Fix Now")).to_have_count(1)
     assert len(ai.requests) == 1
+    # The customer site has no HTTPS (it is served on loopback over http) and no chat: its AI
+    # readiness cannot be Excellent, whatever the model answered.
+    readiness = results.locator(".score-tile").filter(has_text="AI Readiness")
+    expect(readiness.locator(".score-tile__label")).not_to_have_text("Excellent")
+    with_ai = tile_values(results)
+
+    # The same page on the server without an AI model: the rules write, the scores are the same.
+    open_tool(page, analysis.server, spec)
+    submit(page, spec, "score-80.example", "rules@visitor.example")
+    results = results_of(page, "score-80.example")
+    expect(results.get_by_text(RULES_NOTE)).to_be_visible(timeout=45_000)
+    expect(results.locator(".score-tile__value").first).to_have_text(
+        "80 out of 100", timeout=30_000
+    )
+    assert tile_values(results) == with_ai
     assert console.problems == [], console.problems

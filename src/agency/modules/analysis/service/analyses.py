@@ -107,18 +107,24 @@ NOTE_AI: Final = (
     "The scores come from those facts alone."
 )
 NOTE_RULES: Final = "Based on the facts found on your page and its speed test."
+# Without a speed test (it could not run, or it failed) the note does not name one.
+NOTE_AI_NO_SPEED: Final = (
+    "Written with AI from the facts found on your page. The scores come from those facts alone."
+)
+NOTE_RULES_NO_SPEED: Final = "Based on the facts found on your page."
 # Why, for the admin (kept in the row's `generated_note`, and logged).
 DETAIL_AI: Final = "Written by the AI model {model}."
 DETAIL_NO_AI: Final = "Written by the rules: no AI model is configured."
 DETAIL_AI_FAILED: Final = "Written by the rules: the AI provider failed ({reason})."
 
 
-def visitor_note(generated_by: str | None) -> str | None:
-    """What the page and the e-mail say the report is based on."""
+def visitor_note(generated_by: str | None, *, speed_test: bool = True) -> str | None:
+    """What the page and the e-mail say the report is based on (`speed_test`: one ran or is
+    running beside it)."""
     if generated_by == "ai":
-        return NOTE_AI
+        return NOTE_AI if speed_test else NOTE_AI_NO_SPEED
     if generated_by == "rules":
-        return NOTE_RULES
+        return NOTE_RULES if speed_test else NOTE_RULES_NO_SPEED
     return None
 
 
@@ -303,10 +309,16 @@ async def out(row: Analysis) -> AnalysisOut:
         facts=facts if done else None,
         critical_issues=issues,
         generated_by=_generated_by(row.generated_by) if done else None,
-        generated_note=visitor_note(row.generated_by) if done else None,
+        generated_note=(
+            visitor_note(row.generated_by, speed_test=_measured(speed_test)) if done else None
+        ),
         speed_test=speed_test,
         error=row.error if row.status == FAILED else None,
     )
+
+
+def _measured(test: SpeedTestOut | None) -> bool:
+    return test is not None and test.status != FAILED
 
 
 async def get_admin_analysis(public_id: str) -> AdminAnalysisOut:
@@ -632,7 +644,7 @@ async def run_now(
         facts=written.facts,
         critical_issues=analysis_rules.critical_issues(written.facts, speed, variant),
         generated_by=written.generated_by,
-        generated_note=visitor_note(written.generated_by),
+        generated_note=visitor_note(written.generated_by, speed_test=speed is not None),
         speed_test=None,
         error=None,
         generated_detail=written.detail,
