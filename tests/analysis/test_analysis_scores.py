@@ -76,13 +76,13 @@ def test_a_complete_page_scores_100_and_a_bare_one_next_to_nothing() -> None:
 
 def test_each_fact_adds_its_weight() -> None:
     base = bare().model_copy(update={"scripts": 0, "script_kb": 0, "https": True})
-    assert derive_scores(base, None, "general").strategy == 0
+    assert derive_scores(base, None, "general").strategy == 10  # HTTPS
     with_title = base.model_copy(update={"title": "Smile"})
-    assert derive_scores(with_title, None, "general").strategy == 15
+    assert derive_scores(with_title, None, "general").strategy == 10 + 15
     one_h1 = base.model_copy(update={"h1": ["Smile"]})
     two_h1 = base.model_copy(update={"h1": ["Smile", "Dental"]})
-    assert derive_scores(one_h1, None, "general").strategy == 15
-    assert derive_scores(two_h1, None, "general").strategy == 10
+    assert derive_scores(one_h1, None, "general").strategy == 10 + 15
+    assert derive_scores(two_h1, None, "general").strategy == 10 + 10
     booking = base.model_copy(update={"booking_widgets": ["Calendly"]})
     assert derive_scores(booking, None, "general").funnel == 15
     chat = base.model_copy(update={"chat_widgets": ["Tidio"]})
@@ -163,7 +163,7 @@ def test_labels_80_60_40_and_critical_on_the_technical_page(
 
 def test_the_prompt_names_the_scores_as_the_page_does() -> None:
     assert fact_scores_text(the_issues_page(), "general") == (
-        "Strategy 100/100 (Excellent), Funnel 90/100 (Excellent), AI Readiness 60/100 (Good)"
+        "Strategy 90/100 (Excellent), Funnel 90/100 (Excellent), AI Readiness 60/100 (Good)"
     )
     assert fact_scores_text(bare(), "technical").startswith("Architecture 0/100 (Critical)")
 

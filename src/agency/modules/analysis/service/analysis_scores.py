@@ -6,8 +6,8 @@ model).
 
 Each score adds points for what the facts show (weights below, each table sums to 100):
 - strategy (technical page: Architecture, agency page: Client Value): does the page say what it
-  offers and get found? title, meta description, one main heading, calls to action, structured
-  data, Open Graph, viewport, language;
+  offers, get found and look trustworthy? title, meta description, one main heading, calls to
+  action, structured data, Open Graph, viewport, language, HTTPS;
 - funnel (agency page: Scalability): can a visitor go from interest to contact? calls to
   action, phone, e-mail, form, online booking, chat, analytics; on the technical page the same
   field is Performance: 100 less the page's weight (many or heavy scripts, no viewport, many
@@ -69,15 +69,16 @@ def _points(*parts: tuple[bool, int]) -> int:
 def strategy_score(f: PageFactsOut) -> int:
     return _points(
         (f.title is not None, 15),
-        (f.meta_description is not None, 15),
+        (f.meta_description is not None, 10),
         (len(f.h1) == 1, 15),
         (len(f.h1) > 1, 10),  # headings, but no single main one
         (len(f.calls_to_action) >= 1, 15),
         (len(f.calls_to_action) >= 2, 5),
         (bool(f.structured_data), 10),
-        (f.open_graph, 10),
+        (f.open_graph, 5),
         (f.viewport, 10),
         (f.language is not None, 5),
+        (f.https, 10),  # browsers mark a page without it 'Not secure'
     )
 
 
