@@ -217,19 +217,19 @@ export function AnalysisTool(props: AnalysisToolProps) {
       )}
       {mobileBar &&
         (slow ? (
-          <div className="sticky-cta analysis-bar" role="region" aria-label="Quick action">
+          <section className="sticky-cta analysis-bar" aria-label="Quick action">
             {mobileBar.spots !== null && <p className="sticky-cta__note">{mobileBar.spots}</p>}
             <ButtonLink to="/start" className="sticky-cta__button" size="md">
               Fix My Website Now
             </ButtonLink>
-          </div>
+          </section>
         ) : (
-          <div className="sticky-cta analysis-bar" role="region" aria-label="Quick action">
+          <section className="sticky-cta analysis-bar" aria-label="Quick action">
             <p className="sticky-cta__note">{mobileBar.note}</p>
             <Button type="submit" form={formId} className="sticky-cta__button" size="md" busy={busy} disabled={!hydrated || !filled}>
               {button}
             </Button>
-          </div>
+          </section>
         ))}
     </>
   )

@@ -23,7 +23,7 @@ export function ContentRoiCalculator({ plan }: { plan: RoiPlan | undefined }) {
   const percent = (r: NonNullable<typeof state.result>) => (Number.isNaN(r.roiPercent) ? '–' : formatPercent(r.roiPercent))
   return (
     <div className="calc">
-      <form className="calc__inputs" onSubmit={(e) => e.preventDefault()} aria-label="Your content figures" noValidate>
+      <div className="calc__inputs" role="group" aria-label="Your content figures">
         <Field
           label="Hours you spend on content per week"
           type="number"
@@ -61,7 +61,7 @@ export function ContentRoiCalculator({ plan }: { plan: RoiPlan | undefined }) {
           measured against the price of {plan ? `${plan.name}, ${plan.priceLabel}` : 'your plan'}
           {plan?.oneTime ? ' (one-time, set against the first month)' : ''}.
         </p>
-      </form>
+      </div>
       <div className="calc__results" aria-live="polite" aria-atomic="true">
         <dl className="calc__list">
           <div className="calc__result">

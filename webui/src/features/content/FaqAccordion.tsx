@@ -43,9 +43,10 @@ export function FaqAccordion({ items, defaultOpen = 0 }: FaqAccordionProps) {
                 <ChevronDownIcon size={20} className="faq__chevron" />
               </button>
             </h3>
-            <div id={panelId} role="region" aria-labelledby={buttonId} className="faq__panel" hidden={!isOpen}>
+            {/* A section named by its question is a region: no role needed (html-validate). */}
+            <section id={panelId} aria-labelledby={buttonId} className="faq__panel" hidden={!isOpen}>
               {item.answer}
-            </div>
+            </section>
           </div>
         )
       })}

@@ -72,7 +72,7 @@ export function OnboardingCalculator() {
   const result = onboardingCost(Number(clients), Number(hours), Number(rate))
   return (
     <div className="calc">
-      <form className="calc__inputs" onSubmit={(e) => e.preventDefault()} aria-label="Your onboarding figures">
+      <div className="calc__inputs" role="group" aria-label="Your onboarding figures">
         <NumberInput label="New clients per month" value={clients} onChange={setClients} min={0} max={1000} step={1} suffix="clients" />
         <NumberInput label="Hours of onboarding per client" value={hours} onChange={setHours} min={0} max={200} step={0.5} suffix="hours" />
         <NumberInput label="Hourly cost of your team (€)" value={rate} onChange={setRate} min={0} max={1000} step={1} suffix="€ / hour" />
@@ -80,7 +80,7 @@ export function OnboardingCalculator() {
           Savings assume the automation takes over {Math.round(AUTOMATION_SHARE * 100)}% of the manual steps (forms, welcome
           e-mails, access requests and kick-off scheduling). Your own figures may differ.
         </p>
-      </form>
+      </div>
       <div className="calc__results" aria-live="polite" aria-atomic="true">
         <dl className="calc__list">
           <div className="calc__result">

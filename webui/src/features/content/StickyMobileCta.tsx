@@ -20,7 +20,7 @@ export interface StickyMobileCtaProps {
 export function StickyMobileCta({ to, label, note, noteClaim }: StickyMobileCtaProps) {
   const claimed = noteClaim ? claimText(noteClaim) : null
   return (
-    <div className="sticky-cta" role="region" aria-label="Quick action">
+    <section className="sticky-cta" aria-label="Quick action">
       {claimed !== null && noteClaim && (
         <p className="sticky-cta__note" {...claimAttrs(noteClaim)}>
           {claimed}
@@ -34,6 +34,6 @@ export function StickyMobileCta({ to, label, note, noteClaim }: StickyMobileCtaP
       <ButtonLink to={to} className="sticky-cta__button" size="md">
         {label}
       </ButtonLink>
-    </div>
+    </section>
   )
 }
