@@ -90,6 +90,26 @@ describe('dashboard shell', () => {
     expect(within(screen.getByRole('button', { name: /user menu$/i })).getByTestId('avatar-letter')).toHaveAttribute('data-initial', 'Z')
   })
 
+  it('shows the first name beside the avatar, and without a name the avatar alone (no cut-off e-mail)', async () => {
+    mockSignedIn()
+    const { unmount } = renderApp('/dashboard')
+    await screen.findByRole('heading', { level: 1, name: /^Welcome back/ })
+    const named = screen.getByRole('button', { name: 'Ada, user menu' })
+    expect(named.querySelector('.user-menu__first')).toHaveTextContent('Ada')
+    unmount()
+
+    mockSignedIn({ ...testUser, first_name: '', last_name: '', email: 'a.very.long.address@example-company.eu' })
+    renderApp('/dashboard')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome back' })).toBeInTheDocument()
+    const button = screen.getByRole('button', { name: 'User menu' })
+    expect(button.querySelector('.user-menu__first')).toBeNull()
+    expect(within(button).queryByText(/@/)).not.toBeInTheDocument()
+    // The full address is in the open menu, where it wraps.
+    await userEvent.click(button)
+    expect(screen.getAllByText('a.very.long.address@example-company.eu')).toHaveLength(1)
+    expect(screen.getByText('a.very.long.address@example-company.eu')).toHaveClass('user-menu__email')
+  })
+
   it('shows the avatar image with alt text, and the letter when it cannot load', async () => {
     mockSignedIn({ ...testUser, avatar_url: 'https://img.example/ada.png' })
     renderApp('/dashboard')

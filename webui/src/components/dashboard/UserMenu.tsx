@@ -79,7 +79,8 @@ export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
         <div className="user-menu__who">
           <Avatar user={user} size="lg" />
           <div className="user-menu__who-text">
-            <p className="user-menu__name">{name}</p>
+            {/* Without a name the address is said once, not as the name too. */}
+            {name !== user.email && <p className="user-menu__name">{name}</p>}
             <p className="user-menu__email">{user.email}</p>
           </div>
         </div>
