@@ -284,6 +284,7 @@ NOT_FROM_REQUESTS = {
     (Article, "language"),
     (Article, "call_to_action"),
     (Article, "cover_key"),
+    (Article, "body_format"),
     # The article manager's AI generations.
     (Generation, "public_id"),
     (Generation, "kind"),
