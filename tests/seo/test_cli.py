@@ -78,10 +78,13 @@ def test_articles_commands(
     assert "1 article(s)" in agency("list", "-q", "GUIDE").stdout
 
     with sqlite3.connect(tmp_path / "data" / "agency.db") as database:
-        content, keywords, created_by = database.execute(
-            "SELECT content, keywords, created_by FROM seo_articles WHERE slug = 'a-guide'"
+        content, keywords, created_by, body_format, source = database.execute(
+            "SELECT content, keywords, created_by, body_format, source FROM seo_articles"
+            " WHERE slug = 'a-guide'"
         ).fetchone()
     assert "<strong>world</strong>" in content and "<script" not in content
+    # Imported as Markdown: the editor opens it as written.
+    assert body_format == "markdown" and "**world**" in source
     assert json.loads(keywords) == ["a", "b"] and created_by is None
 
     # The AI's failures are a red message and exit code 1.

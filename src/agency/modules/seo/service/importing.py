@@ -10,7 +10,8 @@
 
 Front matter is the usual YAML subset: `key: value` lines, values optionally quoted, lists as
 `[a, b]`, `a, b` or `- a` lines below the key. Without a title the body's first `# Heading` is
-the title (and leaves the body). The body is rendered to HTML here and sanitised by the blog.
+the title (and leaves the body). The draft is saved in Markdown (the editor opens it so); the
+blog renders it and sanitises the result.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from agency.modules.seo.service import answers
 
 META_DESCRIPTION_MAX = 300  # the blog's column
 SLUG_MAX = 200
+SOURCE_MAX = 100_000  # the blog's ArticleIn.source limit
 KEYWORDS_MAX = 20
 MSG_NO_TITLE = (
     "The file has no title: add 'title: ...' to its front matter or start it with '# Title'."
 )
 MSG_TOO_LONG = f"The article is too long: at most {answers.CONTENT_MAX:,} characters of HTML."
+MSG_SOURCE_LONG = f"The article is too long: at most {SOURCE_MAX:,} characters of Markdown."
 MSG_FRONT_MATTER = "The front matter is not closed: add a line '---' after it."
 
 _markdown = MarkdownIt("commonmark", {"typographer": True}).enable(["table", "strikethrough"])
@@ -128,13 +131,19 @@ def article_from_markdown(text: str) -> ArticleIn:
         limit=KEYWORDS_MAX,
         item_max=answers.KEYWORD_MAX,
     )
-    content = answers.clean_lines(_markdown.render(answers.clean_lines(body)))
+    source = answers.clean_lines(body).strip("\n")
+    content = answers.clean_lines(_markdown.render(source))
+    if len(source) > SOURCE_MAX:
+        raise ValidationFailed(MSG_SOURCE_LONG, fields={"source": MSG_SOURCE_LONG})
     if len(content) > answers.CONTENT_MAX:
         raise ValidationFailed(MSG_TOO_LONG, fields={"content": MSG_TOO_LONG})
+    # Saved as Markdown: the editor opens it in Markdown, the blog renders the same way.
     return ArticleIn(
         title=title,
         slug=answers.clean_line(matter.text("slug"), SLUG_MAX),
         meta_description=description,
         keywords=keywords,
         content=content,
+        body_format="markdown",
+        source=source,
     )
