@@ -22,7 +22,7 @@ export interface NewWebsiteProps {
 /**
  * "New Website": straight to the website plans, or, for a customer whose subscription runs,
  * first a note in place that a new website starts a second subscription, with "See website
- * plans" and "Cancel".
+ * plans" and "Cancel" (Escape closes it too).
  */
 export function NewWebsite({ subscription, planName, look = 'button', size, className, children }: NewWebsiteProps) {
   const [asking, setAsking] = useState(false)
@@ -34,6 +34,14 @@ export function NewWebsite({ subscription, planName, look = 'button', size, clas
     if (asking) note.current?.focus()
     else if (wasAsking.current) opener.current?.focus()
     wasAsking.current = asking
+  }, [asking])
+  useEffect(() => {
+    if (!asking) return
+    const close = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setAsking(false)
+    }
+    document.addEventListener('keydown', close)
+    return () => document.removeEventListener('keydown', close)
   }, [asking])
 
   if (!isActive(subscription)) {
@@ -49,7 +57,14 @@ export function NewWebsite({ subscription, planName, look = 'button', size, clas
   }
   const name = planName ?? subscription.plan_name
   const notice = (
-    <div ref={note} id={noteId} className="new-site-note card" role="group" aria-label="A new website" tabIndex={-1}>
+    <div
+      ref={note}
+      id={noteId}
+      className="new-site-note card"
+      role="group"
+      aria-label="A new website"
+      tabIndex={-1}
+    >
       <p className="new-site-note__text">{secondSubscriptionText(name)}</p>
       <div className="new-site-note__actions">
         <ButtonLink to={NEW_WEBSITE_PATH} size="sm">

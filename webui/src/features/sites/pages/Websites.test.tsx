@@ -170,6 +170,9 @@ describe('/dashboard/websites: going live, removing and a new website for a subs
     await userEvent.click(within(note).getByRole('button', { name: 'Cancel' }))
     expect(screen.queryByRole('group', { name: 'A new website' })).toBeNull()
     expect(button).toHaveFocus()
+    await userEvent.click(button)
+    await userEvent.keyboard('{Escape}')
+    expect(screen.queryByRole('group', { name: 'A new website' })).toBeNull()
     // The dashed tile says the same.
     await userEvent.click(screen.getByRole('button', { name: 'Create a new website' }))
     expect(screen.getByRole('group', { name: 'A new website' })).toHaveTextContent('starts a second subscription')
