@@ -273,6 +273,7 @@ def test_every_token_is_filled_and_the_meta_tag_carries_the_same_values(tmp_path
         "contentEnginePlans": DETAILS.content_engine_plans,
         "claims": {},
         "brandName": "agency",
+        "ugcSampleVideo": None,
     }
 
 

@@ -105,6 +105,9 @@ OWN_KEYS = {
         "pages_dir",
         "urgency_claims",
         "claims_file",
+        "ugc_sample_video",
+        "ugc_sample_poster",
+        "ugc_sample_captions",
     },
 }
 NET_KEYS = {"ai_api_key", "ai_base_url", "ai_model", "ai_timeout", "ai_max_retries"}

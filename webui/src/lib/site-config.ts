@@ -31,6 +31,9 @@ export interface SiteConfig {
   claims: Readonly<Record<string, string>>
   /** The name the site trades under (AGENCY_BRAND_NAME), e.g. in the footer's copyright. */
   brandName: string
+  /** /ugc-force's self-hosted sample video, its poster and its captions (WebVTT, "" for none)
+   * (AGENCY_UGC_SAMPLE_VIDEO, _POSTER, _CAPTIONS), or null: the page shows its phone frame. */
+  ugcSampleVideo: { src: string; poster: string; captions: string } | null
 }
 
 /** Tokens the server substitutes in prerendered HTML (letters and underscores only, so they
@@ -63,6 +66,7 @@ export const DEV_SITE_CONFIG: SiteConfig = {
   // without it shows no claim at all.
   claims: import.meta.env.PROD ? {} : DEFAULT_CLAIMS,
   brandName: 'agency',
+  ugcSampleVideo: null,
 }
 
 /** Token of a claim's text in prerendered HTML (content/service/claims.py fills it). */
@@ -78,6 +82,8 @@ const PRERENDER_CONFIG: SiteConfig = {
   // Every claim is rendered (as its token); the server cuts those that are off.
   claims: new Proxy({}, { get: (_target, key) => (typeof key === 'string' ? claimToken(key) : undefined) }),
   brandName: SITE_TOKENS.brandName,
+  // The prerendered page shows the phone frame; the configured video replaces it on hydration.
+  ugcSampleVideo: null,
 }
 
 function readMeta(): SiteConfig {

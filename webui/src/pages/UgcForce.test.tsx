@@ -1,12 +1,52 @@
 import { screen, within } from '@testing-library/react'
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { mockLanding, renderLanding, startHrefs } from '@test/landing'
 import { resetCatalogueCache } from '../features/catalogue'
+import { resetSiteConfigForTests } from '../lib/site-config'
 
 beforeEach(() => resetCatalogueCache())
 
 const pricing = () => within(document.getElementById('pricing') as HTMLElement)
 const card = (name: string) => within(pricing().getByRole('heading', { level: 3, name }).closest('.price-card') as HTMLElement)
+
+afterEach(() => {
+  document.head.querySelectorAll('meta[name="agency-site"]').forEach((meta) => meta.remove())
+  resetSiteConfigForTests()
+})
+
+/** The page as the server sends it with a sample video configured. */
+function withSampleVideo(src: string, poster: string, captions = '') {
+  const meta = document.createElement('meta')
+  meta.name = 'agency-site'
+  meta.content = JSON.stringify({ ugcSampleVideo: { src, poster, captions } })
+  document.head.append(meta)
+  resetSiteConfigForTests()
+}
+
+describe('/ugc-force sample video', () => {
+  it('shows the configured video with its poster, fetched only on play', async () => {
+    mockLanding()
+    withSampleVideo('/media/ugc-sample.mp4', '/media/ugc-sample.webp', '/media/ugc-sample.vtt')
+    await renderLanding('/ugc-force')
+    const video = (await screen.findByLabelText('Sample UGC video')) as HTMLVideoElement
+    expect(video.tagName).toBe('VIDEO')
+    expect(video).toHaveAttribute('preload', 'none')
+    expect(video).toHaveAttribute('poster', '/media/ugc-sample.webp')
+    expect(video).toHaveAttribute('controls')
+    expect(video.querySelector('source')).toHaveAttribute('src', '/media/ugc-sample.mp4')
+    expect(video.querySelector('source')).toHaveAttribute('type', 'video/mp4')
+    expect(video.querySelector('track')).toHaveAttribute('src', '/media/ugc-sample.vtt')
+    expect(video.closest('[aria-hidden="true"]')).toBeNull()
+    expect(document.querySelector('.phone-mock__play')).toBeNull()
+  })
+
+  it('shows the phone frame when no video is configured', async () => {
+    mockLanding()
+    await renderLanding('/ugc-force')
+    expect(document.querySelector('.phone-mock__play')).not.toBeNull()
+    expect(document.querySelector('video')).toBeNull()
+  })
+})
 
 describe('/ugc-force', () => {
   it('has one h1 and a how-it-works section', async () => {

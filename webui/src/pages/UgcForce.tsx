@@ -20,6 +20,8 @@ import {
 import { PlanTiers } from '../features/catalogue'
 import { ButtonLink } from '../components/ui/Button'
 import { Section } from '../components/ui/Section'
+import { useHydrated } from '../lib/forms'
+import { siteConfig } from '../lib/site-config'
 
 const TYPE = 'ugc'
 const PLANS = ['starter-clip', 'conversion-bundle', 'scaling-stack', 'custom-campaign'] as const
@@ -58,6 +60,52 @@ const faq: FaqItem[] = [
   },
 ]
 
+/**
+ * The hero's sample video in a phone frame: the configured self-hosted video
+ * (`ugcSampleVideo`, settings `ugc_sample_video` and `ugc_sample_poster`) with its poster,
+ * fetched only when the visitor plays it (`preload="none"`); without one, the frame shows a
+ * still mock-up. The prerendered page has the mock-up; the video takes its place on hydration
+ * (same box, no layout shift).
+ */
+function SampleVideo() {
+  // Null while hydrating the prerendered mock-up, then the configured video.
+  const video = useHydrated() ? siteConfig().ugcSampleVideo : null
+  const tag = (
+    <p className="hero-visual__tag">
+      <ClockIcon size={16} />
+      Delivered from 48h
+    </p>
+  )
+  if (video) {
+    return (
+      <div className="phone-mock">
+        <div className="phone-mock__screen">
+          {/* eslint-disable-next-line jsx-a11y/media-has-caption -- the captions track is there when the operator configures one (ugc_sample_captions) */}
+          <video className="phone-mock__video" controls preload="none" playsInline poster={video.poster} width={270} height={480} aria-label="Sample UGC video">
+            <source src={video.src} type={video.src.toLowerCase().endsWith('.webm') ? 'video/webm' : 'video/mp4'} />
+            {video.captions && <track kind="captions" src={video.captions} srcLang="en" label="English" default />}
+          </video>
+        </div>
+        {tag}
+      </div>
+    )
+  }
+  return (
+    <div className="phone-mock" aria-hidden="true">
+      <div className="phone-mock__screen">
+        <span className="phone-mock__play">
+          <VideoIcon size={36} />
+        </span>
+        <p className="phone-mock__caption">“I didn’t expect it to work this well…”</p>
+        <div className="phone-mock__bar">
+          <span />
+        </div>
+      </div>
+      {tag}
+    </div>
+  )
+}
+
 export default function UgcForcePage() {
   return (
     <>
@@ -76,23 +124,7 @@ export default function UgcForcePage() {
             </ButtonLink>
           </>
         }
-        aside={
-          <div className="phone-mock" aria-hidden="true">
-            <div className="phone-mock__screen">
-              <span className="phone-mock__play">
-                <VideoIcon size={36} />
-              </span>
-              <p className="phone-mock__caption">“I didn’t expect it to work this well…”</p>
-              <div className="phone-mock__bar">
-                <span />
-              </div>
-            </div>
-            <p className="hero-visual__tag">
-              <ClockIcon size={16} />
-              Delivered from 48h
-            </p>
-          </div>
-        }
+        aside={<SampleVideo />}
       />
 
       <Section aria-labelledby="why-title">

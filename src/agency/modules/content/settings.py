@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from agency.core.text import valid_email
 from agency.modules.legal.api import LegalSettings
@@ -52,6 +52,22 @@ class ContentSettings(LegalSettings):
         "and each client logo, every one replaceable or switched off) over the bundled "
         "`config/claims.toml`, the specs' wording. Empty: the bundled one.",
     )
+    ugc_sample_video: str = Field(
+        default="",
+        description="Sample video on /ugc-force: the URL path of a self-hosted MP4 or WebM "
+        "file (e.g. `/media/ugc-sample.mp4`), loaded only when the visitor plays it. Empty: "
+        "the page shows its phone frame instead. Needs `ugc_sample_poster`.",
+    )
+    ugc_sample_poster: str = Field(
+        default="",
+        description="The still image shown before the sample video plays: the URL path of a "
+        "self-hosted JPEG, PNG, WebP or AVIF file (e.g. `/media/ugc-sample.webp`).",
+    )
+    ugc_sample_captions: str = Field(
+        default="",
+        description="Captions of the sample video, a self-hosted WebVTT file by URL path "
+        "(e.g. `/media/ugc-sample.vtt`). Empty: none (give them when the video speaks).",
+    )
     pages_dir: Path | None = Field(
         default=None,
         description="Folder with the Markdown of /faq, /about, /contact, /careers, /privacy, "
@@ -86,3 +102,44 @@ class ContentSettings(LegalSettings):
         if any(c in value for c in "\"'<> \\"):
             raise ValueError("must not contain quotes, spaces, angle brackets or backslashes")
         return value
+
+    @field_validator("ugc_sample_video")
+    @classmethod
+    def _check_ugc_sample_video(cls, value: str) -> str:
+        return media_path(value, VIDEO_TYPES)
+
+    @field_validator("ugc_sample_poster")
+    @classmethod
+    def _check_ugc_sample_poster(cls, value: str) -> str:
+        return media_path(value, POSTER_TYPES)
+
+    @field_validator("ugc_sample_captions")
+    @classmethod
+    def _check_ugc_sample_captions(cls, value: str) -> str:
+        return media_path(value, (".vtt",))
+
+    @model_validator(mode="after")
+    def _poster_with_video(self) -> ContentSettings:
+        if self.ugc_sample_video and not self.ugc_sample_poster:
+            raise ValueError(
+                "ugc_sample_video needs ugc_sample_poster: the image shown before it plays"
+            )
+        return self
+
+
+VIDEO_TYPES = (".mp4", ".webm")
+POSTER_TYPES = (".jpg", ".jpeg", ".png", ".webp", ".avif")
+_MEDIA_PATH = re.compile(r"^(/[A-Za-z0-9._~-]+)+$")
+
+
+def media_path(value: str, suffixes: tuple[str, ...]) -> str:
+    """A self-hosted file's URL path on this site ("" for none): `/dir/name.ext` of letters,
+    digits and `._~-`, with one of `suffixes`; never another site's address."""
+    value = value.strip()
+    if not value:
+        return value
+    if not _MEDIA_PATH.match(value) or "/../" in value + "/" or "/./" in value + "/":
+        raise ValueError("must be a path on this site such as /media/ugc-sample.mp4")
+    if not value.lower().endswith(suffixes):
+        raise ValueError(f"must end in {', '.join(suffixes)}")
+    return value

@@ -139,6 +139,10 @@ class SiteDetails:
     claims: dict[str, str] = field(default_factory=dict)
     # The name the site trades under (the legal module's brand_name): the footer's copyright.
     brand_name: str = "agency"
+    # /ugc-force's sample video and its poster (URL paths), or "" for the phone frame.
+    ugc_sample_video: str = ""
+    ugc_sample_poster: str = ""
+    ugc_sample_captions: str = ""
 
     @classmethod
     def from_settings(cls, settings: ContentSettings) -> SiteDetails:
@@ -152,6 +156,9 @@ class SiteDetails:
             seller=legal_api.placeholders(settings),
             claims=claims.load(settings.claims_file, urgency=settings.urgency_claims),
             brand_name=settings.brand_name,
+            ugc_sample_video=settings.ugc_sample_video,
+            ugc_sample_poster=settings.ugc_sample_poster,
+            ugc_sample_captions=settings.ugc_sample_captions,
         )
 
     def client_json(self) -> str:
@@ -166,6 +173,15 @@ class SiteDetails:
                 "contentEnginePlans": self.content_engine_plans,
                 "claims": self.claims,
                 "brandName": self.brand_name,
+                "ugcSampleVideo": (
+                    {
+                        "src": self.ugc_sample_video,
+                        "poster": self.ugc_sample_poster,
+                        "captions": self.ugc_sample_captions,
+                    }
+                    if self.ugc_sample_video
+                    else None
+                ),
             },
             separators=(",", ":"),
         )
