@@ -84,14 +84,16 @@ def check_all(page: Page, base: str, paths: list[str]) -> list[str]:
 def public_paths() -> list[str]:
     routes = json.loads((web_dir() / "routes.json").read_text())
     spa = [p for p in routes["spa"] if ":" not in p and not p.startswith("/dashboard")]
-    return [*routes["prerendered"], *spa]
+    # The order form for each kind of package (its plans, fields and summary differ).
+    kinds = [p for p in routes.get("templates", {}) if p.startswith("/start?type=")]
+    return [*routes["prerendered"], *spa, *kinds]
 
 
 def test_every_public_page_fits_a_phone(
     phone: Page, live_server: LiveServer, console: ConsoleLog
 ) -> None:
     paths = public_paths()
-    assert "/lead-generation" in paths and "/start" in paths
+    assert {"/lead-generation", "/start", "/start?type=ai"} <= set(paths)
     assert check_all(phone, live_server.url, paths) == []
 
 
