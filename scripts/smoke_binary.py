@@ -9,7 +9,7 @@
    notification is mailed to the agency, a password reset whose e-mail arrives with a link that
    works, a newsletter opt-in (a lead form with its box ticked) that reaches Kit, a speed test
    run by the binary's job runner whose report is mailed, and `agency speedtest` run from the
-   binary.
+   binary; a blog cover image uploaded as WebP, resized by the binary's Pillow and served.
 
 Usage (from the repository root, with the venv's python: the fakes need the dev packages):
     .venv/bin/python scripts/smoke_binary.py dist/agency
@@ -197,6 +197,17 @@ def run_unconfigured(binary: Path) -> None:
             raise SmokeFailure(f"{exc}\n{server.log_tail()}") from None
         finally:
             server.stop()
+
+
+def webp_image(width: int, height: int) -> bytes:
+    """A WebP image of the given size (made with the venv's Pillow)."""
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), (30, 90, 160)).save(buffer, format="WEBP")
+    return buffer.getvalue()
 
 
 def api(client: Any, method: str, path: str, body: Any = None, expect: int = 200) -> Any:
@@ -452,6 +463,34 @@ def run_configured(binary: Path) -> None:
                 output = server.run("speedtest", "score-77.example", "--json")
                 if json.loads(output).get("score") != 77:
                     raise SmokeFailure(f"agency speedtest printed:\n{output}")
+
+            with step("a blog cover (WebP) is resized by the bundled Pillow and served"):
+                server.run("users", "set-role", BUYER["email"], "admin")
+                article = api(
+                    client,
+                    "POST",
+                    "/api/admin/articles",
+                    {"title": "Smoke cover", "body_format": "html", "content": "<p>x</p>"},
+                    expect=201,
+                )
+                response = client.post(
+                    f"/api/admin/blog/articles/{article['id']}/cover",
+                    files={"file": ("cover.webp", webp_image(1600, 900), "image/webp")},
+                    headers=CSRF,
+                )
+                if response.status_code != 200:
+                    raise SmokeFailure(
+                        f"the upload answered {response.status_code}: {response.text}"
+                    )
+                cover = response.json()["cover"]
+                urls = [part.split(" ")[0] for part in cover["srcset"].split(", ")]
+                if len(urls) != 3 or (cover["width"], cover["height"]) != (1440, 810):
+                    raise SmokeFailure(f"the cover is {cover}")
+                for url in urls:
+                    image = client.get(url)
+                    if image.status_code != 200 or image.headers["content-type"] != "image/webp":
+                        raise SmokeFailure(f"{url} answered {image.status_code}")
+            print(f"      {len(urls)} sizes stored and served")
         except (SmokeFailure, httpx.HTTPError) as exc:
             raise SmokeFailure(f"{exc}\n{server.log_tail()}") from None
         finally:

@@ -26,7 +26,7 @@ from agency.core.web import (
     unsubscribe,
 )
 from agency.core.web.openapi import AgencyOpenAPIProvider
-from agency.core.web.requests import JsonRequest
+from agency.core.web.requests import request_class
 from agency.core.web.security import security_headers
 from agency.core.web.site import SiteFiles, StaticSite
 from agency.registry import MODULES
@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 # Paths the static layer never answers: they belong to Quart.
 SERVER_PATHS = ("/api/", "/api", "/openapi.json")
 MAX_BODY_BYTES = 1024 * 1024
+# A POST to a module's upload path (`Module.uploads`: the blog's cover image) may be larger.
+MAX_UPLOAD_BODY_BYTES = 8 * 1024 * 1024
 # On shutdown, running jobs get this long to finish before they are put back in the queue.
 STOP_GRACE_SECONDS = 10.0
 
@@ -52,7 +54,9 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module[Any]] 
     # One list for Quart's answers and the static site's files.
     common_headers = security_headers(https=settings.served_over_https, frame_origins=frame_origins)
     app = Quart("agency")
-    app.request_class = JsonRequest  # a body that is not JSON is a 400, never a 500
+    # A body that is not JSON is a 400, never a 500; upload paths take a larger body.
+    uploads = [path for m in modules for path in m.uploads]
+    app.request_class = request_class(uploads, MAX_UPLOAD_BODY_BYTES)
     app.config.update(
         SECRET_KEY=settings.effective_secret_key(),
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
@@ -77,6 +81,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module[Any]] 
         settings,
         # Mail providers' one-click unsubscribe posts a form, without our header (RFC 8058).
         csrf_exempt=[mail.UNSUBSCRIBE_PATH, *(path for m in modules for path in m.csrf_exempt)],
+        csrf_uploads=uploads,
         static_headers=common_headers,
     )
     app.register_blueprint(core_blueprint)

@@ -7,7 +7,9 @@ from __future__ import annotations
 import html
 import io
 import json
+import random
 import re
+import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,6 +19,7 @@ from hypothesis import strategies as st
 from PIL import Image
 from werkzeug.datastructures import FileStorage
 
+from agency.app import MAX_UPLOAD_BODY_BYTES
 from agency.core.errors import ValidationFailed
 from agency.modules.auth.models import Profile
 from agency.modules.auth.service.profile import MSG_BIO_LONG, clean_bio
@@ -25,6 +28,8 @@ from agency.modules.blog.service import covers
 from agency.modules.blog.service.public import rank_related
 from tests.blog.conftest import BASE_URL, article, at
 from tests.helpers.http import HEADERS, call
+
+DC = "http://purl.org/dc/elements/1.1/"
 
 
 def image_bytes(fmt: str, size: tuple[int, int] = (1600, 900), mode: str = "RGB") -> bytes:
@@ -107,9 +112,30 @@ async def test_a_too_big_file_is_refused(admin: Any) -> None:
     response = await upload(admin, saved.id, b"\xff\xd8\xff" + b"\0" * covers.MAX_BYTES)
     assert response.status_code == 400
     assert (await response.get_json())["error"]["message"] == covers.MSG_TOO_BIG
-    # Past the app's request limit the server refuses it before reading it.
-    response = await upload(admin, saved.id, b"\0" * (2 * 1024 * 1024))
+    # Past the upload paths' request limit the server refuses it without reading it all.
+    response = await upload(admin, saved.id, b"\0" * (MAX_UPLOAD_BODY_BYTES + 1))
     assert response.status_code == 413
+    # Every other route keeps the app's 1 MiB limit, also for a body just under 8 MiB.
+    response = await admin.post(
+        "/api/admin/articles",
+        data=b"{" + b" " * (2 * 1024 * 1024) + b"}",
+        headers={**HEADERS, "Content-Type": "application/json"},
+    )
+    assert response.status_code == 413
+
+
+async def test_a_cover_of_several_megabytes_is_taken(admin: Any) -> None:
+    """An upload over the app's 1 MiB request limit, under the cover's 8 MB."""
+    noise = Image.frombytes("RGB", (1200, 900), bytes(random.Random(7).randbytes(1200 * 900 * 3)))
+    buffer = io.BytesIO()
+    noise.save(buffer, format="PNG")
+    data = buffer.getvalue()
+    assert 2 * 1024 * 1024 < len(data) < covers.MAX_BYTES
+    saved = await article()
+    response = await upload(admin, saved.id, data, name="noise.png")
+    assert response.status_code == 200, await response.get_data()
+    cover = (await response.get_json())["cover"]
+    assert (cover["width"], cover["height"]) == (1200, 900)
 
 
 async def test_only_an_admin_uploads_and_only_from_the_web_ui(
@@ -124,6 +150,47 @@ async def test_only_an_admin_uploads_and_only_from_the_web_ui(
     )
     assert refused.status_code == 403  # without the web UI's header (the CSRF guard)
     assert (await upload(admin, 999_999, image_bytes("JPEG"))).status_code == 404
+
+
+async def test_a_cross_site_upload_is_refused_and_only_the_cover_route_takes_a_form(
+    admin: Any, web: Any
+) -> None:
+    """The CSRF guard (in front of the app, so before signing in counts) lets a multipart body
+    through on the cover upload alone, and there only from the same site with the web UI's
+    header; every other route still asks for JSON. Through httpx, which sends the body's
+    Content-Length as a browser does."""
+    saved = await article()
+
+    def form() -> dict[str, tuple[str, bytes, str]]:
+        return {"file": ("a.jpg", image_bytes("JPEG", (300, 300)), "image/jpeg")}
+
+    cover = f"/api/admin/blog/articles/{saved.id}/cover"
+    for headers, reason in (
+        ({**HEADERS, "Sec-Fetch-Site": "cross-site"}, "Cross-site requests are not allowed."),
+        ({**HEADERS, "Origin": "https://evil.example"}, "Cross-site requests are not allowed."),
+        ({"Sec-Fetch-Site": "same-origin"}, "Missing X-Agency-Request header."),
+    ):
+        refused = await web.post(cover, files=form(), headers=headers)
+        assert refused.status_code == 403, headers
+        assert refused.json()["error"] == {"code": "csrf_failed", "message": reason}
+    # A plain form post (what a cross-site HTML form sends) is not an upload.
+    refused = await web.post(cover, data={"file": "x"}, headers=HEADERS)
+    assert refused.status_code == 403
+    assert refused.json()["error"]["message"] == "Requests must be sent as JSON."
+    # Same site with the header: past the guard (then the route asks for a signed-in admin).
+    assert (await web.post(cover, files=form(), headers=HEADERS)).status_code == 401
+    for method, path in (
+        ("PATCH", f"/api/admin/blog/articles/{saved.id}"),
+        ("PUT", f"/api/admin/articles/{saved.id}"),
+        ("POST", "/api/admin/articles"),
+        ("POST", f"{cover}/more"),
+        ("DELETE", cover),
+    ):
+        refused = await web.request(method, path, files=form(), headers=HEADERS)
+        assert refused.status_code == 403, (method, path)
+        assert refused.json()["error"]["message"] == "Requests must be sent as JSON."
+    assert (await Article.get(id=saved.id)).cover_key is None
+    assert (await upload(admin, saved.id, image_bytes("JPEG"))).status_code == 200
 
 
 async def test_removing_the_cover_deletes_its_files(admin: Any, web: Any) -> None:
@@ -180,6 +247,15 @@ async def test_the_article_page_shows_author_call_to_action_related_and_cover(
     listing = (await web.get("/blog")).text
     assert 'class="blog-card__cover"' in listing
 
+    # The admin API names the same author (the manager's list and one article).
+    author = {"name": "Anna Admin", "bio": "Builds fast sites."}
+    status, one = await call(admin, "get", f"/api/admin/articles/{main.id}")
+    assert status == 200 and one["author"] == author
+    status, listed = await call(admin, "get", "/api/admin/articles")
+    assert [a["author"] for a in listed["articles"] if a["id"] == main.id] == [author]
+    status, moved = await call(admin, "post", f"/api/admin/articles/{main.id}/draft")
+    assert status == 200 and moved["author"] == author, moved
+
 
 async def test_a_german_article_is_served_with_lang_de(admin: Any, web: Any) -> None:
     status, created = await call(
@@ -196,6 +272,15 @@ async def test_a_german_article_is_served_with_lang_de(admin: Any, web: Any) -> 
         admin, "put", f"/api/admin/articles/{created['id']}", {"title": "x", "language": "fr"}
     )
     assert status == 400
+    # The feed: the channel is the (English) blog's; each item says its own language.
+    await article("Fast sites in English", published_at=at(2))
+    feed = ET.fromstring((await web.get("/blog/rss.xml")).content)
+    assert feed.findtext("channel/language") == "en"
+    languages = {
+        item.findtext("title"): item.findtext(f"{{{DC}}}language")
+        for item in feed.findall("channel/item")
+    }
+    assert languages == {"Schnelle Websites": "de", "Fast sites in English": "en"}
 
 
 async def test_the_profile_bio_is_saved_kept_and_limited(customer: Any) -> None:

@@ -106,6 +106,9 @@ class Module(Generic[S]):
     job_options: given the settings, how some of those kinds run (`JobOptions`: a limit per
         process, a limit per machine, a lease).
     csrf_exempt: API paths that accept requests without the CSRF guard (payment webhooks).
+    uploads: API paths of file uploads (`*` for one path segment: "/api/x/*/file"), where a
+        POST may send `multipart/form-data` instead of JSON; the rest of the CSRF guard (same
+        site, the `X-Agency-Request` header) still applies.
     user_data: how to export and erase what this module holds about a user.
     prepare: runs in `agency serve` after the migrations, before the workers start (loads
         default data on a fresh install).
@@ -137,6 +140,7 @@ class Module(Generic[S]):
     settings_job_handlers: Callable[[S], Mapping[str, JobHandler]] | None = None
     job_options: Callable[[S], Mapping[str, JobOptions]] | None = None
     csrf_exempt: tuple[str, ...] = ()
+    uploads: tuple[str, ...] = ()
     user_data: UserData | None = None
     prepare: Callable[[], Awaitable[object]] | None = None
     check_settings: SettingsCheck[S] | None = None

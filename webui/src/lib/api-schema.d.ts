@@ -109,7 +109,7 @@ export interface paths {
   "/api/admin/blog/articles/{article_id}/cover": {
     /**
      * Upload the article's cover image: multipart/form-data, the image in the field `file`
-     * @description (JPEG, PNG or WebP, at most 1 MB, at least 200 x 200 px). It is resized to 480, 960 and
+     * @description (JPEG, PNG or WebP, at most 8 MB, at least 200 x 200 px). It is resized to 480, 960 and
      * 1440 px wide (never enlarged) and replaces the article's cover; the alt text stays.
      * 400 with a message for anything else.
      */
@@ -3241,7 +3241,7 @@ export interface operations {
   };
   /**
    * Upload the article's cover image: multipart/form-data, the image in the field `file`
-   * @description (JPEG, PNG or WebP, at most 1 MB, at least 200 x 200 px). It is resized to 480, 960 and
+   * @description (JPEG, PNG or WebP, at most 8 MB, at least 200 x 200 px). It is resized to 480, 960 and
    * 1440 px wide (never enlarged) and replaces the article's cover; the alt text stays.
    * 400 with a message for anything else.
    */

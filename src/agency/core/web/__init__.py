@@ -218,6 +218,7 @@ def install_request_layer(
     settings: Settings,
     csrf_exempt: Iterable[str],
     static_headers: Sequence[tuple[str, str]],
+    csrf_uploads: Iterable[str] = (),
 ) -> None:
     """Puts `core.web.request_layer` in front of Quart, and Quart's cookie session behind a check.
     `static_headers`: what every response carries (`security.security_headers`)."""
@@ -229,6 +230,7 @@ def install_request_layer(
         access_log=settings.access_log,
         https_site=settings.served_over_https,
         csrf_exempt=list(csrf_exempt),
+        csrf_uploads=list(csrf_uploads),
     )
 
 

@@ -67,6 +67,7 @@ class RequestLayer:
         access_log: bool,
         https_site: bool,
         csrf_exempt: Sequence[str] = (),
+        csrf_uploads: Sequence[str] = (),
     ) -> None:
         self.app = app
         self.static_headers = [(n.lower().encode(), v.encode()) for n, v in static_headers]
@@ -74,6 +75,7 @@ class RequestLayer:
         self.access_log = access_log
         self.https_site = https_site
         self.csrf_exempt = tuple(csrf_exempt)
+        self.csrf_uploads = tuple(csrf_uploads)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -123,6 +125,7 @@ class RequestLayer:
             has_body=_declared_length(headers.get("Content-Length")) > 0
             or "Transfer-Encoding" in headers,
             exempt=self.csrf_exempt,
+            uploads=self.csrf_uploads,
         )
         return None if reason is None else Forbidden(reason, code="csrf_failed").to_dict()
 

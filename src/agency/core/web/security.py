@@ -66,11 +66,15 @@ def csrf_failure(
     host: str,
     has_body: bool,
     exempt: Iterable[str] = (),
+    uploads: Iterable[str] = (),
 ) -> str | None:
     """Why a state-changing API request must be refused, or None when it may proceed.
 
     Our web UI only ever sends same-origin JSON with a custom header; a cross-site form or
-    fetch can do neither without a CORS preflight, which we never grant.
+    fetch can do neither without a CORS preflight, which we never grant. `exempt`: path
+    prefixes without the guard (webhooks). `uploads`: the paths (`upload_path_matches`
+    patterns) of file uploads, where a POST may carry `multipart/form-data` instead of JSON;
+    every other rule (same site, the header) still holds there.
     """
     if method not in STATE_CHANGING or not path.startswith("/api/"):
         return None
@@ -86,10 +90,26 @@ def csrf_failure(
         return "Cross-site requests are not allowed."
     if headers.get(CSRF_HEADER) is None:
         return f"Missing {CSRF_HEADER} header."
-    content_type = headers.get("Content-Type") or ""
-    if has_body and content_type.split(";", 1)[0].strip().lower() != "application/json":
-        return "Requests must be sent as JSON."
-    return None
+    content_type = (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+    if not has_body or content_type == "application/json":
+        return None
+    if (
+        method == "POST"
+        and content_type == "multipart/form-data"
+        and any(upload_path_matches(pattern, path) for pattern in uploads)
+    ):
+        return None
+    return "Requests must be sent as JSON."
+
+
+def upload_path_matches(pattern: str, path: str) -> bool:
+    """Whether `path` is `pattern`, where a `*` segment stands for one path segment
+    (`/api/admin/blog/articles/*/cover` matches `/api/admin/blog/articles/7/cover` and
+    nothing below or above it)."""
+    want, got = pattern.split("/"), path.split("/")
+    return len(want) == len(got) and all(
+        w == g or (w == "*" and g != "") for w, g in zip(want, got, strict=True)
+    )
 
 
 def client_address(remote_addr: str | None, forwarded_for: str | None, trusted_proxies: int) -> str:

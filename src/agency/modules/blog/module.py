@@ -13,6 +13,6 @@ MODULE: Module[Settings] = Module(
     user_data=UserData(export=user_data.export_user, erase=user_data.erase_user),
     # The first HTML response of these pages holds the list or the article (routes.py).
     server_pages=("/blog", "/blog/:slug"),
-    # The cover upload is multipart: routes.py applies the same-site guard itself.
-    csrf_exempt=(routes.COVER_PATHS,),
+    # The cover upload is multipart (the CSRF guard's other rules still apply to it).
+    uploads=(routes.COVER_UPLOAD,),
 )

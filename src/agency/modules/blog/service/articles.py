@@ -17,6 +17,7 @@ from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
 from agency.core.errors import NotFound, ValidationFailed
+from agency.modules.auth import api as auth_api
 from agency.modules.blog.models import Article, SlugRedirect
 from agency.modules.blog.schemas import (
     KEYWORD_MAX,
@@ -26,6 +27,7 @@ from agency.modules.blog.schemas import (
     ArticleOut,
     ArticlePageIn,
     ArticleStatus,
+    AuthorOut,
 )
 from agency.modules.blog.service import covers
 from agency.modules.blog.service.markdown import render_body
@@ -52,7 +54,23 @@ def slugify(title: str) -> str:
     return slug or FALLBACK_SLUG
 
 
-def out(article: Article) -> ArticleOut:
+async def author_of(user_id: int | None) -> AuthorOut | None:
+    """The writer's name and bio, as the article page shows them, or None (no writer any more,
+    or one without a name: the page then names no author)."""
+    if user_id is None:
+        return None
+    account = await auth_api.get_account(user_id)
+    if account is None or not account.full_name:
+        return None
+    return AuthorOut(name=account.full_name, bio=account.bio)
+
+
+async def with_author(article: Article) -> ArticleOut:
+    """The admin API's article, with its author (see `author_of`)."""
+    return out(article, author=await author_of(article.created_by))
+
+
+def out(article: Article, *, author: AuthorOut | None = None) -> ArticleOut:
     return ArticleOut(
         id=article.id,
         title=article.title,
@@ -72,6 +90,7 @@ def out(article: Article) -> ArticleOut:
         cover=covers.cover_out(
             article.cover_key, article.cover_width, article.cover_height, article.cover_alt
         ),
+        author=author,
     )
 
 
@@ -151,7 +170,9 @@ async def list_articles(
     if search and search.strip():
         term = search.strip()
         query = query.filter(Q(title__icontains=term) | Q(slug__icontains=term))
-    return [out(a) for a in await query.order_by("-created_at", "-id")]
+    rows = await query.order_by("-created_at", "-id")
+    authors = {w: await author_of(w) for w in {a.created_by for a in rows}}
+    return [out(a, author=authors[a.created_by]) for a in rows]
 
 
 async def _get(article_id: int) -> Article:
@@ -162,13 +183,13 @@ async def _get(article_id: int) -> Article:
 
 
 async def get_article(article_id: int) -> ArticleOut:
-    return out(await _get(article_id))
+    return await with_author(await _get(article_id))
 
 
 async def article_by_slug(slug: str) -> ArticleOut | None:
     """The article at `slug` whatever its status (the CLI's `publish SLUG`), or None."""
     article = await Article.get_or_none(slug=slug.lower())
-    return None if article is None else out(article)
+    return None if article is None else await with_author(article)
 
 
 async def create_article(data: ArticleIn, *, created_by: int | None) -> ArticleOut:
@@ -193,7 +214,7 @@ async def create_article(data: ArticleIn, *, created_by: int | None) -> ArticleO
                 )
         except IntegrityError:
             continue
-        return out(article)
+        return await with_author(article)
     raise ValidationFailed("This slug is taken. Please choose another.", fields={"slug": "taken"})
 
 
@@ -225,7 +246,7 @@ async def update_article(article_id: int, data: ArticleIn) -> ArticleOut:
                 )
         except IntegrityError:
             continue
-        return out(await _get(article_id))
+        return await with_author(await _get(article_id))
     raise ValidationFailed("This slug is taken. Please choose another.", fields={"slug": "taken"})
 
 
@@ -235,13 +256,13 @@ async def set_status(article_id: int, status: str) -> ArticleOut:
         raise ValidationFailed(MSG_STATUS, fields={"status": MSG_STATUS})
     article = await _get(article_id)
     if article.status == status:
-        return out(article)
+        return await with_author(article)
     now = datetime.now(UTC)
     changes: dict[str, object] = {"status": status, "updated_at": now}
     if status == "published":
         changes["published_at"] = now
     await Article.filter(id=article.id).update(**changes)
-    return out(await _get(article_id))
+    return await with_author(await _get(article_id))
 
 
 async def forget_writer(user_id: int) -> None:
@@ -261,4 +282,4 @@ async def set_page_settings(article_id: int, data: ArticlePageIn) -> ArticleOut:
     fields = page_fields(data)
     if fields:
         await Article.filter(id=article.id).update(**fields, updated_at=datetime.now(UTC))
-    return out(await _get(article_id))
+    return await with_author(await _get(article_id))

@@ -27,8 +27,9 @@ from agency.modules.blog.schemas import CoverOut
 WIDTHS = (480, 960, 1440)
 # The size a page names in `src`: the article column's width at 1x.
 DEFAULT_WIDTH = 960
-# Below the app's request limit (1 MiB), so that a too-large file gets this message.
-MAX_BYTES = 1_000_000
+# Below the request limit of upload paths (`agency.app.MAX_UPLOAD_BODY_BYTES`, 8 MiB), so that
+# a too-large file gets this message; a larger body is refused (413) before it is read.
+MAX_BYTES = 8_000_000
 MAX_PIXELS = 40_000_000  # a decoded image's width x height (a "decompression bomb" guard)
 MIN_SIDE = 200
 FOLDER = "blog-covers"
@@ -42,7 +43,7 @@ FORMATS: dict[str, tuple[str, str, dict[str, object]]] = {
 EXTENSIONS = {ext: mime for ext, mime, _ in FORMATS.values()}
 MSG_ARTICLE_NOT_FOUND = "This article does not exist."
 MSG_NO_FILE = "Please choose an image file (JPEG, PNG or WebP)."
-MSG_TOO_BIG = "The image is larger than 1 MB. Please upload a smaller image."
+MSG_TOO_BIG = "The image is larger than 8 MB. Please upload a smaller image."
 MSG_NOT_IMAGE = "This file is not a JPEG, PNG or WebP image."
 MSG_TOO_SMALL = f"The image must be at least {MIN_SIDE} by {MIN_SIDE} pixels."
 MSG_TOO_MANY_PIXELS = "The image has too many pixels (at most 40 megapixels)."

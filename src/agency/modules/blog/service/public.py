@@ -12,19 +12,17 @@ from email.utils import format_datetime
 from xml.sax.saxutils import escape
 
 from agency.core.errors import NotFound
-from agency.modules.auth import api as auth_api
 from agency.modules.blog.models import Article, SlugRedirect
 from agency.modules.blog.schemas import MSG_PAGE as MSG_PAGE  # the list's page rule, with
 from agency.modules.blog.schemas import PAGE_MAX as PAGE_MAX  # its query string
 from agency.modules.blog.schemas import (
     SLUG_MAX,
     ArticleSummaryOut,
-    AuthorOut,
     BlogPageOut,
     PublishedArticleOut,
 )
 from agency.modules.blog.schemas import parse_page as parse_page
-from agency.modules.blog.service import covers
+from agency.modules.blog.service import articles, covers
 from agency.modules.blog.service.sanitise import sanitise
 
 PAGE_SIZE = 12
@@ -98,16 +96,6 @@ def rank_related(
     return sorted((o for o in others if o.id != article.id), key=key)[:count]
 
 
-async def _author(user_id: int | None) -> AuthorOut | None:
-    """The writer's name and bio, or None (no writer any more, or one without a name)."""
-    if user_id is None:
-        return None
-    account = await auth_api.get_account(user_id)
-    if account is None or not account.full_name:
-        return None
-    return AuthorOut(name=account.full_name, bio=account.bio)
-
-
 async def _published_out(article: Article) -> PublishedArticleOut:
     assert article.published_at is not None
     others = await Article.filter(status="published").exclude(id=article.id)
@@ -125,7 +113,7 @@ async def _published_out(article: Article) -> PublishedArticleOut:
         cover=covers.cover_out(
             article.cover_key, article.cover_width, article.cover_height, article.cover_alt
         ),
-        author=await _author(article.created_by),
+        author=await articles.author_of(article.created_by),
         related=[_summary(a) for a in rank_related(article, others)],
     )
 
@@ -157,7 +145,8 @@ def _rfc822(moment: datetime) -> str:
 
 async def rss_xml(base_url: str) -> str:
     """RSS 2.0 of the latest `FEED_SIZE` published articles (title, link, guid, pubDate in
-    RFC 822, description)."""
+    RFC 822, description, and the article's language as Dublin Core's `dc:language`: RSS has
+    no language per item, and the channel's `en` is the blog's own, not every article's)."""
     rows = await (
         Article.filter(status="published").order_by("-published_at", "-id").limit(FEED_SIZE)
     )
@@ -172,6 +161,7 @@ async def rss_xml(base_url: str) -> str:
             f'<guid isPermaLink="false">{escape(base_url)}/blog#article-{article.id}</guid>'
             f"<pubDate>{_rfc822(article.published_at)}</pubDate>"
             f"<description>{escape(article.meta_description)}</description>"
+            f"<dc:language>{'de' if article.language == 'de' else 'en'}</dc:language>"
             "</item>"
         )
     last = (
@@ -183,7 +173,8 @@ async def rss_xml(base_url: str) -> str:
     feed = escape(f"{base_url}/blog/rss.xml")
     return (
         '<?xml version="1.0" encoding="UTF-8"?>'
-        '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"><channel>'
+        '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom"'
+        ' xmlns:dc="http://purl.org/dc/elements/1.1/"><channel>'
         f"<title>{FEED_TITLE}</title><link>{blog}</link>"
         f"<description>{FEED_DESCRIPTION}</description><language>en</language>"
         f'<atom:link href="{feed}" rel="self" type="application/rss+xml"/>'
