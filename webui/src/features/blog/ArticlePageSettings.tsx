@@ -16,8 +16,8 @@ import type { CallToAction, Language } from './blog'
 type AdminArticle = ResponseBody<'/api/admin/articles/{article_id}', 'get'>
 
 /** The server's limit (src/agency/modules/blog/service/covers.py MAX_BYTES). */
-export const COVER_MAX_BYTES = 1_000_000
-export const MSG_COVER_TOO_BIG = 'The image is larger than 1 MB. Please upload a smaller image.'
+export const COVER_MAX_BYTES = 8_000_000
+export const MSG_COVER_TOO_BIG = 'The image is larger than 8 MB. Please upload a smaller image.'
 const ACCEPT = 'image/jpeg,image/png,image/webp'
 
 async function sendCover(articleId: number, file: File | null): Promise<AdminArticle> {
@@ -117,7 +117,7 @@ export function ArticlePageSettings({ articleId }: { articleId: number }) {
         )}
         <div className="blog-page-settings__cover-actions">
           <label htmlFor={fileId} className="field__label">
-            Cover image (JPEG, PNG or WebP, up to 1 MB, at least 200 × 200 px)
+            Cover image (JPEG, PNG or WebP, up to 8 MB, at least 200 × 200 px)
           </label>
           <input
             id={fileId}
@@ -147,14 +147,14 @@ export function ArticlePageSettings({ articleId }: { articleId: number }) {
       <div className="blog-page-settings__row">
         <label className="field">
           <span className="field__label">Language</span>
-          <select className="field__input" value={language} onChange={(event) => setLanguage(event.currentTarget.value as Language)}>
+          <select className="input" value={language} onChange={(event) => setLanguage(event.currentTarget.value as Language)}>
             <option value="en">English</option>
             <option value="de">German</option>
           </select>
         </label>
         <label className="field">
           <span className="field__label">Call to action at the end</span>
-          <select className="field__input" value={cta} onChange={(event) => setCta(event.currentTarget.value as CallToAction)}>
+          <select className="input" value={cta} onChange={(event) => setCta(event.currentTarget.value as CallToAction)}>
             <option value="speed_test">Free speed test (/speed-test)</option>
             <option value="start">Start a project (/start)</option>
           </select>
