@@ -1,7 +1,8 @@
 """Every public page is valid HTML: html-validate (webui's dev dependency) with the standard,
 document and accessibility rules and our `agency/aria-allowed-role` (an ARIA role its element
 does not allow is an error), run by webui/scripts/validate-html.mjs over each prerendered page
-as the real server sends it (its tokens and Markdown pages filled in) and the 404 page."""
+as the real server sends it (its tokens and Markdown pages filled in) and the 404 page, and
+over the same pages as Chromium shows them once the client has taken over."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
+
+from playwright.sync_api import Page
 
 from agency.core.paths import web_dir
 from tests.e2e.conftest import LiveServer
@@ -69,6 +72,26 @@ def test_every_public_page_is_valid_html(live_server: LiveServer, tmp_path: Path
     for number, path in enumerate(paths):
         file = tmp_path / f"{number:03d}.html"
         file.write_text(fetch(live_server.url + path), encoding="utf-8")
+        files.append(file)
+    problems = [
+        f"{paths[int(Path(e['file']).stem)]}:{e['line']}:{e['column']} {e['rule']}: "
+        f"{e['message']} ({e['selector']})"
+        for e in validate(*files)
+    ]
+    assert problems == [], "\n".join(problems)
+
+
+def test_every_public_page_is_valid_html_once_the_client_took_over(
+    page: Page, live_server: LiveServer, tmp_path: Path
+) -> None:
+    routes = json.loads((web_dir() / "routes.json").read_text(encoding="utf-8"))
+    paths: list[str] = [*routes["prerendered"], "/no-such-page"]
+    files = []
+    for number, path in enumerate(paths):
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+        file = tmp_path / f"{number:03d}.html"
+        file.write_text(page.content(), encoding="utf-8")
         files.append(file)
     problems = [
         f"{paths[int(Path(e['file']).stem)]}:{e['line']}:{e['column']} {e['rule']}: "

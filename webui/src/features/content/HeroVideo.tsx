@@ -26,6 +26,12 @@ function prefersStill(): boolean {
  * poster image; the <video> is added after the window's `load` event (so it never competes with
  * the first paint), and never under prefers-reduced-motion or Save-Data. It fades in once playing.
  */
+/** Starts the loop once the <video> is attached (instead of the `autoplay` attribute, which
+ * valid-HTML checks refuse: the page decides when it moves, after `load`). */
+function startPlaying(video: HTMLVideoElement | null) {
+  video?.play()?.catch(() => {})
+}
+
 export function HeroVideo({ poster, posterWidth, posterHeight, webm, mp4 }: HeroVideoProps) {
   const [attached, setAttached] = useState(false)
   const [playing, setPlaying] = useState(false)
@@ -48,9 +54,9 @@ export function HeroVideo({ poster, posterWidth, posterHeight, webm, mp4 }: Hero
       {attached && (
         <video
           className={cx('hero-video__video', playing && 'hero-video__video--playing')}
+          ref={startPlaying}
           muted
           loop
-          autoPlay
           playsInline
           preload="none"
           aria-hidden="true"
