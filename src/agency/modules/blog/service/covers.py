@@ -11,18 +11,21 @@ width (at most `WIDTHS[-1]`).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-
-from PIL import Image, ImageOps, UnidentifiedImageError
+from typing import TYPE_CHECKING
 
 from agency.core.errors import NotFound, ValidationFailed
 from agency.modules.blog.models import Article
 from agency.modules.blog.schemas import CoverOut
+
+if TYPE_CHECKING:  # Pillow is imported when an upload arrives: it stays out of start-up
+    from PIL import Image
 
 WIDTHS = (480, 960, 1440)
 # The size a page names in `src`: the article column's width at 1x.
@@ -79,6 +82,8 @@ def scaled_height(width: int, height: int, new_width: int) -> int:
 
 def _decode(data: bytes) -> tuple[Image.Image, str]:
     """The upload as an image and its format name; ValidationFailed for anything else."""
+    from PIL import Image, UnidentifiedImageError
+
     if not data:
         raise ValidationFailed(MSG_NO_FILE, fields={"file": MSG_NO_FILE})
     if len(data) > MAX_BYTES:
@@ -101,6 +106,8 @@ def _decode(data: bytes) -> tuple[Image.Image, str]:
 def store(data: bytes, folder: Path) -> Stored:
     """Check the upload, write its sizes into `folder` (created if need be) and say what the
     article keeps. The image is turned upright (EXIF orientation) and its metadata dropped."""
+    from PIL import Image, ImageOps
+
     image, fmt = _decode(data)
     image = ImageOps.exif_transpose(image)
     if image.width < MIN_SIDE or image.height < MIN_SIDE:
@@ -170,7 +177,8 @@ async def set_cover(article_id: int, data: bytes, folder: Path) -> None:
     article = await Article.get_or_none(id=article_id)
     if article is None:
         raise NotFound(MSG_ARTICLE_NOT_FOUND, code="article_not_found")
-    stored = store(data, folder)
+    # Decoding and resizing take up to a second for a large photo: off the event loop.
+    stored = await asyncio.to_thread(store, data, folder)
     old = (article.cover_key, article.cover_width)
     await Article.filter(id=article_id).update(
         cover_key=stored.key, cover_width=stored.width, cover_height=stored.height
