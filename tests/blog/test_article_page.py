@@ -150,6 +150,13 @@ async def test_only_an_admin_uploads_and_only_from_the_web_ui(
     )
     assert refused.status_code == 403  # without the web UI's header (the CSRF guard)
     assert (await upload(admin, 999_999, image_bytes("JPEG"))).status_code == 404
+    # An id past the column's range names no article (PostgreSQL would refuse the comparison).
+    too_large = 2**63
+    assert (await upload(admin, too_large, image_bytes("JPEG"))).status_code == 404
+    for method in ("delete", "patch"):
+        path = f"/api/admin/blog/articles/{too_large}" + ("/cover" if method == "delete" else "")
+        status, _ = await call(admin, method, path, {} if method == "patch" else None)
+        assert status == 404, method
 
 
 async def test_a_cross_site_upload_is_refused_and_only_the_cover_route_takes_a_form(

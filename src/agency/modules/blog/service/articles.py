@@ -17,6 +17,7 @@ from tortoise.expressions import Q
 from tortoise.transactions import in_transaction
 
 from agency.core.errors import NotFound, ValidationFailed
+from agency.core.sql import fits_int_id
 from agency.modules.auth import api as auth_api
 from agency.modules.blog.models import Article, SlugRedirect
 from agency.modules.blog.schemas import (
@@ -176,7 +177,7 @@ async def list_articles(
 
 
 async def _get(article_id: int) -> Article:
-    article = await Article.get_or_none(id=article_id)
+    article = await Article.get_or_none(id=article_id) if fits_int_id(article_id) else None
     if article is None:
         raise NotFound(MSG_NOT_FOUND, code="article_not_found")
     return article

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agency.core.errors import NotFound, ValidationFailed
+from agency.core.sql import fits_int_id
 from agency.modules.blog.models import Article
 from agency.modules.blog.schemas import CoverOut
 
@@ -174,7 +175,7 @@ def remove_files(folder: Path, key: str, width: int) -> None:
 async def set_cover(article_id: int, data: bytes, folder: Path) -> None:
     """Store an upload as the article's cover (its alt text stays); the old cover's files go
     unless another article shows the same image."""
-    article = await Article.get_or_none(id=article_id)
+    article = await Article.get_or_none(id=article_id) if fits_int_id(article_id) else None
     if article is None:
         raise NotFound(MSG_ARTICLE_NOT_FOUND, code="article_not_found")
     # Decoding and resizing take up to a second for a large photo: off the event loop.
@@ -188,7 +189,7 @@ async def set_cover(article_id: int, data: bytes, folder: Path) -> None:
 
 async def remove_cover(article_id: int, folder: Path) -> None:
     """The article has no cover any more (its alt text is cleared too)."""
-    article = await Article.get_or_none(id=article_id)
+    article = await Article.get_or_none(id=article_id) if fits_int_id(article_id) else None
     if article is None:
         raise NotFound(MSG_ARTICLE_NOT_FOUND, code="article_not_found")
     old = (article.cover_key, article.cover_width)
