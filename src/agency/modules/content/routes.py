@@ -1,17 +1,21 @@
-"""The public site's content over HTTP: footer pages as JSON, crawler rules and the sitemap."""
+"""The public site's content over HTTP: footer pages as JSON, crawler rules, the sitemap and
+the media files an operator puts in the data directory (`/media/<name>`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from quart import Blueprint, Response, current_app
+from quart import Blueprint, Response, current_app, request, send_file
 from quart_schema import hide, validate_response
+from werkzeug.datastructures import Range
+from werkzeug.exceptions import RequestedRangeNotSatisfiable
 
 from agency.core.errors import NotFound
 from agency.core.modules import HtmlFilter
 from agency.core.web import app_settings, site_files
 from agency.modules.blog import api as blog_api
 from agency.modules.content.schemas import ContentPageOut
+from agency.modules.content.service import media
 from agency.modules.content.service import pages as site_pages
 from agency.modules.content.settings import ContentSettings
 from agency.modules.contracts import api as contracts_api
@@ -87,3 +91,27 @@ async def get_sitemap() -> Response:
         content_type="application/xml; charset=utf-8",
         headers={"Cache-Control": "no-cache"},
     )
+
+
+@blueprint.get("/media/<name>")
+@hide
+async def get_media(name: str) -> Response:
+    """A file of the data directory's `media/` folder (the /ugc-force sample video, its poster
+    and captions): MP4, WebM, JPEG, PNG, WebP, AVIF or WebVTT. Answers Range requests (206),
+    which video players send, and If-None-Match / If-Modified-Since (304); browsers keep it an
+    hour. 404 for any other name. The built web UI's own `/media/` files are answered before
+    this, by the static layer."""
+    found = media.public_file(media.media_folder(app_settings().data_dir), name)
+    if found is None:
+        raise NotFound("This file does not exist.", code="media_not_found")
+    path, kind = found
+    size = path.stat().st_size
+    wanted = request.range
+    if wanted is not None and size:
+        # As absolute offsets: Quart's send_file fails on a suffix range (`bytes=-500`) and on
+        # one starting past the end instead of answering it or 416.
+        span = wanted.range_for_length(size)
+        if span is None:
+            raise RequestedRangeNotSatisfiable(length=size)
+        request.range = Range("bytes", [span])
+    return await send_file(path, mimetype=kind, cache_timeout=media.MAX_AGE, conditional=True)

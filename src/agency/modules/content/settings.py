@@ -54,19 +54,21 @@ class ContentSettings(LegalSettings):
     )
     ugc_sample_video: str = Field(
         default="",
-        description="Sample video on /ugc-force: the URL path of a self-hosted MP4 or WebM "
-        "file (e.g. `/media/ugc-sample.mp4`), loaded only when the visitor plays it. Empty: "
-        "the page shows its phone frame instead. Needs `ugc_sample_poster`.",
+        description="Sample video on /ugc-force: an MP4 or WebM file put in the data "
+        "directory's `media/` folder, given by its URL path (`<data_dir>/media/ugc-sample.mp4` "
+        "is `/media/ugc-sample.mp4`), loaded only when the visitor plays it. Empty: the page "
+        "shows its phone frame instead. Needs `ugc_sample_poster`.",
     )
     ugc_sample_poster: str = Field(
         default="",
-        description="The still image shown before the sample video plays: the URL path of a "
-        "self-hosted JPEG, PNG, WebP or AVIF file (e.g. `/media/ugc-sample.webp`).",
+        description="The still image shown before the sample video plays: a JPEG, PNG, WebP "
+        "or AVIF file in `<data_dir>/media/`, by its URL path (e.g. `/media/ugc-sample.webp`).",
     )
     ugc_sample_captions: str = Field(
         default="",
-        description="Captions of the sample video, a self-hosted WebVTT file by URL path "
-        "(e.g. `/media/ugc-sample.vtt`). Empty: none (give them when the video speaks).",
+        description="Captions of the sample video: a WebVTT file in `<data_dir>/media/`, by "
+        "its URL path (e.g. `/media/ugc-sample.vtt`). Empty: none (give them when the video "
+        "speaks).",
     )
     pages_dir: Path | None = Field(
         default=None,
