@@ -255,15 +255,18 @@ async def _start_speed_test(
 # Reading an analysis
 
 
-async def get_analysis(public_id: str) -> AnalysisOut:
-    row = await jobs.read_tracked(
+async def _read(public_id: str) -> Analysis:
+    return await jobs.read_tracked(
         Analysis,
         public_id,
         stale_after=STALE_AFTER,
         stale_message=MSG_GENERIC,
         not_found=MSG_NOT_FOUND,
     )
-    return await out(row)
+
+
+async def get_analysis(public_id: str) -> AnalysisOut:
+    return await out(await _read(public_id))
 
 
 async def speed_test_of(row: Analysis) -> SpeedTestOut | None:
@@ -324,13 +327,7 @@ def _measured(test: SpeedTestOut | None) -> bool:
 async def get_admin_analysis(public_id: str) -> AdminAnalysisOut:
     """The analysis as the admin sees it: what the visitor sees, and how its report was
     written (the AI model, or why the rules wrote it)."""
-    row = await jobs.read_tracked(
-        Analysis,
-        public_id,
-        stale_after=STALE_AFTER,
-        stale_message=MSG_GENERIC,
-        not_found=MSG_NOT_FOUND,
-    )
+    row = await _read(public_id)
     seen = await out(row)
     return AdminAnalysisOut(**seen.model_dump(), generated_detail=row.generated_note)
 
