@@ -124,6 +124,7 @@ async def test_preview_refuses_what_it_cannot_render(admin: Any) -> None:
         {"format": "markdown"},
         {"body": "x"},
         {"format": "markdown", "body": "a\x00b"},
+        {"format": "markdown", "body": "a\ud800b"},  # a lone surrogate: no renderer takes it
         {"format": "html", "body": "x" * 200_001},
     ):
         status, data = await call(admin, "post", "/api/admin/blog/preview", body)
