@@ -59,6 +59,7 @@ def test_admin_sets_cover_language_and_call_to_action_and_the_article_shows_them
             live_server,
             f"Schnelle Praxis-Websites {run}",
             20,
+            2029,  # before test_blog.py's articles, which expect to be the newest of the list
             language="de",
             keywords=["praxis", "website", "tempo"],
             meta_description="Warum eine schnelle Website mehr Termine bringt.",
@@ -68,6 +69,7 @@ def test_admin_sets_cover_language_and_call_to_action_and_the_article_shows_them
             live_server,
             f"Online-Termine für Praxen {run}",
             21,
+            2029,
             language="de",
             keywords=["praxis", "termine"],
             meta_description="Termine online buchen lassen.",

@@ -32,14 +32,15 @@ def on_database(server: LiveServer, work: Any) -> Any:
         return pool.submit(with_database, url, work).result()
 
 
-def publish(server: LiveServer, title: str, day: int, **extra: object) -> str:
-    """A published article (published on 2030-01-`day`, newer than any other test's), by
-    the storage the article manager uses; returns its slug."""
+def publish(server: LiveServer, title: str, day: int, year: int = 2030, **extra: object) -> str:
+    """A published article (published on `year`-01-`day`: this file's are in 2030, newer than
+    any other test's, which pass an earlier year), by the storage the article manager uses;
+    returns its slug."""
 
     async def work() -> str:
         saved = await blog_api.create_article(ArticleIn(title=title, **extra), created_by=None)  # type: ignore[arg-type]
         await blog_api.set_status(saved.id, "published")
-        await Article.filter(id=saved.id).update(published_at=datetime(2030, 1, day, tzinfo=UTC))
+        await Article.filter(id=saved.id).update(published_at=datetime(year, 1, day, tzinfo=UTC))
         return saved.slug
 
     return str(on_database(server, work))

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react'
-import { formValues, problemFromError, type FormProblem } from '../../lib/forms'
+import { formValues, problemFromError, useHydrated, type FormProblem } from '../../lib/forms'
 import {
   checkSupport,
   EMAIL_MAX,
@@ -35,6 +35,7 @@ export interface SupportFormProps {
  */
 export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps) {
   const id = useId()
+  const hydrated = useHydrated()
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState<FormProblem | null>(null)
   const [sent, setSent] = useState<string | null>(null)
@@ -177,7 +178,8 @@ export function SupportForm({ visitor, websites = [], onSent }: SupportFormProps
         />
       </div>
       <div>
-        <Button type="submit" busy={busy}>
+        {/* Enabled once hydrated: a click before would post the prerendered form natively. */}
+        <Button type="submit" busy={busy} disabled={!hydrated}>
           {busy ? 'Sending…' : 'Send request'}
         </Button>
       </div>
