@@ -50,6 +50,9 @@ def navigate_in_app(page: Page, path: str) -> None:
     listens: hydration runs as a transition, which on a busy machine can end after the network
     is idle, and a popstate before that is lost. So the event is sent again until the page's
     headline has changed (CI saw the home page stay)."""
+    # A URL changed while the page still hydrates renders another page than the server's
+    # markup (React's error 418): wait for the app's mark that hydration has committed.
+    page.wait_for_function("() => document.documentElement.hasAttribute('data-hydrated')")
     before = page.evaluate("() => document.querySelector('h1')?.textContent ?? ''")
     page.evaluate("path => history.pushState({}, '', path)", path)
     for _ in range(20):

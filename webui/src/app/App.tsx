@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { useLocation } from 'react-router-dom'
 import { PageLoading } from '../components/layout/PageLoading'
 import { AuthProvider } from '../lib/auth'
@@ -38,12 +38,23 @@ function CurrentPage() {
   )
 }
 
+/** Marks `<html data-hydrated>` once the first render (hydration of the prerendered page) has
+ * committed: the browser tests wait for it before changing the URL under the router, which
+ * during hydration would render another page than the server's markup. */
+function HydrationMark() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = ''
+  }, [])
+  return null
+}
+
 /** The whole application below the router (BrowserRouter, StaticRouter or MemoryRouter). */
 export function App() {
   return (
     <AuthProvider>
       <CurrentPage />
       <ScrollManager />
+      <HydrationMark />
     </AuthProvider>
   )
 }
