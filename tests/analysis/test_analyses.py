@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -439,7 +440,8 @@ async def test_a_failing_ai_provider_falls_back_to_the_rules(
     # The visitor reads what the report is based on; why the provider failed is the admin's.
     assert done["generated_note"] == analyses.NOTE_RULES
     seen = json.dumps({k: v for k, v in done.items() if k != "speed_test"})
-    assert "failed" not in seen and "AI provider" not in seen and "401" not in seen
+    # As words: the fake site's random port may hold the digits 401 (CI saw 127.0.0.1:40137).
+    assert not re.search(r"\b(failed|AI provider|401)\b", seen), seen
     assert done["report"]["overview"]
     detail = seen_by_admin["generated_detail"]
     assert detail.startswith("Written by the rules: the AI provider failed (")
