@@ -1,6 +1,6 @@
 export { DEFAULT_FAMILY, familyPlans, findFamily, findPlan, formatPrice, loadCatalogue, planByPriceId, provideCatalogueForServer, resetCatalogueCache, useCatalogue, type Catalogue, type Family, type Plan, type PlanBadge } from './catalogue'
 export { resolveStart } from './start'
-export { badgeLabel, badgeTone, billingSuffix, planPromises, priceWithSuffix } from './labels'
+export { badgeLabel, badgeTone, billingSuffix, planPromises, priceWithSuffix, suffixAfterPrice } from './labels'
 export { HomePricing } from './HomePricing'
 export { OfferPrice, usePlan } from './OfferPrice'
 export { PlanTiers } from './PlanTierCard'

@@ -9,10 +9,15 @@ export function billingSuffix(plan: Pick<Plan, 'mode' | 'interval'>): string {
   return 'one-time'
 }
 
+/** The suffix as it follows the amount: "/month" directly, " one-time" after a space. */
+export function suffixAfterPrice(plan: Pick<Plan, 'mode' | 'interval'>): string {
+  const suffix = billingSuffix(plan)
+  return suffix.startsWith('/') ? suffix : ` ${suffix}`
+}
+
 /** "€29/month", "€499 one-time". */
 export function priceWithSuffix(plan: Pick<Plan, 'price' | 'currency' | 'mode' | 'interval'>): string {
-  const suffix = billingSuffix(plan)
-  return `${formatPrice(plan.price, plan.currency)}${suffix.startsWith('/') ? '' : ' '}${suffix}`
+  return `${formatPrice(plan.price, plan.currency)}${suffixAfterPrice(plan)}`
 }
 
 /** A plan's one delivery promise and one guarantee as every page shows them, e.g.

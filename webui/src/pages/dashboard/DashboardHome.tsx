@@ -23,7 +23,7 @@ import { ButtonLink } from '../../components/ui/Button'
 import { Card } from '../../components/ui/Card'
 import { errorMessage } from '../../lib/api-client'
 import { useAuth } from '../../lib/auth'
-import { billingSuffix, findPlan, formatPrice, loadCatalogue, planPromises, type Catalogue } from '../../features/catalogue'
+import { findPlan, formatPrice, loadCatalogue, planPromises, suffixAfterPrice, type Catalogue } from '../../features/catalogue'
 import { useApiData } from '../../lib/use-api-data'
 import { OverviewHome } from '../../features/overview'
 
@@ -234,8 +234,7 @@ function ChoiceCard({ choice, catalogue }: { choice: Choice; catalogue: Catalogu
               </span>
               <span className="choice-plan__price">
                 {formatPrice(plan.price, plan.currency)}
-                {/* "/month" after the amount; "one-time" after a space (AI and UGC packages). */}
-                <span className="choice-plan__suffix">{plan.mode === 'subscription' ? billingSuffix(plan) : ` ${billingSuffix(plan)}`}</span>
+                <span className="choice-plan__suffix">{suffixAfterPrice(plan)}</span>
               </span>
             </div>
             <p className="choice-plan__desc">{plan.description}</p>
