@@ -122,7 +122,7 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module[Any]] 
     async def open_database() -> None:
         await db.init_db(settings.effective_database_url, model_modules)
         if settings.run_jobs:
-            runner.start()
+            runner.start(role="serve")
 
     @app.after_serving
     async def close_database() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from agency.app import create_app
-from agency.core import db, jobs, mail, ratelimit, retention
+from agency.core import db, jobs, mail, operations, ratelimit, retention
 from agency.core.web import job_runner
 from agency.modules.auth.models import PasswordReset, Session, User
 from agency.modules.billing.models import WebhookEvent
@@ -52,6 +52,12 @@ async def counter(key: str, updated: datetime) -> None:
     await ratelimit.RateCounter.create(key=key, times="", updated_at=int(updated.timestamp()))
 
 
+async def runner(worker_id: str, seen: datetime) -> None:
+    await operations.JobRunnerBeat.create(
+        worker_id=worker_id, host="h", pid=1, role="worker", started_at=seen, seen_at=seen
+    )
+
+
 async def session(user: User, key: str, expires: datetime) -> None:
     await Session.create(id=key, user=user, expires_at=expires)
 
@@ -87,6 +93,8 @@ async def fill() -> dict[str, Any]:
     await outbound(mail.QUEUED, ago(days=31))
     await counter("old", ago(days=2, hours=1))
     await counter("young", ago(days=1, hours=23))
+    await runner("h:1:gone", ago(days=1, minutes=1))
+    await runner("h:2:quiet", ago(hours=23))
     user = await User.create(email="kept@example.com", password_hash="x")
     await session(user, "expired", ago(minutes=1))
     await session(user, "live", ago(hours=-1))
@@ -108,6 +116,7 @@ async def assert_only_young_rows_left(keep: dict[str, Any]) -> None:
         keep["mail"]
     )
     assert await ratelimit.RateCounter.all().values_list("key", flat=True) == ["young"]
+    assert await operations.JobRunnerBeat.all().values_list("worker_id", flat=True) == ["h:2:quiet"]
     assert await Session.all().values_list("id", flat=True) == ["live"]
     assert sorted(await PasswordReset.all().values_list("token_hash", flat=True)) == [
         "expired-young",
@@ -125,6 +134,7 @@ EXPECTED = {
     "mail.sent": 1,
     "mail.failed": 2,
     "ratelimit.counters": 1,
+    "jobs.runners": 1,
     "auth.sessions": 1,
     "auth.password_resets": 2,
     "billing.webhook_events": 1,

@@ -26,13 +26,13 @@ from tortoise.exceptions import BaseORMException, DBConnectionError
 from tortoise.migrations.api.migrate import migrate as tortoise_migrate
 from tortoise.migrations.executor import PlanStep
 
-from agency.core import jobs, mail, ratelimit, sqlite_client
+from agency.core import jobs, mail, operations, ratelimit, sqlite_client
 
 log = logging.getLogger(__name__)
 
 APP_LABEL = "models"
 MIGRATIONS_PACKAGE = "agency.migrations"
-CORE_MODELS: tuple[ModuleType, ...] = (jobs, mail, ratelimit)
+CORE_MODELS: tuple[ModuleType, ...] = (jobs, mail, ratelimit, operations)
 # SQLite waits this long for a lock held by another process instead of failing at once.
 SQLITE_BUSY_TIMEOUT_MS = 5000
 # Tortoise's SQLite backend with transactions that begin IMMEDIATE (see that module). Imported

@@ -49,6 +49,7 @@ from tortoise.expressions import F, Q
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
+from agency.core import operations
 from agency.core.errors import NotFound
 from agency.core.modules import JobHandler, JobOptions
 
@@ -589,15 +590,27 @@ class JobRunner:
         self._unrecorded: dict[int, dict[str, Any]] = {}
         self._unsettled_since: float | None = None
         self._settle_failing = False
+        # The heartbeat row (`agency.core.operations`): what kind of process runs this runner,
+        # since when, when it is next written; `last_loop`: when the loop last went round
+        # (monotonic; the readiness check of a server that runs its own jobs reads it).
+        self.role: operations.Role = "worker"
+        self.started_at: datetime | None = None
+        self._next_beat = 0.0
+        self._beat_failing = False
+        self.last_loop: float | None = None
 
     @property
     def running(self) -> int:
         """How many jobs this runner is running now."""
         return len(self._tasks)
 
-    def start(self) -> None:
-        """Run in the background of this event loop; `enqueue` wakes the runner from now on."""
+    def start(self, role: operations.Role = "worker") -> None:
+        """Run in the background of this event loop; `enqueue` wakes the runner from now on.
+        role: what the process is (its heartbeat says so): `serve` in a server's processes."""
         if self.handlers and self._task is None:
+            self.role = role
+            self.started_at = _now()
+            self._next_beat = 0.0
             self.loop = asyncio.get_running_loop()
             self._task = self.loop.create_task(self._loop(), name="job-runner")
             _local_runners.add(self)
@@ -633,6 +646,7 @@ class JobRunner:
                 await self._task
             self._task = None
             self._stopping = False
+            await self._forget()
         tasks = list(self._tasks.values())
         if tasks:
             if grace > 0:
@@ -886,9 +900,35 @@ class JobRunner:
                 task.cancel()
                 return
 
+    async def _beat(self) -> None:
+        """Write this runner's heartbeat when it is due. Never raises: a heartbeat that cannot
+        be written (the database away, the table not migrated yet) must not stop the jobs."""
+        if time.monotonic() < self._next_beat:
+            return
+        self._next_beat = time.monotonic() + operations.BEAT_SECONDS
+        try:
+            await operations.beat(self.worker_id, self.role, self.started_at or _now())
+        except Exception as error:
+            if not self._beat_failing:  # once until it works again
+                self._beat_failing = True
+                log.warning("job runner: heartbeat not written (%s)", error)
+            self._next_beat = time.monotonic() + HEARTBEAT_RETRY_SECONDS
+            return
+        self._beat_failing = False
+
+    async def _forget(self) -> None:
+        """A clean stop removes the heartbeat row (a killed runner's ages out instead)."""
+        try:
+            async with asyncio.timeout(STOP_CLAIM_SECONDS):
+                await operations.forget(self.worker_id)
+        except Exception as error:
+            log.info("job runner: heartbeat row left behind (%s)", error)
+
     async def _loop(self) -> None:
         while not self._stopping:
             self._wake.clear()
+            self.last_loop = time.monotonic()
+            await self._beat()
             try:
                 if self.schedules and time.monotonic() >= self._next_schedule_check:
                     self._next_schedule_check = time.monotonic() + SCHEDULE_CHECK_SECONDS

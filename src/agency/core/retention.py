@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from agency.core import jobs, mail, ratelimit
+from agency.core import jobs, mail, operations, ratelimit
 from agency.core.modules import Periodic, RetentionHook
 from agency.core.settings import Settings
 
@@ -52,6 +52,8 @@ async def prune_core(settings: Settings, now: datetime) -> dict[str, int]:
         "ratelimit.counters": await ratelimit.RateCounter.filter(
             updated_at__lt=cutoff_seconds
         ).delete(),
+        # Job runners unseen for a day: killed ones (a clean stop deletes its own row).
+        "jobs.runners": await operations.prune(now),
     }
 
 
