@@ -175,6 +175,18 @@ async def upgrade(
     return applied
 
 
+async def pending_migrations() -> list[str]:
+    """The migrations not yet applied to the open database (`init_db`), by name."""
+    from tortoise.migrations.executor import MigrationExecutor
+
+    # Planning reads only the migration files and the table of applied ones: no model list.
+    apps: dict[str, dict[str, Any]] = {
+        APP_LABEL: {"models": [], "default_connection": "default", "migrations": MIGRATIONS_PACKAGE}
+    }
+    executor = MigrationExecutor(connections.get("default"), apps)
+    return [f"{step.migration.app_label}.{step.migration.name}" for step in await executor.plan()]
+
+
 async def ping() -> bool:
     """True when the database answers a trivial query."""
     try:

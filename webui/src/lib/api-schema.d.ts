@@ -352,6 +352,21 @@ export interface paths {
     /** Whether the server and its database answer, and which version runs. */
     get: operations["get_get_health"];
   };
+  "/api/health/live": {
+    /**
+     * Liveness: the process answers (nothing else is checked, not even the database): restart
+     * @description it when this fails.
+     */
+    get: operations["get_get_health_live"];
+  };
+  "/api/health/ready": {
+    /**
+     * Readiness: the database answers, no migration is pending and a job runner is alive
+     * @description (this process's, or another's recent heartbeat); 503 naming each check's state when not:
+     * send no traffic here until it passes.
+     */
+    get: operations["get_get_health_ready"];
+  };
   "/api/invoices": {
     /** The signed-in user's invoices and credit notes, newest first. */
     get: operations["get_get_invoices"];
@@ -1662,6 +1677,13 @@ export interface components {
        * @description seed | file | cli | admin
        */
       source: string;
+    };
+    /** ReadyCheck */
+    ReadyCheck: {
+      /** Ok */
+      ok: boolean;
+      /** State */
+      state: string;
     };
     /** ReplyOut */
     ReplyOut: {
@@ -5016,6 +5038,55 @@ export interface operations {
             status: string;
             /** Version */
             version: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Liveness: the process answers (nothing else is checked, not even the database): restart
+   * @description it when this fails.
+   */
+  get_get_health_live: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Status */
+            status: string;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Readiness: the database answers, no migration is pending and a job runner is alive
+   * @description (this process's, or another's recent heartbeat); 503 naming each check's state when not:
+   * send no traffic here until it passes.
+   */
+  get_get_health_ready: {
+    responses: {
+      200: {
+        content: {
+          "application/json": {
+            /** Checks */
+            checks: {
+              [key: string]: components["schemas"]["ReadyCheck"];
+            };
+            /** Status */
+            status: string;
+          };
+        };
+      };
+      503: {
+        content: {
+          "application/json": {
+            /** Checks */
+            checks: {
+              [key: string]: components["schemas"]["ReadyCheck"];
+            };
+            /** Status */
+            status: string;
           };
         };
       };

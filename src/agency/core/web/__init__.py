@@ -20,7 +20,7 @@ from tortoise.exceptions import ValidationError as TortoiseValidationError
 from werkzeug.exceptions import HTTPException
 
 from agency import __version__
-from agency.core import db
+from agency.core import db, health
 from agency.core.errors import (
     GENERIC_MESSAGE,
     UNAVAILABLE_MESSAGE,
@@ -269,6 +269,55 @@ async def get_health() -> Response:
         status=200 if database_ok else 503,
         content_type="application/json",
     )
+
+
+class Live(BaseModel):
+    status: str
+
+
+class ReadyCheck(BaseModel):
+    ok: bool
+    state: str
+
+
+class Ready(BaseModel):
+    status: str
+    checks: dict[str, ReadyCheck]
+
+
+_LIVE_BODY = Live(status="ok").model_dump_json().encode()
+
+
+@core_blueprint.get("/api/health/live")
+@document_response(Live, 200)
+async def get_health_live() -> Response:
+    """Liveness: the process answers (nothing else is checked, not even the database): restart
+    it when this fails."""
+    return Response(_LIVE_BODY, content_type="application/json")
+
+
+@core_blueprint.get("/api/health/ready")
+@document_response(Ready, 200)
+@document_response(Ready, 503)
+async def get_health_ready() -> Response:
+    """Readiness: the database answers, no migration is pending and a job runner is alive
+    (this process's, or another's recent heartbeat); 503 naming each check's state when not:
+    send no traffic here until it passes."""
+    settings = app_settings()
+    runner = current_app.extensions.get(JOBS_KEY)
+    checks = await health.readiness(
+        runner if isinstance(runner, JobRunner) else None, settings.run_jobs
+    )
+    ready = all(check.ok for check in checks)
+    body = Ready(
+        status="ok" if ready else "unavailable",
+        checks={check.name: ReadyCheck(ok=check.ok, state=check.state) for check in checks},
+    )
+    response = Response(
+        body.model_dump_json(), status=200 if ready else 503, content_type="application/json"
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 DOCS_PAGE = """<!doctype html>
