@@ -11,7 +11,7 @@ from quart import Quart
 from quart_schema import Info, QuartSchema
 
 from agency import __version__
-from agency.core import db, jobs, mail, retention, userdata
+from agency.core import db, error_reports, jobs, mail, retention, userdata
 from agency.core.modules import HtmlFilter, JobHandler, Module, Periodic
 from agency.core.paths import web_dir
 from agency.core.settings import Settings, as_settings, check_settings
@@ -26,6 +26,7 @@ from agency.core.web import (
     unsubscribe,
 )
 from agency.core.web.openapi import AgencyOpenAPIProvider
+from agency.core.web.prometheus import install_metrics
 from agency.core.web.requests import request_class
 from agency.core.web.security import security_headers
 from agency.core.web.site import SiteFiles, StaticSite
@@ -65,6 +66,8 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module[Any]] 
         QUART_SCHEMA_CONVERSION_PREFERENCE="pydantic",
     )
     app.extensions[SETTINGS_KEY] = settings
+    # With a DSN: unhandled errors of requests and jobs are reported (the SDK loaded only then).
+    error_reports.install(settings)
     QuartSchema(
         app,
         openapi_path="/openapi.json",
@@ -137,6 +140,14 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module[Any]] 
     )
     app.extensions[SITE_KEY] = files
     app.asgi_app = StaticSite(app.asgi_app, files, SERVER_PATHS)  # type: ignore[method-assign, assignment, arg-type]
+    # With a metrics token: `/metrics`, and each request's route template, status and time.
+    install_metrics(
+        app,
+        settings.metrics_token,
+        settings.effective_metrics_dir,
+        __version__,
+        kinds=lambda: runner.handlers.keys(),
+    )
     return app
 
 

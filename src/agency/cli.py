@@ -222,6 +222,15 @@ def worker(
             "put back in the queue for another worker.",
         ),
     ] = 30.0,
+    metrics_listen: Annotated[
+        str | None,
+        typer.Option(
+            metavar="HOST:PORT",
+            help="Also answer Prometheus' scrapes of this machine's metrics at "
+            "http://HOST:PORT/metrics (with AGENCY_METRICS_TOKEN, as `agency serve`), for a "
+            "machine without a server.",
+        ),
+    ] = None,
 ) -> None:
     """Run background jobs and schedules (e-mail, speed tests, retention) without serving HTTP.
     Any number of workers, on any machine sharing the database, may run beside the servers;
@@ -231,6 +240,7 @@ def worker(
     console = _stderr()
     with _starting():
         settings = settings_or_exit(jobs_concurrency=concurrency)
+    listen = _metrics_address(metrics_listen, settings) if metrics_listen is not None else None
     if migrate:
         for name in apply_migrations(settings):
             console.print(f"applied migration {name}")
@@ -243,7 +253,23 @@ def worker(
                 "or start the worker with --migrate[/red]"
             )
             raise typer.Exit(1)
-    asyncio.run(_run_worker(settings, grace))
+    asyncio.run(_run_worker(settings, grace, listen))
+
+
+def _metrics_address(text: str, settings: Settings) -> tuple[str, int]:
+    """`--metrics-listen`'s host and port; exits 2 when it is not HOST:PORT or no token is set
+    (the address would answer every scrape 404)."""
+    from agency.core.web.prometheus import parse_listen
+
+    try:
+        address = parse_listen(text)
+    except ValueError as exc:
+        _stderr().print(f"--metrics-listen: {exc}", style="red", markup=False, highlight=False)
+        raise typer.Exit(2) from exc
+    if not settings.metrics_token:
+        _stderr().print("[red]--metrics-listen needs AGENCY_METRICS_TOKEN (metrics are off)[/red]")
+        raise typer.Exit(2)
+    return address
 
 
 async def _pending_migrations(settings: Settings) -> list[str]:
@@ -264,15 +290,20 @@ async def _pending_migrations(settings: Settings) -> list[str]:
         await db.close_db()
 
 
-async def _run_worker(settings: Settings, grace: float) -> None:
+async def _run_worker(
+    settings: Settings, grace: float, metrics_listen: tuple[str, int] | None = None
+) -> None:
     import asyncio
     import signal
 
     from agency.app import create_app
+    from agency.core import metrics
     from agency.core.web import job_runner
+    from agency.core.web.prometheus import serve_metrics
 
     # The app is built as for serving (handlers, schedules, the modules' job options, an app
     # context for handlers that read `current_app`) but serves nothing.
+    metrics.set_role(metrics.WORKER)
     with _starting():
         app = create_app(settings.model_copy(update={"run_jobs": False}))
     runner = job_runner(app)
@@ -281,9 +312,17 @@ async def _run_worker(settings: Settings, grace: float) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stopping.set)
     await app.startup()
+    scrapes: asyncio.Server | None = None
     try:
         async with app.app_context():
             runner.start()
+        if metrics_listen is not None:
+            host, port = metrics_listen
+            scrapes = await serve_metrics(
+                host, port, settings.metrics_token, lambda: runner.handlers.keys()
+            )
+            shown = f"[{host}]" if ":" in host else host
+            log.info("agency worker: metrics at http://%s:%d/metrics", shown, port)
         log.info(
             "agency worker %s started as %s: %d job kind(s), concurrency %d; database %s",
             __version__,
@@ -296,6 +335,9 @@ async def _run_worker(settings: Settings, grace: float) -> None:
         log.info("agency worker stopping: %d job(s) running", runner.running)
         await runner.stop(grace=grace)
     finally:
+        if scrapes is not None:
+            scrapes.close()
+            await scrapes.wait_closed()
         await app.shutdown()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(signum)

@@ -49,7 +49,7 @@ from tortoise.expressions import F, Q
 from tortoise.models import Model
 from tortoise.transactions import in_transaction
 
-from agency.core import operations
+from agency.core import error_reports, metrics, operations
 from agency.core.errors import NotFound
 from agency.core.modules import JobHandler, JobOptions
 
@@ -475,6 +475,9 @@ async def claim(
             )
         ids = [i for group in picked.values() for i in group]
         claimed = await Job.filter(id__in=ids).order_by("run_at", "id").using_db(tx) if ids else []
+        # Rows still running when read had their lease run out: taken over here, or failed.
+        expired = [r.kind for r in rows if r.status == RUNNING and (r.id in lost or r.id in ids)]
+    metrics.lease_expired(expired)
     return list(claimed)
 
 
@@ -765,14 +768,19 @@ class JobRunner:
     async def _record(self, job: Job, exc: Exception | None) -> None:
         if exc is None:
             outcome: dict[str, Any] = {"status": DONE, "last_error": None}
+            metrics.job_run(job.kind, "done")
         else:
             permanent = isinstance(exc, PermanentFailure)
             retry = job.attempts < job.max_attempts and not permanent
+            metrics.job_run(job.kind, "retry" if retry else "failed")
             log.warning(
                 "job failed",
                 extra={"job_id": job.id, "kind": job.kind, "attempt": job.attempts, "retry": retry},
                 exc_info=exc if not permanent else None,
             )
+            if not retry and not permanent and not self.is_outage(exc):
+                # Reported once, on the last attempt (see agency.core.error_reports).
+                error_reports.capture(exc, job_kind=job.kind)
             # A handler that met a database outage fails like any other: its normal retry.
             outcome = {
                 "status": QUEUED if retry else FAILED,

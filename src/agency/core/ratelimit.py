@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from tortoise import connections, fields
 from tortoise.models import Model
 
+from agency.core import metrics
 from agency.core.errors import TooManyRequests
 from agency.core.sql import placeholders
 
@@ -180,6 +181,7 @@ async def enforce(limit: Limit, subject: str, now: float | None = None) -> int:
     now_ms = _ms(now)
     times = await _record(limit, subject, now_ms, conditional=True)
     if times is None:
+        metrics.rate_limit_refused(limit.name)
         raise too_many(_retry_seconds(limit, await _stored(limit, subject), now_ms))
     return _times(times)[-1]
 
@@ -219,6 +221,7 @@ async def check(limit: Limit, subject: str, now: float | None = None) -> None:
     now_ms = _ms(now)
     times = await _stored(limit, subject)
     if _in_window(limit, times, now_ms) >= limit.limit:
+        metrics.rate_limit_refused(limit.name)
         raise too_many(_retry_seconds(limit, times, now_ms))
 
 

@@ -117,6 +117,19 @@ class Settings(BaseSettings):
         "(a kind with one, such as speed tests, runs up to it besides).",
     )
 
+    # Metrics (docs/monitoring.md). A secret: whoever has it reads the figures.
+    metrics_token: str = Field(
+        default="",
+        description="Secret Prometheus sends as `Authorization: Bearer <token>` to read "
+        "`/metrics`. Empty: `/metrics` answers 404 and no process records metrics.",
+    )
+    metrics_dir: Path | None = Field(
+        default=None,
+        description="Where every agency process of this machine writes its metrics (servers' "
+        "workers and `agency worker`; `/metrics` adds them up): one directory per machine, "
+        "emptied at boot (e.g. systemd's `RuntimeDirectory=`). Empty: `DATA_DIR/metrics`.",
+    )
+
     # E-mail. Without smtp_host, mail is kept in the outbox (`agency mail outbox`).
     mail_from: str = Field(
         default="agency <hello@agency.local>",
@@ -179,6 +192,12 @@ class Settings(BaseSettings):
             raise ValueError("must start with http:// or https://")
         return value.rstrip("/")
 
+    @field_validator("metrics_dir", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: object) -> object:
+        # Empty (the example file's "", an empty env var) means the default: DATA_DIR/metrics.
+        return None if value == "" else value
+
     @field_validator("agency_email")
     @classmethod
     def _check_email(cls, value: str) -> str:
@@ -221,6 +240,11 @@ class Settings(BaseSettings):
     @property
     def served_over_https(self) -> bool:
         return self.base_url.startswith("https://")
+
+    @property
+    def effective_metrics_dir(self) -> Path:
+        """The metrics directory: the configured one, else `DATA_DIR/metrics`."""
+        return self.metrics_dir or self.data_dir / "metrics"
 
     def ensure_data_dir(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)

@@ -20,7 +20,7 @@ from tortoise.exceptions import ValidationError as TortoiseValidationError
 from werkzeug.exceptions import HTTPException
 
 from agency import __version__
-from agency.core import db, health
+from agency.core import db, health, metrics
 from agency.core.errors import (
     GENERIC_MESSAGE,
     UNAVAILABLE_MESSAGE,
@@ -145,6 +145,7 @@ def install_error_handlers(app: Quart) -> None:
     @app.errorhandler(Exception)
     async def handle_unexpected(error: Exception) -> Response:
         if db.is_unavailable(error):
+            metrics.db_error("unavailable")
             # The database is down or out of reach: worth retrying, not a bug.
             log.warning("database unavailable: %s: %s", type(error).__name__, error)
             return error_response(
@@ -153,6 +154,8 @@ def install_error_handlers(app: Quart) -> None:
                     headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
                 )
             )
+        if metrics.enabled() and metrics.is_database_error(error):
+            metrics.db_error("error")
         if _unfit_value(error):
             # A value no column can hold got past the schemas (which should have refused it).
             log.warning("value refused by the database", exc_info=error)

@@ -9,6 +9,7 @@ from quart import Blueprint, Quart, current_app, request
 from quart.blueprints import BlueprintSetupState
 from quart_schema import validate_request, validate_response
 
+from agency.core import metrics
 from agency.core.errors import ValidationFailed
 from agency.core.modules import HtmlFilter
 from agency.core.web import app_settings, settings_of
@@ -113,9 +114,10 @@ async def post_webhook() -> WebhookOut:
     except ValidationFailed as refused:
         if refused.code == "malformed_event":  # signed by Stripe's secret, yet not an event
             log.warning("stripe event refused: %s", refused.message)
+            metrics.webhook_event("failed")
         raise
     small_business = settings_of(tax_api.TaxSettings).vat_mode == "small_business"
-    outcome = await webhooks.receive_event(gateway(), event, small_business=small_business)
+    outcome = await webhooks.receive_delivered(gateway(), event, small_business=small_business)
     return WebhookOut(received=True, outcome=outcome)
 
 

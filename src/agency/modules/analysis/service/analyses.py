@@ -39,7 +39,7 @@ from typing import Any, Final, Literal
 
 from tortoise.transactions import in_transaction
 
-from agency.core import jobs, mail, ratelimit
+from agency.core import jobs, mail, metrics, ratelimit
 from agency.core.errors import AppError, NotFound, ValidationFailed
 from agency.core.jobs import DONE, FAILED, QUEUED
 from agency.core.modules import JobOptions
@@ -234,6 +234,7 @@ async def start_analysis(
             speed_test_public_id=speed.id if speed else None,
         )
         await jobs.enqueue(JOB_KIND, {"analysis_id": row.public_id}, max_attempts=JOB_ATTEMPTS)
+    metrics.analysis("started", planned_writer(settings))
     outcome = await leads_api.newsletter_opt_in(settings, asked.email, newsletter, source)
     return AnalysisStarted(**(await out(row)).model_dump(), newsletter=outcome)
 
@@ -470,6 +471,7 @@ async def run_analysis(settings: AnalysisSettings, public_id: str) -> None:
         )
         if not won:
             return
+        metrics.analysis("done", "ai" if written.generated_by == "ai" else "rules")
     await _send_report_once(settings, await Analysis.get(id=row.id))
 
 
@@ -485,12 +487,19 @@ async def _produce(settings: AnalysisSettings, row: Analysis, run: jobs.TrackedR
         raise
     except safe_fetch.FetchError as exc:
         log.info("analysis %s of %s failed: %s", row.public_id, row.domain, exc)
-        await run.fail(exc.message)
+        if await run.fail(exc.message):
+            metrics.analysis("failed", planned_writer(settings))
         raise jobs.PermanentFailure(exc.message) from exc
     except Exception as exc:
         log.exception("analysis %s of %s failed unexpectedly", row.public_id, row.domain)
-        await run.fail(MSG_GENERIC)
+        if await run.fail(MSG_GENERIC):
+            metrics.analysis("failed", planned_writer(settings))
         raise jobs.PermanentFailure(MSG_GENERIC) from exc
+
+
+def planned_writer(settings: AnalysisSettings) -> str:
+    """Who is to write the report, for the metrics: the AI model when one is configured."""
+    return "ai" if ai.configured(settings) else "rules"
 
 
 async def wait_for_speed_test(row: Analysis, settings: AnalysisSettings) -> SpeedTestOut | None:

@@ -22,11 +22,12 @@ import logging
 import math
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from tortoise.exceptions import IntegrityError
 from tortoise.transactions import in_transaction
 
+from agency.core import metrics
 from agency.core.errors import ValidationFailed
 from agency.modules.billing.clients import StripeGateway
 from agency.modules.billing.models import WebhookEvent
@@ -200,6 +201,28 @@ async def receive_event(
         await _record(event, FAILED, f"{type(exc).__name__}: {exc}")
         raise
     return PROCESSED
+
+
+# What the metrics call each outcome (`agency_webhook_events_total{outcome}`).
+_METRIC_OUTCOMES: dict[str, Literal["accepted", "duplicate", "ignored"]] = {
+    PROCESSED: "accepted",
+    "duplicate": "duplicate",
+    IGNORED: "ignored",
+}
+
+
+async def receive_delivered(
+    gateway: StripeGateway, event: dict[str, Any], *, small_business: bool = False
+) -> str:
+    """`receive_event` for an event Stripe delivered (the webhook), counted in the metrics by
+    outcome: accepted, duplicate, ignored, or failed (malformed, or its effects failed)."""
+    try:
+        outcome = await receive_event(gateway, event, small_business=small_business)
+    except Exception:
+        metrics.webhook_event("failed")
+        raise
+    metrics.webhook_event(_METRIC_OUTCOMES.get(outcome, "accepted"))
+    return outcome
 
 
 async def _record(event: dict[str, Any], status: str, error: str | None) -> None:

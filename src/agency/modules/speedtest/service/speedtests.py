@@ -29,7 +29,7 @@ from typing import Any
 from tortoise.functions import Count
 from tortoise.transactions import in_transaction
 
-from agency.core import jobs, mail, ratelimit
+from agency.core import jobs, mail, metrics, ratelimit
 from agency.core.errors import TooManyRequests, ValidationFailed
 from agency.core.jobs import DONE, FAILED, QUEUED
 from agency.core.modules import JobOptions
@@ -303,6 +303,7 @@ async def begin(
             email=email,
         )
         await jobs.enqueue(JOB_KIND, {"speed_test_id": test.public_id}, max_attempts=JOB_ATTEMPTS)
+    metrics.speed_test("started", test.provider)
     return out(test)
 
 
@@ -571,11 +572,13 @@ async def run_speed_test(settings: SpeedtestSettings, public_id: str) -> None:
         if exc.retryable and not jobs.final_attempt():
             await run.requeue()
             raise  # the job queue tries once more after its back-off
-        await run.fail(exc.message)
+        if await run.fail(exc.message):
+            metrics.speed_test("failed", test.provider)
         raise jobs.PermanentFailure(exc.message) from exc
     except Exception as exc:
         log.exception("speed test %s: the provider failed unexpectedly", public_id)
-        await run.fail(MSG_GENERIC)
+        if await run.fail(MSG_GENERIC):
+            metrics.speed_test("failed", test.provider)
         raise jobs.PermanentFailure(MSG_GENERIC) from exc
     await _finish_done(test, report, run)
 
@@ -596,6 +599,8 @@ async def _finish_done(test: SpeedTest, report: SpeedReport, run: jobs.TrackedRu
         )
         if won:
             await send_report(await SpeedTest.get(id=test.id))
+    if won:
+        metrics.speed_test("done", report.provider)
 
 
 # ---------------------------------------------------------------------------------------------
