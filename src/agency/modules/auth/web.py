@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from functools import wraps
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
-from quart import Response, g, request
+from quart import Response, g, has_request_context, request
 from quart_auth import Action, AuthUser, QuartAuth, current_user, login_user
 
 from agency.core.errors import Forbidden, Unauthorized
@@ -16,6 +16,7 @@ from agency.core.web.request_layer import current_client_ip
 from agency.modules.audit import api as audit_api
 from agency.modules.auth.schemas import Account
 from agency.modules.auth.service import accounts, sessions
+from agency.modules.auth.service.session_cache import SessionCache
 
 __all__ = [
     "HINT_COOKIE",
@@ -44,7 +45,20 @@ class SessionAuth(QuartAuth):
     """quart-auth, minus its work on requests that never asked who is signed in: its
     after-request hook resolved the user (a cookie signature check) on every API request, only
     to find nothing to write. Signing in or out, or reading `current_user`, sets the request's
-    user attribute, and then the hook runs as before, and writes the hint cookie too."""
+    user attribute, and then the hook runs as before, and writes the hint cookie too.
+
+    The user it resolves holds the raw cookie, checked (signature, session row) only when a
+    route asks who is signed in, and then through this process's `SessionCache`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.sessions = SessionCache()
+        super().__init__(*args, **kwargs)
+
+    def resolve_user(self) -> AuthUser:
+        if self.mode != "cookie" or not has_request_context():
+            return super().resolve_user()
+        cookie = request.cookies.get(self.cookie_name or "")
+        return SessionUser(None, cookie=cookie or None, auth=self)
 
     async def after_request(self, response: Response) -> Response:
         if not hasattr(g, self.attribute_name):
@@ -74,17 +88,43 @@ class SessionUser(AuthUser):
     """quart-auth's user, backed by a session row: logging out, a password change or a reset
     really ends a session, and every server process agrees."""
 
-    def __init__(self, auth_id: str | None, action: Action = Action.PASS) -> None:
+    def __init__(
+        self,
+        auth_id: str | None,
+        action: Action = Action.PASS,
+        *,
+        cookie: str | None = None,
+        auth: SessionAuth | None = None,
+    ) -> None:
         super().__init__(auth_id, action)
+        # A cookie as the browser sent it: its signature is checked when first needed.
+        self._cookie = cookie
+        self._auth = auth
+        self._checked = cookie is None
         self._account: Account | None = None
         self._resolved = False
 
+    @property
+    def auth_id(self) -> str | None:
+        if not self._checked and self._cookie is not None and self._auth is not None:
+            self._checked = True
+            self._auth_id = self._auth.load_token(self._cookie)
+        return self._auth_id
+
     async def account(self) -> Account | None:
-        """The session's account (one query, asked once per request), or None."""
+        """The session's account (asked once per request), or None."""
         if not self._resolved:
-            self._account = await sessions.session_account(self.auth_id) if self.auth_id else None
+            if self._cookie is not None and self._auth is not None:
+                self._account = await self._auth.sessions.account(self._cookie, self._load)
+            else:
+                auth_id = self.auth_id
+                self._account = await sessions.session_account(auth_id) if auth_id else None
             self._resolved = True
         return self._account
+
+    async def _load(self) -> tuple[Account, float] | None:
+        auth_id = self.auth_id
+        return await sessions.session_entry(auth_id) if auth_id else None
 
     @property
     async def is_authenticated(self) -> bool:

@@ -52,6 +52,12 @@ def _session_account_sql() -> str:
 async def session_account(token: str) -> Account | None:
     """The account a live session token belongs to, or None, in one query: every signed-in
     request asks this (the session, the user and the profile were three round trips)."""
+    found = await session_entry(token)
+    return None if found is None else found[0]
+
+
+async def session_entry(token: str) -> tuple[Account, float] | None:
+    """A live session's account and the moment it ends (a Unix time), or None."""
     if not token or len(token) > 200:
         return None
     rows = await connections.get("default").execute_query_dict(
@@ -64,7 +70,7 @@ async def session_account(token: str) -> Account | None:
     expires_at = Session._meta.fields_map["expires_at"].to_python_value(row["expires_at"])
     if expires_at <= datetime.now(UTC):
         return None
-    return Account(
+    account = Account(
         id=int(row["id"]),
         email=row["email"],
         role=row["role"],
@@ -74,6 +80,7 @@ async def session_account(token: str) -> Account | None:
         created_at=User._meta.fields_map["created_at"].to_python_value(row["created_at"]),
         bio=row["bio"] or "",
     )
+    return account, expires_at.timestamp()
 
 
 async def end_session(token: str) -> None:
