@@ -20,6 +20,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from agency.core.dsn import parse_dsn
 from agency.core.text import valid_email
 
 CONFIG_FILE_ENV = "AGENCY_CONFIG"
@@ -130,6 +131,20 @@ class Settings(BaseSettings):
         "emptied at boot (e.g. systemd's `RuntimeDirectory=`). Empty: `DATA_DIR/metrics`.",
     )
 
+    # Error reports (docs/monitoring.md, "Error reports"). The DSN is a secret of sorts: whoever
+    # has it can file reports in the project.
+    sentry_dsn: str = Field(
+        default="",
+        description="A Sentry-compatible DSN (`https://KEY@HOST/PROJECT`: Sentry, or a "
+        "self-hosted GlitchTip): unhandled errors in requests and jobs are reported there, "
+        "without personal data or secrets. Empty: nothing is sent and the SDK is not loaded.",
+    )
+    sentry_environment: str = Field(
+        default="",
+        description="The environment error reports are filed under. Empty: `AGENCY_ENV`'s "
+        "value (`production`, `development`).",
+    )
+
     # E-mail. Without smtp_host, mail is kept in the outbox (`agency mail outbox`).
     mail_from: str = Field(
         default="agency <hello@agency.local>",
@@ -206,6 +221,14 @@ class Settings(BaseSettings):
         value = value.strip()
         if value and not valid_email(value):
             raise ValueError("must be an e-mail address such as hello@example.com")
+        return value
+
+    @field_validator("sentry_dsn")
+    @classmethod
+    def _check_dsn(cls, value: str) -> str:
+        value = value.strip()
+        if value:
+            parse_dsn(value)  # BadDsn is a ValueError: reported with the key, not the value
         return value
 
     @classmethod

@@ -20,7 +20,7 @@ from tortoise.exceptions import ValidationError as TortoiseValidationError
 from werkzeug.exceptions import HTTPException
 
 from agency import __version__
-from agency.core import db, health, metrics
+from agency.core import db, error_reports, health, metrics
 from agency.core.errors import (
     GENERIC_MESSAGE,
     UNAVAILABLE_MESSAGE,
@@ -161,6 +161,13 @@ def install_error_handlers(app: Quart) -> None:
             log.warning("value refused by the database", exc_info=error)
             return error_response(ValidationFailed("The request is not valid."))
         log.exception("unhandled error", exc_info=error)
+        if error_reports.enabled():
+            rule = request.url_rule
+            error_reports.capture(
+                error,
+                route=rule.rule if rule is not None else "unmatched",
+                method=request.method,
+            )
         failure = AppError(GENERIC_MESSAGE, code="internal_error")
         failure.status = 500
         return error_response(failure)
