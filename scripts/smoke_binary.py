@@ -234,6 +234,7 @@ def run_configured(binary: Path) -> None:
     from tests.fakes.kit import run_fake_kit
     from tests.fakes.pagespeed import run_fake_pagespeed
     from tests.fakes.stripe_server import run_fake_stripe
+    from tests.helpers import purchase
 
     print(
         "== 2. every integration configured against the fakes (Stripe, SMTP, PageSpeed, Kit)",
@@ -315,37 +316,20 @@ def run_configured(binary: Path) -> None:
                 pay_url = checkout["url"]
                 if not pay_url.startswith(fake.base_url):
                     raise SmokeFailure(f"the checkout URL {pay_url} is not the fake's")
-                page = browser.get(pay_url)
-                action = re.search(r'<form method="post" action="([^"]+)"', page.text)
-                if page.status_code != 200 or action is None:
-                    raise SmokeFailure(f"the pay page answered {page.status_code}")
 
             with step("pay on the fake's pay page; the signed webhooks reach the binary"):
-                paid = browser.post(
-                    fake.base_url + action.group(1),
-                    data={
-                        "card_number": "4242 4242 4242 4242",
-                        "exp": "12 / 34",
-                        "cvc": "123",
-                        "name": "Ada Lovelace",
-                    },
-                )
+                try:
+                    paid = purchase.pay_on_pay_page(browser, fake.base_url, pay_url)
+                except purchase.PayPageError as exc:
+                    raise SmokeFailure(str(exc)) from None
                 if paid.status_code != 303 or not paid.headers["location"].startswith(base_url):
                     raise SmokeFailure(f"the payment answered {paid.status_code}: {paid.text}")
-
-                def accepted(delivery: dict[str, Any]) -> bool:
-                    return 200 <= (delivery["status_code"] or 0) < 300
-
-                def all_accepted() -> list[str] | None:
-                    events = fake.events()
-                    done = {d["event_id"] for d in fake.deliveries if accepted(d)}
-                    types = [e["type"] for e in events]
-                    return types if events and all(e["id"] in done for e in events) else None
-
                 try:
-                    types = wait_for("every webhook answered 2xx", all_accepted)
+                    types = wait_for(
+                        "every webhook answered 2xx", lambda: purchase.webhooks_accepted(fake)
+                    )
                 except SmokeFailure as exc:
-                    refused = [d for d in fake.deliveries if not accepted(d)]
+                    refused = purchase.refused_deliveries(fake)
                     raise SmokeFailure(f"{exc}; refused deliveries: {refused}") from None
             print(f"      {len(types)} events delivered and accepted: {', '.join(types)}")
 

@@ -61,6 +61,7 @@ import logging
 import random
 import re
 import secrets
+import ssl
 import string
 import threading
 import time
@@ -601,9 +602,12 @@ class FakeStripe(FakeServer):
         webhook_url: str | None = None,
         webhook_secret: str | None = None,
         base_url: str = "http://127.0.0.1:12111",
+        webhook_verify: ssl.SSLContext | bool = True,
     ) -> None:
         super().__init__()
         self.api_key = api_key
+        # How webhook deliveries check an https:// endpoint's certificate (a test's local CA).
+        self._webhook_verify = webhook_verify
         self.base_url = base_url
         self._initial_webhook = (
             Webhook(webhook_url, webhook_secret) if webhook_url and webhook_secret else None
@@ -3608,7 +3612,7 @@ class FakeStripe(FakeServer):
 
         @app.before_serving
         async def _start() -> None:
-            self._http = httpx.AsyncClient()
+            self._http = httpx.AsyncClient(verify=self._webhook_verify)
 
         @app.after_serving
         async def _finish() -> None:
@@ -5073,9 +5077,15 @@ def run_fake_stripe(
     *,
     webhook_url: str | None = None,
     webhook_secret: str | None = None,
+    webhook_verify: ssl.SSLContext | bool = True,
 ) -> contextlib.AbstractContextManager[FakeStripe]:
     """Serve a fresh :class:`FakeStripe` on 127.0.0.1 in a background thread."""
-    fake = FakeStripe(api_key=api_key, webhook_url=webhook_url, webhook_secret=webhook_secret)
+    fake = FakeStripe(
+        api_key=api_key,
+        webhook_url=webhook_url,
+        webhook_secret=webhook_secret,
+        webhook_verify=webhook_verify,
+    )
     return serving(fake, port)
 
 
