@@ -398,15 +398,28 @@ def db_backup(
 ) -> None:
     """Write a consistent copy of the database to FILE while the server keeps running
     (SQLite: its online backup API; PostgreSQL: pg_dump's custom format)."""
+    import time
+
     from agency.ops import backup
 
     console = _stderr()
     settings = settings_or_exit()
+    url = settings.effective_database_url
+    started = time.monotonic()
+
+    def note(ok: bool, size: int | None) -> None:
+        # Recorded in the database itself, for `agency status`; a backup never fails for it.
+        why = backup.record_run(url, ok, size, time.monotonic() - started)
+        if why is not None:
+            console.print(f"(the run was not recorded in the database: {why})", markup=False)
+
     try:
-        result = backup.backup(settings.effective_database_url, file, overwrite=overwrite)
+        result = backup.backup(url, file, overwrite=overwrite)
     except backup.BackupError as exc:
         console.print(str(exc), style="red", markup=False, soft_wrap=True)
+        note(False, None)
         raise typer.Exit(1) from exc
+    note(True, result.size)
     console.print(
         f"backed up {_describe(settings)} to {result.path} "
         f"({result.tables} tables, {result.size:,} bytes)",
@@ -524,6 +537,128 @@ def doctor() -> None:
         )
         raise typer.Exit(1)
     out.print("[green]ready for production[/green]")
+
+
+@app.command()
+def status(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of the table.")
+    ] = False,
+) -> None:
+    """What an operator looks at first: version, database, migrations, job queue and runners,
+    mail outbox, last webhook, last retention and backup run, and what `agency doctor` reports.
+    Exits 1 when something needs attention (listed last), 2 on bad settings."""
+    import asyncio
+    import json
+
+    from agency.ops import status as state
+    from agency.registry import MODULES
+
+    settings = settings_or_exit()
+    report = asyncio.run(state.gather(settings, MODULES))
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        _print_status(report)
+    if report["attention"]:
+        raise typer.Exit(1)
+
+
+def _print_status(report: dict[str, Any]) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    from agency.core.cli.support import console as out
+
+    def ok(good: bool, text: str) -> str:
+        return f"[green]{escape(text)}[/green]" if good else f"[red]{escape(text)}[/red]"
+
+    def names(items: list[str], most: int = 4) -> str:
+        shown = items if len(items) <= most else [*items[:most], f"... ({len(items) - most} more)"]
+        return escape(", ".join(shown))
+
+    database = report["database"]
+    table = Table(title=f"agency {report['version']} (AGENCY_ENV={report['env']})")
+    table.add_column("what")
+    table.add_column("state")
+    table.add_row(
+        "database",
+        f"{escape(database['url'])} ({database['backend']}): "
+        + ok(database["reachable"], "answers" if database["reachable"] else "does not answer"),
+    )
+    rows: list[tuple[str, str]] = []
+    if database["reachable"]:
+        migrations, queue, runners = report["migrations"], report["jobs"], report["runners"]
+        outbox, runs, backup = report["mail"], report["retention"], report["backup"]
+        if migrations is not None:
+            pending = migrations["pending"]
+            text = f"{migrations['applied']} applied, " + ok(not pending, f"{len(pending)} pending")
+            rows.append(("migrations", text + (f": {names(pending)}" if pending else "")))
+        if queue is not None:
+            lines = [
+                f"{queue['queued']} queued, {queue['running']} running, {queue['failed']} failed"
+            ]
+            lines += [
+                f"  {escape(kind)}: {f['queued']} queued, {f['running']} running, "
+                f"{f['failed']} failed, oldest due {f['oldest_due_seconds']:.0f} s"
+                for kind, f in queue["kinds"].items()
+            ]
+            rows.append(("job queue", "\n".join(lines)))
+        if runners is not None:
+            lines = [ok(runners["alive"] > 0, f"{runners['alive']} alive")]
+            lines += [
+                f"  {escape(r['role'])} on {escape(r['host'])}, pid {r['pid']}, seen {r['seen_at']}"
+                for r in runners["list"]
+            ]
+            rows.append(("job runners", "\n".join(lines)))
+        if outbox is not None:
+            text = f"{outbox['waiting']} waiting, {outbox['sent']} sent, {outbox['failed']} failed"
+            rows.append(("mail outbox", text))
+        for name, facts in report["modules"].items():
+            webhook = (facts or {}).get("last_webhook", ...)
+            if webhook is ...:
+                continue
+            text = (
+                "none yet"
+                if webhook is None
+                else f"{webhook['received_at']} {escape(str(webhook['type']))}: "
+                + ok(webhook["outcome"] != "failed", str(webhook["outcome"]))
+            )
+            rows.append((f"last webhook ({name})", text))
+        if runs is not None:
+            text = (
+                "not yet"
+                if runs["last_run_at"] is None
+                else f"{runs['last_run_at']} ({escape(str(runs['last_outcome']))}), "
+                f"next {runs['next_run_at']}"
+            )
+            rows.append(("last retention run", text))
+        if backup is not None or "backup" not in report.get("errors", {}):
+            text = (
+                "none recorded (`agency db backup`)"
+                if backup is None
+                else f"{backup['finished_at']}: "
+                + ok(backup["ok"], "ok" if backup["ok"] else "failed")
+                + (f", {backup['size']:,} bytes" if backup["size"] is not None else "")
+            )
+            rows.append(("last backup", text))
+        for name, kind in report.get("errors", {}).items():
+            rows.append((escape(name), f"[red]could not be read ({escape(kind)})[/red]"))
+    checkup = report["doctor"]
+    missing = checkup["missing_for_production"]
+    text = f"{len(checkup['ready'])} ready, " + ok(
+        not missing, f"{len(missing)} missing for production"
+    )
+    rows.append(("agency doctor", text + (f": {names(missing)}" if missing else "")))
+    for what, state in rows:
+        table.add_row(what, state)
+    out.print(table)
+    if report["attention"]:
+        out.print("[red]needs attention:[/red]")
+        for item in report["attention"]:
+            out.print(f"[red]- {escape(item)}[/red]")
+    else:
+        out.print("[green]nothing needs attention[/green]")
 
 
 @app.command(cls=QuickCommand)

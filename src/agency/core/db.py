@@ -187,6 +187,15 @@ async def pending_migrations() -> list[str]:
     return [f"{step.migration.app_label}.{step.migration.name}" for step in await executor.plan()]
 
 
+async def applied_migrations() -> list[str]:
+    """The migrations applied to the open database, by name."""
+    from tortoise.migrations.recorder import MigrationRecorder
+
+    return sorted(
+        str(key) for key in await MigrationRecorder(connections.get("default")).applied_migrations()
+    )
+
+
 async def ping() -> bool:
     """True when the database answers a trivial query."""
     try:

@@ -130,6 +130,9 @@ class Module(Generic[S]):
         At most one module has one.
     readiness: given the settings, what an operator still has to configure for the module's
         features (`Readiness`), as `agency doctor` lists it.
+    status: given the settings, what `agency status` shows of the module's running state (the
+        last payment webhook): named facts, each JSON-able (None when there is none yet), read
+        with the database open.
     """
 
     name: str
@@ -151,3 +154,4 @@ class Module(Generic[S]):
     periodic: tuple[Periodic[S], ...] = ()
     mail_footer: Callable[[S], MailFooter] | None = None
     readiness: Callable[[S], tuple[Readiness, ...]] | None = None
+    status: Callable[[S], Awaitable[Mapping[str, Any]]] | None = None

@@ -294,3 +294,30 @@ def restore(url: str, source_file: Path) -> Result:
     if wanted == "sqlite":
         return restore_sqlite(url, source_file)
     return restore_postgres(url, source_file)
+
+
+def record_run(url: str, ok: bool, size: int | None, seconds: float) -> str | None:
+    """Note a backup run in the database's `backup_run` table (`agency status` shows the last
+    one): when, whether it worked, the file's size; never its path. Returns why it could not
+    be noted (the database away, its tables not migrated yet), or None."""
+    import asyncio
+
+    from agency.core import db, operations
+
+    path = sqlite_path(url.split("?", 1)[0]) if _is_sqlite(url) else None
+    if _is_sqlite(url) and (path is None or not path.exists()):
+        return "no database file"  # never create an empty database to note a failure in
+
+    async def write() -> None:
+        await db.init_db(url, [])
+        try:
+            backend = "sqlite" if _is_sqlite(url) else "postgres"
+            await operations.record_backup(ok, backend, size, seconds)
+        finally:
+            await db.close_db()
+
+    try:
+        asyncio.run(write())
+    except Exception as exc:
+        return type(exc).__name__
+    return None

@@ -3,7 +3,7 @@
 from agency.core.modules import Module
 from agency.core.userdata import UserData
 from agency.modules.billing import models, routes
-from agency.modules.billing.service import confirmation, readiness, retention, user_data
+from agency.modules.billing.service import confirmation, readiness, retention, status, user_data
 from agency.modules.billing.settings import BillingSettings
 
 MODULE = Module(
@@ -20,4 +20,5 @@ MODULE = Module(
     html_filter=routes.payments_filter,
     check_settings=readiness.check_settings,
     readiness=readiness.readiness,
+    status=status.status,
 )
