@@ -3,7 +3,9 @@
 Measures, with wrk (`-t1 -cN --latency`, a warm-up first, server pinned to CPU0 and wrk to
 CPU1, one server process at a time):
   - agency (`agency serve`, 1 worker): a prerendered page, the largest hashed script,
-    /api/health, /api/catalogue and /api/auth/me signed in (a user signed up by the bench);
+    /api/health, /api/catalogue, and signed in (a user signed up by the bench) /api/auth/me and
+    the other reads the dashboard makes on load; with --metrics, /api/auth/me again on a server
+    with its metrics on (AGENCY_METRICS_TOKEN set);
   - nginx (1 worker) serving the same files: the page and the script;
   - a bare Quart hello-world on the same granian embedding (bench/hello_app.py);
 then the start-up time (spawn -> first 200 from /api/health) of the one-file binary and of the
@@ -45,8 +47,17 @@ SERVER_CPU = 0
 CLIENT_CPU = 1
 ASSET_TARGET = 0.5  # asset req/s, ours / nginx
 PAGE_TARGET = 0.8  # prerendered page req/s, ours / Quart hello-world
-API_TARGET = 0.6  # /api/health and /api/catalogue req/s, ours / Quart hello-world
-API_P99_MS = 50.0  # /api/health and /api/catalogue p99 at the bench's connections
+API_TARGET = 0.6  # API req/s (public and signed in), ours / Quart hello-world
+API_P99_MS = 50.0  # the API's p99 at the bench's connections
+# What the dashboard asks on load, signed in (webui/src: useAuth, DashboardHome's loadHome,
+# NotificationsButton); /api/catalogue is public and measured above.
+SIGNED_IN_READS = (
+    "/api/auth/me",
+    "/api/billing/subscription",
+    "/api/sites",
+    "/api/notifications",
+)
+METRICS_TOKEN = "bench-metrics-token-0123456789"
 READY_TIMEOUT = 60.0
 STOP_TIMEOUT = 10.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -314,15 +325,18 @@ def signed_in_cookie(port: int) -> str:
 
 
 @contextlib.contextmanager
-def agency_server(procs: Processes, work: Path, web_dir: Path) -> Iterator[int]:
+def agency_server(
+    procs: Processes, work: Path, web_dir: Path, name: str = "agency", **settings: str
+) -> Iterator[int]:
     port = free_port()
-    home = work / "agency"
+    home = work / name
     home.mkdir()
     env = clean_env(
         AGENCY_DATA_DIR=str(home / "data"),
         AGENCY_ACCESS_LOG="false",
         AGENCY_LOG_LEVEL="warning",
         AGENCY_WEB_DIR=str(web_dir),
+        **settings,
     )
     argv = [str(AGENCY), "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]
     log = home / "server.log"
@@ -446,9 +460,17 @@ def ratio_row(name: str, ours: float, theirs: float, target: float) -> str:
     return f"| {name} | {value:.2f} | ≥ {target} | {verdict} |"
 
 
+def api_name(row: Measurement) -> str:
+    """`/api/...` (signed in, metrics on): the request's path and how it was measured."""
+    path = row.request.split()[1].rstrip("`")
+    signed_in = ", signed in" if "signed in" in row.request else ""
+    metrics = ", metrics on" if "metrics" in row.server else ""
+    return f"`{path}`{signed_in}{metrics}"
+
+
 def p99_row(row: Measurement, target_ms: float) -> str:
     verdict = "ok" if row.p99_ms < target_ms else "**above target**"
-    return f"| {row.request} p99 (ms) | {row.p99_ms:.1f} | < {target_ms:g} | {verdict} |"
+    return f"| {api_name(row)} p99 (ms) | {row.p99_ms:.1f} | < {target_ms:g} | {verdict} |"
 
 
 def command_output(argv: Sequence[str]) -> str:
@@ -550,34 +572,60 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> str:
         for suffix in ("br", "gz")
         if not script_file.with_name(f"{script_file.name}.{suffix}").is_file()
     ]
+    files: list[Measurement] = []  # pages and assets, ours and nginx's
 
     print(f"agency ({AGENCY}):")
     with agency_server(procs, work, web_dir) as port:
-        ours_page = measure(procs, port, "/", "agency", args, "`GET /` (prerendered)")
-        ours_asset = measure(procs, port, script, "agency", args)
+        if not args.only_api:
+            files.append(measure(procs, port, "/", "agency", args, "`GET /` (prerendered)"))
+            files.append(measure(procs, port, script, "agency", args))
         health = measure(procs, port, "/api/health", "agency", args, "`GET /api/health` (DB query)")
         catalogue = measure(procs, port, "/api/catalogue", "agency", args)
         cookie = {"Cookie": signed_in_cookie(port)}
-        me = measure(
-            procs, port, "/api/auth/me", "agency", args, "`GET /api/auth/me` (signed in)", cookie
-        )
-    print("nginx:")
-    with nginx_server(procs, work, web_dir) as port:
-        nginx_page = measure(procs, port, "/", "nginx", args, "`GET /` (prerendered)")
-        nginx_asset = measure(procs, port, script, "nginx", args)
+        signed_in = [
+            measure(procs, port, path, "agency", args, f"`GET {path}` (signed in)", cookie)
+            for path in SIGNED_IN_READS
+        ]
+    if args.metrics:
+        print("agency, metrics on:")
+        with agency_server(
+            procs, work, web_dir, "agency-metrics", AGENCY_METRICS_TOKEN=METRICS_TOKEN
+        ) as port:
+            cookie = {"Cookie": signed_in_cookie(port)}
+            me = "`GET /api/auth/me` (signed in)"
+            signed_in.append(
+                measure(procs, port, "/api/auth/me", "agency, metrics on", args, me, cookie)
+            )
+    if not args.only_api:
+        print("nginx:")
+        with nginx_server(procs, work, web_dir) as port:
+            files.insert(1, measure(procs, port, "/", "nginx", args, "`GET /` (prerendered)"))
+            files.append(measure(procs, port, script, "nginx", args))
     print("Quart hello-world:")
     with hello_server(procs, work) as port:
         hello = measure(procs, port, "/", "Quart hello-world", args, "`GET /` (hello-world)")
-    rows = [ours_page, nginx_page, hello, ours_asset, nginx_asset, health, catalogue, me]
+    api = [health, catalogue, *signed_in]
     ratios = [
-        ratio_row("asset: agency / nginx", ours_asset.rps, nginx_asset.rps, ASSET_TARGET),
-        ratio_row("page: agency / Quart hello-world", ours_page.rps, hello.rps, PAGE_TARGET),
-        ratio_row("`/api/health` / Quart hello-world", health.rps, hello.rps, API_TARGET),
-        ratio_row("`/api/catalogue` / Quart hello-world", catalogue.rps, hello.rps, API_TARGET),
-        p99_row(health, API_P99_MS),
-        p99_row(catalogue, API_P99_MS),
+        *(ratio_row(f"{api_name(r)} / hello-world", r.rps, hello.rps, API_TARGET) for r in api),
+        *(p99_row(r, API_P99_MS) for r in api),
     ]
+    if args.only_api:
+        rows = [hello, *api]
+        startup = ["Pages, assets, nginx and start-up not measured (`--only-api`)."]
+    else:
+        ours_page, nginx_page, ours_asset, nginx_asset = files
+        rows = [ours_page, nginx_page, hello, ours_asset, nginx_asset, *api]
+        ratios[:0] = [
+            ratio_row("asset: agency / nginx", ours_asset.rps, nginx_asset.rps, ASSET_TARGET),
+            ratio_row("page: agency / Quart hello-world", ours_page.rps, hello.rps, PAGE_TARGET),
+        ]
+        startup = startup_table(args, procs, work)
+    if fingerprint(web_dir) != built:
+        warnings.append("**The web UI changed during the run** (rebuilt?): figures are invalid.")
+    return report(args, rows, ratios, startup, warnings)
 
+
+def startup_table(args: argparse.Namespace, procs: Processes, work: Path) -> list[str]:
     print("start-up:")
     startup = [
         f"Start-up: spawn → first 200 from `/api/health`, fresh empty directory "
@@ -605,9 +653,7 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> str:
         runs = ", ".join(f"{t:.2f}" for t in times)
         print(f"  {name:<24} median {statistics.median(times):.2f} s ({runs})")
         startup.append(f"| {name} | {size} | {statistics.median(times):.2f} s | {runs} s |")
-    if fingerprint(web_dir) != built:
-        warnings.append("**The web UI changed during the run** (rebuilt?): figures are invalid.")
-    return report(args, rows, ratios, startup, warnings)
+    return startup
 
 
 def parse_args() -> argparse.Namespace:
@@ -621,6 +667,16 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument(
         "--web-dir", type=Path, default=REPO / "webui/dist", help="the built web UI"
+    )
+    parser.add_argument(
+        "--metrics",
+        action="store_true",
+        help="also measure /api/auth/me on a server with its metrics on (AGENCY_METRICS_TOKEN)",
+    )
+    parser.add_argument(
+        "--only-api",
+        action="store_true",
+        help="measure the API against the hello-world only (no nginx, pages, assets, start-up)",
     )
     parser.add_argument("--out", type=Path, default=BENCH / "out/latest.md")
     return parser.parse_args()
