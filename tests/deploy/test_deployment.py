@@ -24,6 +24,7 @@ import signal
 import ssl
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -615,35 +616,69 @@ def run_layout(
                 emails = sql(restored_url, "SELECT email FROM auth_user")
                 assert [row["email"] for row in emails] == [BUYER["email"]], emails
 
-        # The backup runs beside the failover, as the timer's would beside visitors.
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        def visitor(stop: threading.Event) -> list[tuple[str, int]]:
+            """A signed-in visitor's requests through Caddy, one every 50 ms until `stop`."""
+            seen: list[tuple[str, int]] = []
+            with httpx.Client(
+                base_url=base_url, verify=tls, timeout=15, cookies=client.cookies
+            ) as own:
+                while not stop.is_set():
+                    for path in ("/api/auth/me", "/api/catalogue"):
+                        seen.append((path, own.get(path).status_code))
+                    if seen[-2][1] != 200 or seen[-1][1] != 200:
+                        break  # one failure fails the test: no need to go on
+                    stop.wait(0.05)
+            return seen
+
+        # The upgrade of docs/deployment.md, with a visitor's requests all along and the
+        # nightly backup running meanwhile.
+        stop_visitor = threading.Event()
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
             backed_up = pool.submit(backup_and_restore)
-            stopped = serves[0]
+            visited = pool.submit(visitor, stop_visitor)
             with step(
-                f"SIGTERM {stopped.name}: {FAILOVER_REQUESTS} requests through Caddy all 200",
-                timings,
+                "upgrade: stop agency-worker, `agency db upgrade`, start agency-worker", timings
             ):
-                assert stopped.stop() in (0, -signal.SIGTERM)
-                statuses = []
-                for i in range(FAILOVER_REQUESTS):
-                    path = ("/api/auth/me", "/api/health", "/api/catalogue")[i % 3]
-                    statuses.append((path, client.get(path).status_code))
-                assert all(status == 200 for _, status in statuses), statuses
-                me = client.get("/api/auth/me").json()
-                assert me["user"]["email"] == BUYER["email"], me
+                assert worker.stop() == 0, worker.tail()
+                upgraded = layout.agency("db", "upgrade")
+                assert "0 migration(s) applied" in upgraded, upgraded
+                worker.start()
+            for number, (instance, port) in enumerate(zip(serves, serve_ports, strict=True)):
+                with step(f"upgrade: SIGTERM {instance.name}", timings):
+                    assert instance.stop() in (0, -signal.SIGTERM), instance.tail()
+                    if number == 0:
+                        statuses = []
+                        for i in range(FAILOVER_REQUESTS):
+                            path = ("/api/auth/me", "/api/health", "/api/catalogue")[i % 3]
+                            statuses.append((path, client.get(path).status_code))
+                            assert statuses[-1][1] == 200, statuses
+                        me = client.get("/api/auth/me").json()
+                        assert me["user"]["email"] == BUYER["email"], me
+                        print(f"           {FAILOVER_REQUESTS} requests in a row: all 200")
+                with step(f"upgrade: start {instance.name} until ready; Caddy uses it", timings):
+                    offset = instance.log.stat().st_size
+                    instance.start()
+                    # Ready also means the new worker's heartbeat is there.
+                    wait_for("the restarted instance", functools.partial(ready, port), 40)
 
-            with step(f"restart {stopped.name}: Caddy sends it requests again", timings):
-                seen = stopped.log.stat().st_size
-                stopped.start()
-                wait_for("the restarted instance", lambda: ready(serve_ports[0]), 40)
+                    def proxied_to(process: Process, offset: int) -> bool | None:
+                        assert client.get("/api/auth/me").status_code == 200
+                        with process.log.open("rb") as log:
+                            log.seek(offset)
+                            return b"GET /api/auth/me 200" in log.read() or None
 
-                def proxied_to_it() -> bool | None:
-                    assert client.get("/api/auth/me").status_code == 200
-                    with stopped.log.open("rb") as log:
-                        log.seek(seen)
-                        return b"GET /api/auth/me 200" in log.read() or None
-
-                wait_for("a request through Caddy to the restarted instance", proxied_to_it, 30)
+                    wait_for(
+                        f"a request through Caddy to {instance.name}",
+                        functools.partial(proxied_to, instance, offset),
+                        30,
+                    )
+            runners = sql(database_url, "SELECT pid, role FROM job_runner")
+            assert [(r["pid"], r["role"]) for r in runners] == [(worker.pid, "worker")], runners
+            stop_visitor.set()
+            requests = visited.result()
+            failed = [r for r in requests if r[1] != 200]
+            assert requests and not failed, f"{len(failed)} of {len(requests)} failed: {failed}"
+            print(f"           the visitor's {len(requests)} requests during the upgrade: all 200")
             backed_up.result()
 
     for process in layout.processes:
