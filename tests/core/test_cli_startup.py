@@ -35,7 +35,7 @@ HEAVY = (
     "agency.core.db",
     "agency.app",
 )
-CORE_COMMANDS = ("serve", "worker", "doctor", "version", "db", "mail")
+CORE_COMMANDS = ("serve", "worker", "doctor", "status", "version", "db", "mail")
 
 PROBE = """
 import json, sys
@@ -93,7 +93,7 @@ def test_the_help_lists_every_command_with_its_help() -> None:
     # The module commands first (as before), then the core commands, then the modules' groups.
     listing = out.split("Commands:")[1].splitlines()
     order = [line.split()[0] for line in listing if line[:2] == "  " and line[2:3] != " "]
-    names = [e.name for e in COMMANDS] + ["serve", "worker", "doctor", "version", "db", "mail"]
+    names = [e.name for e in COMMANDS] + list(CORE_COMMANDS)
     assert order == [*names, *(e.name for e in GROUPS)]
 
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
@@ -31,6 +34,7 @@ from tests.conftest import (
     postgres_drop,
     server_env,
     wait_until,
+    with_database,
 )
 from tests.fakes.tcp_proxy import TcpProxy
 
@@ -164,3 +168,44 @@ def test_ready_fails_while_postgres_is_away_and_passes_after(
             lambda: client.get("/api/health/ready").status_code == 200, 15, "ready once back"
         )
         assert client.get("/api/health/ready").json()["status"] == "ok"
+
+
+@pytest.mark.slow  # starts a real server and a real worker
+def test_a_server_that_runs_no_jobs_is_ready_only_while_a_worker_beats(
+    tmp_path: Path, database_url: str
+) -> None:
+    env = server_env(tmp_path, database_url, RUN_JOBS="false")
+    with agency_servers(tmp_path, env) as [base], httpx.Client(base_url=base, timeout=30) as client:
+        answer = client.get("/api/health/ready")
+        assert answer.status_code == 503
+        assert answer.json()["checks"]["jobs"]["state"] == "no job runner seen recently"
+        worker_env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "agency", "worker", "--grace", "0"],
+            cwd=tmp_path,
+            env={**worker_env, **env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_until(
+                lambda: client.get("/api/health/ready").status_code == 200, 30, "the worker's beat"
+            )
+            assert client.get("/api/health/ready").json()["checks"]["jobs"] == {
+                "ok": True,
+                "state": "1 runner(s) alive",
+            }
+
+            async def runners() -> list[tuple[int, str]]:
+                return [(r.pid, r.role) for r in await operations.JobRunnerBeat.all()]
+
+            assert with_database(database_url, runners) == [(worker.pid, "worker")]
+            worker.send_signal(signal.SIGTERM)
+            assert worker.wait(timeout=30) == 0
+        finally:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+        # A clean stop deletes its row: not ready at once, not 30 s later.
+        assert with_database(database_url, runners) == []
+        assert client.get("/api/health/ready").status_code == 503
