@@ -238,3 +238,20 @@ def test_an_item_without_a_length_runs_to_the_newline() -> None:
     headers, items = parse_envelope(b'{}\n{"type":"event"}\n{"a":1}\n{"type":"x","length":2}\nab')
     assert headers == {}
     assert [(item.type, item.payload) for item in items] == [("event", b'{"a":1}'), ("x", b"ab")]
+
+
+async def test_the_sdk_holds_back_while_the_service_says_429(
+    reporting_app: Any, sentry: FakeSentry
+) -> None:
+    runner = job_runner(reporting_app.app)
+    sentry.refuse_for(60)
+    await jobs.enqueue(JOB_KIND, {"email": EMAIL}, max_attempts=1)
+    await runner.drain()
+    error_reports.flush()
+    assert sentry.refused == [429]
+    await jobs.enqueue(JOB_KIND, {"email": EMAIL}, max_attempts=1)
+    await runner.drain()
+    error_reports.flush()
+    # Retry-After honoured: the second report is dropped by the SDK, not sent to be refused.
+    assert sentry.refused == [429]
+    assert sentry.events() == []
