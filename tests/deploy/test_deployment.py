@@ -674,6 +674,30 @@ def run_layout(
                     )
             runners = sql(database_url, "SELECT pid, role FROM job_runner")
             assert [(r["pid"], r["role"]) for r in runners] == [(worker.pid, "worker")], runners
+            with step("Prometheus after the restarts: live processes, counters kept", timings):
+                # The stopped processes' gauges left the sums; their counters stayed in them.
+                def after() -> dict[str, float | None] | None:
+                    found = {
+                        "serve processes": value('sum(agency_processes{role="serve"})'),
+                        "worker processes": value('sum(agency_processes{role="worker"})'),
+                        "webhooks answered": value(wanted["webhooks answered"]),
+                        "checkouts": value(wanted["checkouts"]),
+                    }
+                    expected = {
+                        "serve processes": float(len(serves)),
+                        "worker processes": 1.0,
+                        "webhooks answered": float(delivered),
+                        "checkouts": 1.0,
+                    }
+                    return found if found == expected else None
+
+                try:
+                    after_upgrade = wait_for("Prometheus' figures after the upgrade", after, 15)
+                except AssertionError:
+                    raise AssertionError(
+                        f"{series('agency_processes')}\n{series('agency_webhook_events_total')}"
+                    ) from None
+            print(f"           Prometheus: {after_upgrade}")
             stop_visitor.set()
             requests = visited.result()
             failed = [r for r in requests if r[1] != 200]
