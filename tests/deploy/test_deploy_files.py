@@ -126,6 +126,15 @@ def test_the_env_example_reads_the_same_in_a_shell(tmp_path: Path) -> None:
     assert {k: seen.get(k) for k in expected} == expected
 
 
+def test_the_env_example_names_only_real_settings() -> None:
+    from agency.settings import Settings
+
+    text = (DEPLOY / "agency.env.example").read_text()
+    keys = re.findall(r"(?m)^#?AGENCY_([A-Z0-9_]+)=", text)  # the seller's lines are commented
+    assert len(keys) > 20
+    assert [k for k in keys if k.lower() not in Settings.model_fields] == []
+
+
 # ------------------------------------------------------------ tests/helpers/systemd.py
 
 
