@@ -61,8 +61,9 @@ class SessionAuth(QuartAuth):
         return SessionUser(None, cookie=cookie or None, auth=self)
 
     async def after_request(self, response: Response) -> Response:
-        if not hasattr(g, self.attribute_name):
-            return response
+        user = getattr(g, self.attribute_name, None)
+        if user is None or (user.action is Action.PASS and "session_hint" not in g):
+            return response  # nobody signed in or out: no cookie to write
         _write_session_hint(response, secure=bool(self.cookie_secure))
         return await super().after_request(response)
 
