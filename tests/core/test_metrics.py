@@ -224,6 +224,14 @@ def test_two_servers_and_a_worker_add_up_on_one_machine(
         catalogue = {"route": "/api/catalogue", "method": "GET", "status": "200"}
         run = {"kind": "auth.password_reset", "outcome": "done"}
         for base in (first, second, worker_base):
+            # The other processes write their requests into the files every second.
+            wait_until(
+                lambda base=base: (
+                    value(scrape(base), "agency_http_requests_total", **catalogue) == 5
+                ),
+                10,
+                f"the requests of both servers in {base}'s scrape",
+            )
             found = scrape(base)
             # Every process's requests and the worker's job, whoever answers.
             assert value(found, "agency_http_requests_total", **catalogue) == 5, base

@@ -18,6 +18,7 @@ whatever imported prometheus_client before.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import os
 import resource
@@ -150,17 +151,24 @@ class _Metrics:
             multiprocess_mode="livemax",
             registry=None,
         )
-        # (route, method, status) -> the request counter's and the histogram's children: a
-        # request costs one dict lookup, not two label lookups.
-        self.http_children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+        # Requests since the last `flush`, by (route, method, status): [count, seconds summed,
+        # per-bucket counts (the last one +Inf)]. Writing each request into the files costs
+        # three locked writes (~2 us each); adding here costs a fraction of one, and `flush`
+        # writes the sums every second (and before this process answers a scrape).
+        self.http_pending: dict[tuple[str, str, int], list[Any]] = {}
 
-    def http_pair(self, route: str, method: str, status: int) -> tuple[Any, Any]:
-        pair = (
-            self.http_requests.labels(route, method, str(status)),
-            self.http_duration.labels(route, method),
-        )
-        self.http_children[(route, method, status)] = pair
-        return pair
+    def flush(self) -> None:
+        pending, self.http_pending = self.http_pending, {}
+        for (route, method, status), (count, seconds, buckets) in pending.items():
+            self.http_requests.labels(route, method, str(status)).inc(count)
+            histogram = self.http_duration.labels(route, method)
+            # prometheus_client 0.26's Histogram child: `_sum` and the non-cumulative
+            # `_buckets` values that `observe` increments (one observe per request would
+            # write the same figures, request by request).
+            histogram._sum.inc(seconds)
+            for index, hits in enumerate(buckets):
+                if hits:
+                    histogram._buckets[index].inc(hits)
 
 
 _metrics: _Metrics | None = None
@@ -205,23 +213,33 @@ def stopped() -> None:
     metrics = _metrics
     if metrics is None:
         return
+    metrics.flush()
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(os.getpid(), str(metrics.directory))  # type: ignore[no-untyped-call]
 
 
 def http_request(route: str, method: str, status: int, seconds: float) -> None:
-    """One answered request: `route` is a route template or a fixed word, never a path."""
+    """One answered request: `route` is a route template or a fixed word, never a path.
+    Written into the files at the next `flush` (within a second)."""
     metrics = _metrics
     if metrics is None:
         return
     if method not in METHODS:
         method = "other"
-    pair = metrics.http_children.get((route, method, status))
-    if pair is None:
-        pair = metrics.http_pair(route, method, status)
-    pair[0].inc()
-    pair[1].observe(seconds)
+    key = (route, method, status)
+    entry = metrics.http_pending.get(key)
+    if entry is None:
+        entry = metrics.http_pending[key] = [0, 0.0, [0] * (len(DURATION_BUCKETS) + 1)]
+    entry[0] += 1
+    entry[1] += seconds
+    entry[2][bisect.bisect_left(DURATION_BUCKETS, seconds)] += 1
+
+
+def flush() -> None:
+    """Write the requests counted since the last flush into this process's files."""
+    if _metrics is not None:
+        _metrics.flush()
 
 
 def job_run(kind: str, outcome: Literal["done", "failed", "retry"]) -> None:

@@ -49,7 +49,8 @@ METRICS_PATH: Final = "/metrics"
 ROUTE_KEY: Final = "agency.metrics.route"
 STATIC: Final = "static"
 UNMATCHED: Final = "unmatched"
-# How often each process writes its memory and pool figures.
+# How often each process writes the requests it counted, and its memory and pool figures.
+FLUSH_SECONDS: Final = 1.0
 REFRESH_SECONDS: Final = 15.0
 # prometheus_client's text format for these names is 0.0.4's (what Prometheus 2 parses).
 CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
@@ -106,6 +107,7 @@ async def scrape(kinds: Iterable[str]) -> bytes:
     """Every live and past process's metrics of this machine, and the database's figures."""
     directory = metrics.directory()
     assert directory is not None
+    metrics.flush()  # this process's requests up to now; the others' are a second old at most
     metrics.refresh_process()
     try:
         families = await database_families(kinds)
@@ -367,12 +369,16 @@ def install_metrics(
 
 
 async def _refresh() -> None:
+    refreshed = time.monotonic()
     while True:
-        await asyncio.sleep(REFRESH_SECONDS)
+        await asyncio.sleep(FLUSH_SECONDS)
         try:
-            metrics.refresh_process()
+            metrics.flush()
+            if time.monotonic() - refreshed >= REFRESH_SECONDS:
+                refreshed = time.monotonic()
+                metrics.refresh_process()
         except Exception:
-            log.exception("metrics: refreshing this process's figures failed")
+            log.exception("metrics: writing this process's figures failed")
 
 
 # ---------------------------------------------------------------------------------------------
