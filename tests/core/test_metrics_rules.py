@@ -184,3 +184,66 @@ async def test_with_a_token_the_whole_stack_answers_by_route(
         'agency_http_requests_total{method="GET",route="/api/catalogue",status="200"} 1.0'
         in answer.text
     )
+
+
+def _collected(directory: Path) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    from prometheus_client import CollectorRegistry, generate_latest
+    from prometheus_client.multiprocess import MultiProcessCollector
+    from prometheus_client.parser import text_string_to_metric_families
+
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=str(directory))
+    return {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(generate_latest(registry).decode())
+        for sample in family.samples
+    }
+
+
+async def test_job_runs_and_lease_expiries_are_counted_by_kind_and_outcome(
+    tmp_path: Path, orm: str
+) -> None:
+    from datetime import timedelta
+
+    from agency.core import jobs
+
+    directory = tmp_path / "metrics"  # of its own: every *.db file in it is read as metrics
+    metrics.configure("on", directory, "0")
+    calls = {"flaky": 0}
+
+    async def ok(_payload: dict[str, object]) -> None:
+        return None
+
+    async def flaky(_payload: dict[str, object]) -> None:
+        calls["flaky"] += 1
+        raise RuntimeError("not yet")
+
+    async def broken(_payload: dict[str, object]) -> None:
+        raise jobs.PermanentFailure("never")
+
+    now = jobs._now()
+    for kind in ("ok", "ok", "broken"):
+        await jobs.enqueue(kind)
+    await jobs.enqueue("flaky", max_attempts=2)
+    # A job left running by a runner that died: its lease ran out a minute ago.
+    await jobs.Job.create(
+        kind="ok",
+        status=jobs.RUNNING,
+        run_at=now - timedelta(minutes=5),
+        attempts=1,
+        locked_by="gone:1:1",
+        locked_until=now - timedelta(minutes=1),
+    )
+    runner = jobs.JobRunner({"ok": ok, "flaky": flaky, "broken": broken})
+    await runner.drain()
+    await jobs.Job.filter(kind="flaky").update(run_at=now)  # its retry, due now
+    await runner.drain()
+    assert calls["flaky"] == 2
+
+    found = _collected(directory)
+    runs = "agency_job_runs_total"
+    assert found[(runs, frozenset({("kind", "ok"), ("outcome", "done")}))] == 3
+    assert found[(runs, frozenset({("kind", "flaky"), ("outcome", "retry")}))] == 1
+    assert found[(runs, frozenset({("kind", "flaky"), ("outcome", "failed")}))] == 1
+    assert found[(runs, frozenset({("kind", "broken"), ("outcome", "failed")}))] == 1
+    assert found[("agency_job_lease_expiries_total", frozenset({("kind", "ok")}))] == 1
