@@ -232,20 +232,23 @@ def report(
         "nothing pinned (server, PostgreSQL and wrk share the CPUs); a fresh PostgreSQL "
         f"database per worker count. Load average {load}.",
         "",
-        "| Request | Workers | req/s | p50 | p99 | CPU: server | PostgreSQL | wrk | other |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| Request | Workers | req/s | p50 | p99 | CPU: server | PostgreSQL | wrk | other "
+        "| Requests per server CPU-second |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for f in figures:
         cpu = f.cpu
         lines.append(
             f"| `GET {f.path}` | {f.workers} | {f.rps:,.0f} | {ms(f.p50_ms)} | {ms(f.p99_ms)} "
             f"| {cpu['server']:.0%} | {cpu['postgres']:.0%} | {cpu['wrk']:.0%} "
-            f"| {cpu['other']:.0%} |"
+            f"| {cpu['other']:.0%} | {f.rps / cpu['server'] if cpu['server'] else 0:,.0f} |"
         )
     lines += [
         "",
         "CPU: share of one CPU used during the measurement by the server's processes, "
-        "PostgreSQL's, wrk, and every other process (200% = both CPUs).",
+        "PostgreSQL's, wrk, and every other process (200% = both CPUs). Requests per server "
+        "CPU-second: req/s over the server's CPU share, what the server does with the CPU it "
+        "got (on a busy machine, two workers cannot get two CPUs).",
     ]
     noisy = max(f.cpu["other"] for f in figures)
     if noisy > NOISY:
