@@ -25,6 +25,7 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ from schemathesis.python import asgi
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from agency.app import create_app
-from agency.core import db
+from agency.core import db, operations
 from agency.core.logging import TRACEBACK_INDENT, JsonFormatter, TextFormatter
 from agency.core.web.security import CSRF_HEADER
 from agency.modules.auth.service import admin as auth_admin
@@ -107,6 +108,17 @@ async def _prepare(url: str, fake: FakeStripe) -> None:
         await catalogue.seed(catalogue.load_file())
         gateway = StripeGateway(fake.api_key, fake.base_url, WEBHOOK_SECRET)
         await billing_prices.sync_prices(gateway, dry_run=False)
+        # No job runner runs here; a heartbeat seen "tomorrow" keeps one alive for the whole
+        # run, so /api/health/ready answers 200 (its 503 is a state, tested in test_health).
+        tomorrow = datetime.now(UTC) + timedelta(days=1)
+        await operations.JobRunnerBeat.create(
+            worker_id="fuzz:1:1",
+            host="fuzz",
+            pid=1,
+            role="worker",
+            started_at=tomorrow,
+            seen_at=tomorrow,
+        )
     finally:
         await db.close_db()
 

@@ -28,6 +28,11 @@ KERNEL_KEYS = {
     "web_dir",
     "run_jobs",
     "jobs_concurrency",
+    # metrics, error reports (docs/monitoring.md)
+    "metrics_token",
+    "metrics_dir",
+    "sentry_dsn",
+    "sentry_environment",
     # e-mail
     "mail_from",
     "smtp_host",
