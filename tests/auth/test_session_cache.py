@@ -192,3 +192,18 @@ async def test_a_profile_change_shows_at_once_in_the_same_process(client: Any) -
         assert (await call(client, "patch", "/api/account/profile", body))[0] == 200
         _status, me = await call(client, "get", "/api/auth/me")
         assert me["user"]["first_name"] == f"Grace{n}"
+
+
+async def test_ending_sessions_counts_them_exactly(app: Any, client: Any) -> None:
+    """On SQLite the driver's count of a DELETE would add the revision trigger's updates."""
+    await _ready(app)
+    status, data = await sign_up(client, email="grace@example.com")
+    assert status == 201
+    user_id = data["user"]["id"]
+    tokens = [
+        await sessions.start_session(user_id, remember=False, user_agent="", ip="")
+        for _ in range(3)
+    ]
+    assert await sessions.end_sessions(user_id, keep_token=tokens[0]) == 3  # and sign-up's
+    assert await sessions.end_sessions(user_id) == 1
+    assert await sessions.end_sessions(user_id) == 0

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from tortoise.expressions import Q
 
 from agency.modules.auth.models import PasswordReset, Session
+from agency.modules.auth.service import sessions as auth_sessions
 from agency.modules.auth.settings import AuthSettings
 
 
@@ -16,7 +17,7 @@ async def prune(settings: AuthSettings, now: datetime) -> dict[str, int]:
     `retention_password_resets_days` ago; returns how many of each."""
     session_cutoff = now - timedelta(days=settings.retention_sessions_days)
     reset_cutoff = now - timedelta(days=settings.retention_password_resets_days)
-    sessions = await Session.filter(expires_at__lt=session_cutoff).delete()
+    sessions = await auth_sessions.delete_sessions(Session.filter(expires_at__lt=session_cutoff))
     resets = await PasswordReset.filter(
         Q(used_at__lt=reset_cutoff) | Q(expires_at__lt=reset_cutoff)
     ).delete()

@@ -8,6 +8,8 @@ import secrets
 from datetime import UTC, datetime, timedelta
 
 from tortoise import connections
+from tortoise.queryset import QuerySet
+from tortoise.transactions import in_transaction
 
 from agency.core.sql import placeholders
 from agency.modules.auth.models import Profile, Session, User
@@ -92,4 +94,15 @@ async def end_sessions(user_id: int, *, keep_token: str | None = None) -> int:
     query = Session.filter(user_id=user_id)
     if keep_token:
         query = query.exclude(id=token_hash(keep_token))
-    return int(await query.delete())
+    return await delete_sessions(query)
+
+
+async def delete_sessions(query: QuerySet[Session]) -> int:
+    """Delete the sessions `query` selects; returns how many. Counted apart, in the same
+    transaction: on SQLite the driver's count of a DELETE adds the rows the accounts' revision
+    trigger updated (migration 0038), one per session."""
+    async with in_transaction():
+        count = await query.count()
+        if count:
+            await query.delete()
+    return count
