@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import signal
 import subprocess
 import sys
 import zlib
@@ -24,7 +26,7 @@ from agency.core.modules import Module
 from agency.core.settings import Settings
 from agency.core.web import job_runner
 from agency.registry import MODULES
-from tests.conftest import make_settings, web_client
+from tests.conftest import make_settings, server_env, web_client, with_database
 from tests.fakes.sentry_server import FakeSentry, parse_envelope
 from tests.fakes.serving import serving
 from tests.helpers.http import HEADERS, PASSWORD
@@ -255,3 +257,32 @@ async def test_the_sdk_holds_back_while_the_service_says_429(
     # Retry-After honoured: the second report is dropped by the SDK, not sent to be refused.
     assert sentry.refused == [429]
     assert sentry.events() == []
+
+
+@pytest.mark.slow  # starts a real `agency worker`
+def test_an_agency_worker_reports_a_job_s_last_failure(
+    tmp_path: Path, database_url: str, sentry: FakeSentry
+) -> None:
+    async def queue_a_broken_job() -> None:
+        # A password reset without its address: the handler's KeyError, on its only attempt.
+        await jobs.enqueue("auth.password_reset", {"note": EMAIL}, max_attempts=1)
+
+    with_database(database_url, queue_a_broken_job)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENCY_")}
+    env.update(server_env(tmp_path, database_url, SENTRY_DSN=sentry.dsn(), RUN_JOBS="false"))
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "agency", "worker", "--grace", "0"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        [event] = sentry.wait_for_events(1, timeout=60)
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(timeout=30)
+    assert event["tags"]["job_kind"] == "auth.password_reset"
+    assert event["exception"]["values"][0]["type"] == "KeyError"
+    assert event["release"].startswith("agency@")
+    assert_nothing_personal(sentry.envelopes[0].raw)
