@@ -4,6 +4,7 @@ and `/metrics` a 404 while no token is set (through the whole stack of an app)."
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ def metrics_off_after() -> Iterator[None]:
     """A test that turned metrics on in this process turns them off again."""
     yield
     metrics.configure("", Path("."), "0")
+    os.environ.pop(metrics.MULTIPROC_ENV, None)  # later tests' subprocesses start without it
 
 
 @given(token=TOKENS)
