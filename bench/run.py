@@ -116,6 +116,22 @@ class Processes:
             self.stop(proc)
 
 
+def session_cpu_ticks(sessions: set[int]) -> int:
+    """CPU ticks used so far by the servers' processes (their sessions)."""
+    total = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if int(fields[3]) in sessions:
+            total += int(fields[11]) + int(fields[12])
+    return total
+
+
 def foreign_cpu_ticks(sessions: set[int]) -> dict[tuple[int, int], int]:
     """CPU ticks used so far by each process that is not this benchmark's.
 
@@ -221,6 +237,7 @@ class Measurement:
     p99_ms: float
     errors: str
     other_cpu: float  # share of one CPU used by other processes during the measurement
+    cpu_us: float  # the server's CPU time per request (µs): less moved by a busy machine
 
 
 UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
@@ -276,15 +293,19 @@ def measure(
     url = f"http://127.0.0.1:{port}{path}"
     run_wrk(url, args.warmup, args.connections, latency=False, headers=headers)
     foreign, started = foreign_cpu_ticks(procs.sessions), time.monotonic()
+    server_before = session_cpu_ticks(procs.sessions)
     output = run_wrk(url, args.duration, args.connections, latency=True, headers=headers)
-    other = foreign_cpu_seconds(foreign, procs.sessions) / (time.monotonic() - started)
+    server_ticks = session_cpu_ticks(procs.sessions) - server_before
+    elapsed = time.monotonic() - started
+    other = foreign_cpu_seconds(foreign, procs.sessions) / elapsed
     rps, p50, p99, errors = parse_wrk(output)
+    cpu_us = server_ticks / CLOCK_TICKS / max(rps * elapsed, 1) * 1e6
     response = f"{first.encoding}, {format_size(first.size)}"
     request = request or f"`GET {path}`"
-    result = Measurement(request, server, response, rps, p50, p99, errors, other)
+    result = Measurement(request, server, response, rps, p50, p99, errors, other, cpu_us)
     print(
         f"  {server:<18} GET {path:<36} {rps:>9,.0f} req/s  p50 {ms(p50)}  p99 {ms(p99)}"
-        f"  (other processes: {other:.0%} CPU)"
+        f"  {cpu_us:,.0f} µs CPU/request  (other processes: {other:.0%} CPU)"
     )
     if errors:
         print(f"    wrk: {errors}")
@@ -454,10 +475,17 @@ def format_size(size: int) -> str:
     return f"{size / 1000:.1f} kB" if size >= 1000 else f"{size} B"
 
 
-def ratio_row(name: str, ours: float, theirs: float, target: float) -> str:
+def ratio_row(
+    name: str, ours: float, theirs: float, target: float, by_cpu: tuple[float, float] | None = None
+) -> str:
+    """A req/s ratio against its target; `by_cpu` (their, our CPU µs per request) adds the
+    same ratio as the CPU time per request gives it."""
     value = ours / theirs if theirs else 0.0
     verdict = "ok" if value >= target else "**below target**"
-    return f"| {name} | {value:.2f} | ≥ {target} | {verdict} |"
+    cpu = ""
+    if by_cpu is not None and by_cpu[1] > 0:
+        cpu = f" (by CPU/request: {by_cpu[0] / by_cpu[1]:.2f})"
+    return f"| {name} | {value:.2f}{cpu} | ≥ {target} | {verdict} |"
 
 
 def api_name(row: Measurement) -> str:
@@ -513,18 +541,21 @@ def report(
         "",
         environment_line(args),
         "",
-        "| Request | Server | Response | req/s | p50 | p99 | Other CPU |",
-        "|---|---|---|---:|---:|---:|---:|",
+        "| Request | Server | Response | req/s | p50 | p99 | CPU/request | Other CPU |",
+        "|---|---|---|---:|---:|---:|---:|---:|",
     ]
     lines += [
         f"| {r.request} | {r.server} | {r.response} | {r.rps:,.0f} | {ms(r.p50_ms)} "
-        f"| {ms(r.p99_ms)} | {r.other_cpu:.0%} |"
+        f"| {ms(r.p99_ms)} | {r.cpu_us:,.0f} µs | {r.other_cpu:.0%} |"
         for r in rows
     ]
     lines += [
         "",
-        "Response: encoding and body size sent for that header. Other CPU: share of one CPU "
-        "used by processes outside the benchmark during the measurement (0% = quiet machine).",
+        "Response: encoding and body size sent for that header. CPU/request: the server's "
+        "CPU time (all its processes) per answered request. Other CPU: share of one CPU used by "
+        "processes outside the benchmark during the measurement (0% = quiet machine). On a "
+        "busy machine req/s falls with the CPU the server gets; CPU/request moves much less, "
+        "so the ratios by CPU/request (hello-world's over ours) are the ones to compare then.",
     ]
     noisy = max(r.other_cpu for r in rows)
     if noisy > NOISY:
@@ -606,7 +637,16 @@ def run(args: argparse.Namespace, procs: Processes, work: Path) -> str:
         hello = measure(procs, port, "/", "Quart hello-world", args, "`GET /` (hello-world)")
     api = [health, catalogue, *signed_in]
     ratios = [
-        *(ratio_row(f"{api_name(r)} / hello-world", r.rps, hello.rps, API_TARGET) for r in api),
+        *(
+            ratio_row(
+                f"{api_name(r)} / hello-world",
+                r.rps,
+                hello.rps,
+                API_TARGET,
+                (hello.cpu_us, r.cpu_us),
+            )
+            for r in api
+        ),
         *(p99_row(r, API_P99_MS) for r in api),
     ]
     if args.only_api:
