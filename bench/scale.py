@@ -61,6 +61,7 @@ class Figure:
     p99_ms: float
     errors: str
     cpu: dict[str, float]  # share of one CPU per kind of process during the measurement
+    per_process: list[float]  # the server's processes' shares, largest first
 
 
 @dataclass
@@ -202,11 +203,20 @@ def measure_workers(
             started = time.monotonic()
             output = wrk(url, args.duration, args.connections, headers)
             elapsed = time.monotonic() - started
-            used = cpu_used(before, cpu_ticks(session))
+            after = cpu_ticks(session)
+            used = cpu_used(before, after)
             used["wrk"] = children_cpu() - wrk_before
             cpu = {k: v / elapsed for k, v in used.items()}
+            per_process = sorted(
+                (
+                    (ticks - before.get(key, (kind, 0))[1]) / CLOCK_TICKS / elapsed
+                    for key, (kind, ticks) in after.items()
+                    if kind == "server"
+                ),
+                reverse=True,
+            )
             rps, p50, p99, errors = parse_wrk(output)
-            figures.append(Figure(workers, path, rps, p50, p99, errors, cpu))
+            figures.append(Figure(workers, path, rps, p50, p99, errors, cpu, per_process))
             shares = ", ".join(f"{k} {v:.0%}" for k, v in cpu.items())
             print(
                 f"  workers {workers}  GET {path:<16} {rps:>9,.0f} req/s  p50 {ms(p50)}"
@@ -233,22 +243,25 @@ def report(
         f"database per worker count. Load average {load}.",
         "",
         "| Request | Workers | req/s | p50 | p99 | CPU: server | PostgreSQL | wrk | other "
-        "| Requests per server CPU-second |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| Server processes | Requests per server CPU-second |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     for f in figures:
         cpu = f.cpu
         lines.append(
             f"| `GET {f.path}` | {f.workers} | {f.rps:,.0f} | {ms(f.p50_ms)} | {ms(f.p99_ms)} "
             f"| {cpu['server']:.0%} | {cpu['postgres']:.0%} | {cpu['wrk']:.0%} "
-            f"| {cpu['other']:.0%} | {f.rps / cpu['server'] if cpu['server'] else 0:,.0f} |"
+            f"| {cpu['other']:.0%} | {' / '.join(f'{p:.0%}' for p in f.per_process)} "
+            f"| {f.rps / cpu['server'] if cpu['server'] else 0:,.0f} |"
         )
     lines += [
         "",
         "CPU: share of one CPU used during the measurement by the server's processes, "
         "PostgreSQL's, wrk, and every other process (200% = both CPUs). Requests per server "
         "CPU-second: req/s over the server's CPU share, what the server does with the CPU it "
-        "got (on a busy machine, two workers cannot get two CPUs).",
+        "got (on a busy machine, two workers cannot get two CPUs). Server processes: each "
+        "process's share, largest first (the supervisor uses next to none): whether both "
+        "workers worked.",
     ]
     noisy = max(f.cpu["other"] for f in figures)
     if noisy > NOISY:
