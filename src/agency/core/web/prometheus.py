@@ -27,7 +27,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Awaitable, Callable, Collection, Iterable, MutableMapping
+from collections.abc import Callable, Collection, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -35,14 +35,10 @@ from typing import Any, Final
 from quart import Quart
 
 from agency.core import metrics
+from agency.core.web.asgi import ASGIApp, Message, Receive, Scope, Send
 
 log = logging.getLogger(__name__)
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 METRICS_PATH: Final = "/metrics"
 # The scope key holding a request's route cell (a one-item list the layers below fill in).

@@ -14,7 +14,7 @@ import logging
 import re
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
+from collections.abc import Iterable, Sequence
 from contextvars import ContextVar
 from typing import Any
 from urllib.parse import quote
@@ -23,14 +23,9 @@ from werkzeug.datastructures import Headers
 
 from agency.core.errors import Forbidden
 from agency.core.logging import request_id_var
+from agency.core.web.asgi import ASGIApp, Message, Receive, Scope, Send
 from agency.core.web.compression import COMPRESSIBLE, MIN_SIZE, choose_encoding, compress
 from agency.core.web.security import STATE_CHANGING, client_address, csrf_failure
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 log = logging.getLogger("agency.request")
 # What a path segment may hold unencoded (RFC 3986 pchar, and '/'): an ordinary path is logged

@@ -14,7 +14,7 @@ import logging
 import mimetypes
 import string
 import zipfile
-from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
@@ -22,15 +22,11 @@ from typing import Any, Protocol
 import brotli
 
 from agency.core.modules import HtmlFilter
+from agency.core.web.asgi import ASGIApp, Receive, Scope, Send
 from agency.core.web.compression import accepted_encodings
 
 log = logging.getLogger(__name__)
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
