@@ -78,3 +78,36 @@ async def test_a_begin_that_times_out_gives_the_connection_back(tmp_path: Path) 
         assert rows[0] == 1
     finally:
         await db.close_db()
+
+
+async def test_a_statement_counts_its_own_rows_not_its_triggers(tmp_path: Path) -> None:
+    """`.update()`/`.delete()` counts are the statement's rows, as on PostgreSQL, outside a
+    transaction, inside one and in a nested one (a savepoint): a trigger's writes are not
+    added (Tortoise's own client reads the connection's total changes, which include them)."""
+    await _open(tmp_path / "t.db")
+    try:
+        conn = connections.get("default")
+        await conn.execute_script(
+            "CREATE TABLE item (id INTEGER PRIMARY KEY, n INTEGER);"
+            "CREATE TABLE item_log (id INTEGER PRIMARY KEY AUTOINCREMENT, n INTEGER);"
+            "CREATE TRIGGER item_logged AFTER UPDATE ON item BEGIN "
+            "INSERT INTO item_log (n) VALUES (NEW.n); INSERT INTO item_log (n) VALUES (NEW.n); END;"
+            "INSERT INTO item (id, n) VALUES (1, 0), (2, 0), (3, 0);"
+        )
+        changed, _ = await conn.execute_query("UPDATE item SET n = 1 WHERE id = 1")
+        assert changed == 1
+        async with in_transaction() as trx:
+            changed, _ = await trx.execute_query("UPDATE item SET n = 2 WHERE id <= 2")
+            assert changed == 2
+            async with in_transaction() as nested:
+                changed, _ = await nested.execute_query("UPDATE item SET n = 3")
+                assert changed == 3
+        changed, _ = await conn.execute_query("UPDATE item SET n = 4 WHERE id = 99")
+        assert changed == 0
+        changed, rows = await conn.execute_query("SELECT n FROM item ORDER BY id")
+        assert [row["n"] for row in rows] == [3, 3, 3]
+        assert changed == 3  # a SELECT counts its rows, as Tortoise's own client does
+        logged = await conn.execute_query_dict("SELECT count(*) AS c FROM item_log")
+        assert logged[0]["c"] == 2 * (1 + 2 + 3)
+    finally:
+        await db.close_db()

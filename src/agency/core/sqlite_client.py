@@ -11,25 +11,61 @@ up to busy_timeout for another writer to finish. Readers are never blocked (WAL 
 
 Everything else is Tortoise's `SqliteClient`; autocommit statements outside a transaction are
 unchanged (each takes its lock for one statement, with busy_timeout).
+
+One more difference: the number of rows a statement changed (what `.update()` and `.delete()`
+return) is the statement's own, as on PostgreSQL. Tortoise reads the connection's
+`total_changes`, which also counts what triggers changed, so a table with a trigger (the
+accounts' revision, migration 0038) reported an UPDATE of one row as two.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
-from tortoise.backends.base.client import TransactionalDBClient, TransactionContext
+from tortoise.backends.base.client import (
+    NestedTransactionContext,
+    TransactionalDBClient,
+    TransactionContext,
+)
 from tortoise.backends.sqlite.client import (
     SqliteClient,
     SqliteTransactionContext,
     SqliteTransactionWrapper,
+    translate_exceptions,
 )
 from tortoise.connection import get_connections
 from tortoise.exceptions import OperationalError
 
 
-class ImmediateTransactionWrapper(SqliteTransactionWrapper):
+class StatementCounts(SqliteClient):
+    """`execute_query` counting the rows the statement itself changed (the cursor's rowcount,
+    SQLite's `changes()`), not those its triggers changed too."""
+
+    @translate_exceptions
+    async def execute_query(
+        self, query: str, values: list[Any] | None = None
+    ) -> tuple[int, Sequence[dict[str, Any]]]:
+        query = query.replace("\x00", "'||CHAR(0)||'")
+        async with self.acquire_connection() as connection:
+            self.log.debug("%s: %s", query, values)
+            cursor = await connection.execute(query, values)
+            try:
+                rows = await cursor.fetchall()
+                changed = cursor.rowcount
+            finally:
+                await cursor.close()
+            # rowcount is -1 for a statement that changes nothing (a SELECT).
+            return (changed if changed > 0 else 0) or len(rows), rows
+
+
+class ImmediateTransactionWrapper(StatementCounts, SqliteTransactionWrapper):
     """A transaction that begins with `BEGIN IMMEDIATE`."""
+
+    def _in_transaction(self) -> TransactionContext:
+        # A nested transaction (a savepoint) counts rows the same way.
+        return NestedTransactionContext(ImmediateTransactionWrapper(self))
 
     async def begin(self) -> None:
         await self._connection.commit()  # as Tortoise does: end any implicit transaction
@@ -60,7 +96,7 @@ class ImmediateTransactionContext(SqliteTransactionContext):
         return self.connection  # type: ignore[no-any-return]
 
 
-class ImmediateSqliteClient(SqliteClient):
+class ImmediateSqliteClient(StatementCounts):
     def _in_transaction(self) -> TransactionContext:
         return ImmediateTransactionContext(ImmediateTransactionWrapper(self), self._lock)
 
