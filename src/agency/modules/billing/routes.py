@@ -13,6 +13,7 @@ from agency.core import metrics
 from agency.core.errors import ValidationFailed
 from agency.core.modules import HtmlFilter
 from agency.core.web import app_settings, settings_of
+from agency.core.web.revisions import Cached
 from agency.modules.auth import web as auth_web
 from agency.modules.billing import clients
 from agency.modules.billing.clients import StripeGateway
@@ -24,6 +25,7 @@ from agency.modules.billing.schemas import (
     QuoteIn,
     QuoteOut,
     SubscriptionEnvelope,
+    SubscriptionOut,
     UrlOut,
     WebhookOut,
 )
@@ -121,13 +123,23 @@ async def post_webhook() -> WebhookOut:
     return WebhookOut(received=True, outcome=outcome)
 
 
+# Every dashboard page asks: each process remembers each user's answer while no write to what
+# it is drawn from has been committed since, through any process.
+_subscriptions: Cached[SubscriptionOut | None] = Cached(
+    "billing.subscription", reads.SUBSCRIPTION_REVISIONS
+)
+
+
 @blueprint.get("/api/billing/subscription")
 @auth_web.login_required
 @validate_response(SubscriptionEnvelope, 200)
 async def get_subscription() -> SubscriptionEnvelope:
     """The signed-in user's subscription (null when there is none)."""
     account = await auth_web.require_account()
-    return SubscriptionEnvelope(subscription=await reads.current_subscription(account.id))
+    subscription = await _subscriptions.get(
+        account.id, lambda: reads.current_subscription(account.id)
+    )
+    return SubscriptionEnvelope(subscription=subscription)
 
 
 @blueprint.get("/api/billing/orders")

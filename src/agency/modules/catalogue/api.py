@@ -19,7 +19,12 @@ from agency.modules.catalogue.service import (
     update_plan,
 )
 
+# The revision (`agency.core.revisions`, migration 0039) that moves with any write to the plans
+# or their families: other modules' cached answers that include a plan's key or name depend on it.
+PLANS_REVISION = "catalogue.plans"
+
 __all__ = [
+    "PLANS_REVISION",
     "AdminCatalogueOut",
     "AdminPlanOut",
     "PlanChangesIn",

@@ -5,11 +5,17 @@ from __future__ import annotations
 from quart import Blueprint
 from quart_schema import validate_request, validate_response
 
+from agency.core.web.revisions import Cached
 from agency.modules.auth.web import login_required, require_account
 from agency.modules.notifications import service
 from agency.modules.notifications.schemas import NotificationList, NotificationsReadIn, ReadOut
 
 blueprint = Blueprint("notifications", __name__)
+
+
+# Every dashboard page asks: each process remembers each user's list while no notification has
+# been written since, through any process.
+_lists: Cached[NotificationList] = Cached("notifications.list", (service.REVISION,))
 
 
 @blueprint.get("/api/notifications")
@@ -19,7 +25,7 @@ async def get_notifications() -> NotificationList:
     """The signed-in user's notifications, newest first (at most 50), and how many are
     unread."""
     account = await require_account()
-    return await service.list_notifications(account.id)
+    return await _lists.get(account.id, lambda: service.list_notifications(account.id))
 
 
 @blueprint.post("/api/notifications/read")

@@ -11,6 +11,9 @@ from agency.modules.notifications.schemas import KINDS, NotificationList, Notifi
 from agency.modules.notifications.settings import NotificationsSettings
 
 LIST_MAX = 50  # the panel shows the newest 50; `unread` counts them all
+# The revision (`agency.core.web.revisions`, migration 0039) moved by any write to the
+# notifications (added, read, deleted): the list and its unread count are drawn from them alone.
+REVISION = "notifications"
 
 
 def _clip(text: str, limit: int) -> str:

@@ -7,6 +7,7 @@ from quart import Blueprint
 from quart_schema import validate_querystring, validate_request, validate_response
 
 from agency.core.web import settings_of
+from agency.core.web.revisions import Cached
 from agency.modules.auth import web as auth_web
 from agency.modules.sites.schemas import (
     AdminSitesQuery,
@@ -17,11 +18,17 @@ from agency.modules.sites.schemas import (
     StatusIn,
     WebsiteDetail,
     WebsiteList,
+    WebsiteOut,
 )
 from agency.modules.sites.service import websites
 from agency.modules.sites.settings import SitesSettings
 
 blueprint = Blueprint("sites", __name__)
+
+
+# Every dashboard page asks: each process remembers each user's list while no website or speed
+# check has been written since, through any process.
+_lists: Cached[list[WebsiteOut]] = Cached("sites.list", (websites.REVISION,))
 
 
 @blueprint.get("/api/sites")
@@ -30,7 +37,9 @@ blueprint = Blueprint("sites", __name__)
 async def get_sites() -> WebsiteList:
     """The signed-in user's websites, newest first."""
     account = await auth_web.require_account()
-    return WebsiteList(websites=await websites.list_websites(account.id))
+    return WebsiteList(
+        websites=await _lists.get(account.id, lambda: websites.list_websites(account.id))
+    )
 
 
 @blueprint.get("/api/sites/analytics")

@@ -18,6 +18,9 @@ from agency.modules.billing.service.order_numbers import order_number
 from agency.modules.catalogue import api as catalogue_api
 
 MSG_NO_BILLING_ACCOUNT = "You have no billing account yet: buy a plan first."
+# The revisions (`agency.core.web.revisions`, migration 0039) that `current_subscription`'s
+# answer is drawn from: the subscriptions, and the plans (its plan key and name).
+SUBSCRIPTION_REVISIONS = ("billing.subscriptions", catalogue_api.PLANS_REVISION)
 
 
 async def current_subscription(user_id: int) -> SubscriptionOut | None:

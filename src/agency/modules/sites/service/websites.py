@@ -59,6 +59,9 @@ STATUS_TEXT = {
     CANCELLED: "This website's service has been cancelled. Write to support to start it again.",
 }
 GENERIC_DELIVERY = "Your website is delivered within the time your plan promises."
+# The revision (`agency.core.web.revisions`, migration 0039) moved by any write to the websites
+# or their speed checks, which `list_websites` draws its answer from ('measuring').
+REVISION = "sites.websites"
 
 
 def clean_domain(raw: str) -> str:
