@@ -125,7 +125,10 @@ def test_an_admin_lands_on_the_overview(
         assert scroll_width <= options["viewport"]["width"]
 
         # The period lives in the address, and a new period is fetched.
-        page.get_by_label("Period").select_option(label="Last month")
+        # Waits for the request itself: the page's figures of the period before are already
+        # there, so nothing on the page tells that the new one was asked for yet.
+        with page.expect_request(lambda request: "period=last_month" in request.url):
+            page.get_by_label("Period").select_option(label="Last month")
         expect(page).to_have_url(base + "/dashboard?period=last_month")
         expect(page.get_by_role("heading", name="Key figures")).to_be_attached()
         assert any("period=last_month" in url for url in asked), asked

@@ -147,7 +147,7 @@ def test_api_docs_render_from_our_own_files(
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.goto(live_server.url + "/docs")
-    expect(page.get_by_text("/api/health")).to_be_visible()
+    expect(page.get_by_text("/api/health", exact=True)).to_be_visible()
     assert all(url.startswith(live_server.url) for url in requests), requests
     assert console.problems == []
 
