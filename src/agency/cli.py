@@ -122,17 +122,7 @@ def apply_migrations(settings: Settings) -> list[str]:
     from agency.core import db
 
     settings.ensure_data_dir()
-    # With the cyclic collector on, even inside `_starting()`: Tortoise's migration planner
-    # leaves cyclic garbage by the hundred megabytes (a fresh database's 39 migrations: 520 MB
-    # kept with it off, 127 MB with it on), which `agency serve` would then freeze and hand to
-    # every forked worker.
-    collecting = gc.isenabled()
-    gc.enable()
-    try:
-        return asyncio.run(db.upgrade(settings.effective_database_url, model_modules()))
-    finally:
-        if not collecting:
-            gc.disable()
+    return asyncio.run(db.upgrade(settings.effective_database_url, model_modules()))
 
 
 def prepare_modules(settings: Settings) -> None:
