@@ -64,11 +64,12 @@ def _me(base: str, cookie: str) -> httpx.Response:
 
 
 class Hammer:
-    """A thread asking `base` for /api/auth/me with `cookies` without pause, so that the
-    revocation lands while the other process is busy with (and has cached) those sessions."""
+    """A thread asking `base` for `path` (/api/auth/me) with `cookies` without pause, so that
+    the revocation or write lands while the other process is busy with (and has cached) those
+    sessions and answers."""
 
-    def __init__(self, base: str, cookies: list[str]) -> None:
-        self.base, self.cookies = base, cookies
+    def __init__(self, base: str, cookies: list[str], path: str = "/api/auth/me") -> None:
+        self.base, self.cookies, self.path = base, cookies, path
         self.stop = threading.Event()
         self.requests = 0
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -78,7 +79,7 @@ class Hammer:
             while not self.stop.is_set():
                 for cookie in self.cookies:
                     client.cookies.clear()
-                    client.get("/api/auth/me", headers={"Cookie": f"agency_session={cookie}"})
+                    client.get(self.path, headers={"Cookie": f"agency_session={cookie}"})
                     self.requests += 1
 
     def __enter__(self) -> Hammer:

@@ -10,19 +10,17 @@ other process, writes, and checks the very next request to the other, alternatin
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from agency.modules.billing.models import Subscription
 from agency.modules.catalogue.models import Plan
 from agency.modules.notifications import api as notifications_api
 from agency.modules.sites.models import SpeedCheck, Website
-from tests.auth.test_revocation_processes import _call, _me, _pairs, _sign_up
+from tests.auth.test_revocation_processes import Hammer, _call, _me, _pairs, _sign_up
 from tests.conftest import agency_servers, run_agency, server_env
 
 pytestmark = pytest.mark.slow
@@ -31,32 +29,6 @@ ROUNDS = 12
 SUBSCRIPTION = "/api/billing/subscription"
 SITES = "/api/sites"
 NOTIFICATIONS = "/api/notifications"
-
-
-class Hammer:
-    """A thread asking `base` for `path` with `cookie` without pause, so that the write lands
-    while the other process is busy with (and has cached) that answer."""
-
-    def __init__(self, base: str, cookie: str, path: str) -> None:
-        self.base, self.cookie, self.path = base, cookie, path
-        self.stop = threading.Event()
-        self.requests = 0
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        with httpx.Client(base_url=self.base, timeout=30) as client:
-            while not self.stop.is_set():
-                client.cookies.clear()
-                client.get(self.path, headers={"Cookie": f"agency_session={self.cookie}"})
-                self.requests += 1
-
-    def __enter__(self) -> Hammer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.stop.set()
-        self.thread.join(30)
 
 
 def _get(base: str, path: str, cookie: str) -> Any:
@@ -101,7 +73,7 @@ async def test_subscription_and_plan_writes_are_seen_by_both_processes_at_once(
     for n, _here, there in _pairs(urls, ROUNDS):
         assert _get(there, SUBSCRIPTION, cookie)["subscription"] is not None
         status = "past_due" if n % 2 else "active"
-        with Hammer(there, cookie, SUBSCRIPTION) as hammer:
+        with Hammer(there, [cookie], SUBSCRIPTION) as hammer:
             if n % 3 == 2:  # the plan's name, which the answer includes, changes
                 await Plan.filter(key=plan.key).update(name=f"Plan {n}")
             else:
@@ -141,7 +113,7 @@ async def test_website_changes_by_an_admin_the_cli_or_a_speed_check_are_seen_at_
     for n, here, there in _pairs(urls, ROUNDS):
         status = statuses[n % len(statuses)]
         assert _get(there, SITES, cookie)["websites"][0]["status"] != status
-        with Hammer(there, cookie, SITES) as hammer:
+        with Hammer(there, [cookie], SITES) as hammer:
             changed = _call(
                 here, "PUT", f"/api/admin/sites/{site.id}/status", admin, {"status": status}
             )
@@ -176,7 +148,7 @@ async def test_new_and_read_notifications_are_seen_by_both_processes_at_once(
     hammered = 0
     for n, here, there in _pairs(urls, ROUNDS):
         assert _get(there, NOTIFICATIONS, cookie)["unread"] == 0
-        with Hammer(there, cookie, NOTIFICATIONS) as hammer:
+        with Hammer(there, [cookie], NOTIFICATIONS) as hammer:
             # Another module's service writes one (as the sites module does on going live).
             await notifications_api.notify(user_id, kind=notifications_api.SITE_LIVE, title=f"N{n}")
             seen = _get(there, NOTIFICATIONS, cookie)
