@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any, cast
 
 from quart import Blueprint, Quart, Response, g, jsonify
 from quart.blueprints import BlueprintSetupState
 from quart_auth import current_user, logout_user
-from quart_schema import validate_querystring, validate_request, validate_response
+from quart_schema import (
+    document_response,
+    validate_querystring,
+    validate_request,
+    validate_response,
+)
 
 from agency.core.web import app_settings, openapi
+from agency.core.web.answers import json_response, model_body
 from agency.modules.audit import api as audit_api
 from agency.modules.auth.schemas import (
+    Account,
     DeleteAccountIn,
     EmailChangeIn,
     ForgotPasswordIn,
@@ -97,11 +105,17 @@ async def post_logout() -> Response:
     return Response(status=204)
 
 
+@lru_cache(maxsize=10_000)
+def _me_body(account: Account) -> bytes:
+    # Keyed on the account's value (a frozen dataclass): a changed profile is another key.
+    return model_body(UserEnvelope(user=UserOut.of(account)))
+
+
 @blueprint.get("/api/auth/me")
-@validate_response(UserEnvelope, 200)
-async def get_me() -> UserEnvelope:
+@document_response(UserEnvelope, 200)
+async def get_me() -> Response:
     """The signed-in user with profile and role; 401 when signed out."""
-    return UserEnvelope(user=UserOut.of(await require_account()))
+    return json_response(_me_body(await require_account()))
 
 
 @blueprint.post("/api/auth/forgot-password")

@@ -5,14 +5,15 @@ from __future__ import annotations
 import logging
 from typing import Any, cast
 
-from quart import Blueprint, Quart, current_app, request
+from quart import Blueprint, Quart, Response, current_app, request
 from quart.blueprints import BlueprintSetupState
-from quart_schema import validate_request, validate_response
+from quart_schema import document_response, validate_request, validate_response
 
 from agency.core import metrics
 from agency.core.errors import ValidationFailed
 from agency.core.modules import HtmlFilter
 from agency.core.web import app_settings, settings_of
+from agency.core.web.answers import json_response, model_body
 from agency.core.web.revisions import Cached
 from agency.modules.auth import web as auth_web
 from agency.modules.billing import clients
@@ -25,7 +26,6 @@ from agency.modules.billing.schemas import (
     QuoteIn,
     QuoteOut,
     SubscriptionEnvelope,
-    SubscriptionOut,
     UrlOut,
     WebhookOut,
 )
@@ -125,21 +125,22 @@ async def post_webhook() -> WebhookOut:
 
 # Every dashboard page asks: each process remembers each user's answer while no write to what
 # it is drawn from has been committed since, through any process.
-_subscriptions: Cached[SubscriptionOut | None] = Cached(
-    "billing.subscription", reads.SUBSCRIPTION_REVISIONS
-)
+# The answer's JSON, kept per user while its revisions stand (`core.web.answers`).
+_subscriptions: Cached[bytes] = Cached("billing.subscription", reads.SUBSCRIPTION_REVISIONS)
 
 
 @blueprint.get("/api/billing/subscription")
 @auth_web.login_required
-@validate_response(SubscriptionEnvelope, 200)
-async def get_subscription() -> SubscriptionEnvelope:
+@document_response(SubscriptionEnvelope, 200)
+async def get_subscription() -> Response:
     """The signed-in user's subscription (null when there is none)."""
     account = await auth_web.require_account()
-    subscription = await _subscriptions.get(
-        account.id, lambda: reads.current_subscription(account.id)
-    )
-    return SubscriptionEnvelope(subscription=subscription)
+
+    async def load() -> bytes:
+        subscription = await reads.current_subscription(account.id)
+        return model_body(SubscriptionEnvelope(subscription=subscription))
+
+    return json_response(await _subscriptions.get(account.id, load))
 
 
 @blueprint.get("/api/billing/orders")

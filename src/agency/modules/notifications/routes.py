@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from quart import Blueprint
-from quart_schema import validate_request, validate_response
+from quart import Blueprint, Response
+from quart_schema import document_response, validate_request, validate_response
 
+from agency.core.web.answers import json_response, model_body
 from agency.core.web.revisions import Cached
 from agency.modules.auth.web import login_required, require_account
 from agency.modules.notifications import service
@@ -15,17 +16,22 @@ blueprint = Blueprint("notifications", __name__)
 
 # Every dashboard page asks: each process remembers each user's list while no notification has
 # been written since, through any process.
-_lists: Cached[NotificationList] = Cached("notifications.list", (service.REVISION,))
+# The answer's JSON is what is kept (`core.web.answers`).
+_lists: Cached[bytes] = Cached("notifications.list", (service.REVISION,))
 
 
 @blueprint.get("/api/notifications")
 @login_required
-@validate_response(NotificationList, 200)
-async def get_notifications() -> NotificationList:
+@document_response(NotificationList, 200)
+async def get_notifications() -> Response:
     """The signed-in user's notifications, newest first (at most 50), and how many are
     unread."""
     account = await require_account()
-    return await _lists.get(account.id, lambda: service.list_notifications(account.id))
+
+    async def load() -> bytes:
+        return model_body(await service.list_notifications(account.id))
+
+    return json_response(await _lists.get(account.id, load))
 
 
 @blueprint.post("/api/notifications/read")

@@ -3,10 +3,16 @@ agency's list of every website with its status changes (admins only)."""
 
 from __future__ import annotations
 
-from quart import Blueprint
-from quart_schema import validate_querystring, validate_request, validate_response
+from quart import Blueprint, Response
+from quart_schema import (
+    document_response,
+    validate_querystring,
+    validate_request,
+    validate_response,
+)
 
 from agency.core.web import settings_of
+from agency.core.web.answers import json_response, model_body
 from agency.core.web.revisions import Cached
 from agency.modules.auth import web as auth_web
 from agency.modules.sites.schemas import (
@@ -18,7 +24,6 @@ from agency.modules.sites.schemas import (
     StatusIn,
     WebsiteDetail,
     WebsiteList,
-    WebsiteOut,
 )
 from agency.modules.sites.service import websites
 from agency.modules.sites.settings import SitesSettings
@@ -28,18 +33,21 @@ blueprint = Blueprint("sites", __name__)
 
 # Every dashboard page asks: each process remembers each user's list while no website or speed
 # check has been written since, through any process.
-_lists: Cached[list[WebsiteOut]] = Cached("sites.list", (websites.REVISION,))
+# The answer's JSON is what is kept (`core.web.answers`).
+_lists: Cached[bytes] = Cached("sites.list", (websites.REVISION,))
 
 
 @blueprint.get("/api/sites")
 @auth_web.login_required
-@validate_response(WebsiteList, 200)
-async def get_sites() -> WebsiteList:
+@document_response(WebsiteList, 200)
+async def get_sites() -> Response:
     """The signed-in user's websites, newest first."""
     account = await auth_web.require_account()
-    return WebsiteList(
-        websites=await _lists.get(account.id, lambda: websites.list_websites(account.id))
-    )
+
+    async def load() -> bytes:
+        return model_body(WebsiteList(websites=await websites.list_websites(account.id)))
+
+    return json_response(await _lists.get(account.id, load))
 
 
 @blueprint.get("/api/sites/analytics")
