@@ -153,7 +153,8 @@ async def sign_in(account: Account, *, remember: bool = False) -> None:
 async def current_account() -> Account | None:
     """The signed-in account of this request, or None."""
     if "account" not in g:
-        g.account = await current_user.account() if isinstance(current_user, SessionUser) else None
+        user = current_user._get_current_object()  # type: ignore[attr-defined]
+        g.account = await user.account() if isinstance(user, SessionUser) else None
     account: Account | None = g.account
     return account
 
