@@ -28,6 +28,7 @@ from agency.core.web import (
 from agency.core.web.openapi import AgencyOpenAPIProvider
 from agency.core.web.prometheus import install_metrics
 from agency.core.web.requests import request_class
+from agency.core.web.routing import remember_matches
 from agency.core.web.security import security_headers
 from agency.core.web.site import SiteFiles, StaticSite
 from agency.registry import MODULES
@@ -55,6 +56,8 @@ def create_app(settings: Settings | None = None, modules: Sequence[Module[Any]] 
     # One list for Quart's answers and the static site's files.
     common_headers = security_headers(https=settings.served_over_https, frame_origins=frame_origins)
     app = Quart("agency")
+    # The hot paths are matched without werkzeug's per-call reference cycle.
+    remember_matches(app)
     # A body that is not JSON is a 400, never a 500; upload paths take a larger body.
     uploads = [path for m in modules for path in m.uploads]
     app.request_class = request_class(uploads, MAX_UPLOAD_BODY_BYTES)
