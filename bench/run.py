@@ -532,8 +532,8 @@ def environment_line(args: argparse.Namespace) -> str:
         f"Python {platform.python_version()}, granian {version('granian')}, "
         f"Quart {version('quart')}, {command_output(['nginx', '-v'])}. "
         f"wrk -t1 -c{args.connections}, {args.warmup:g} s warm-up + {args.duration:g} s, "
-        f"`Accept-Encoding: {ACCEPT_ENCODING}`; each server alone on CPU{SERVER_CPU} "
-        f"(1 worker, no access log), wrk on CPU{CLIENT_CPU}. Web UI: `{args.web_dir}`."
+        f"`Accept-Encoding: {ACCEPT_ENCODING}`; servers on CPU{SERVER_CPU}, one under load at "
+        f"a time (1 worker, no access log), wrk on CPU{CLIENT_CPU}. Web UI: `{args.web_dir}`."
     )
 
 
