@@ -10,8 +10,12 @@ checked the model when it was built, so the bytes are those of a valid answer.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Hashable
+
 from pydantic import BaseModel
 from quart import Response
+
+from agency.core.web.revisions import Cached
 
 JSON = "application/json"
 
@@ -23,3 +27,14 @@ def model_body(model: BaseModel) -> bytes:
 
 def json_response(body: bytes, status: int = 200) -> Response:
     return Response(body, status=status, content_type=JSON)
+
+
+class CachedAnswers(Cached[bytes]):
+    """A revision cache (`core.web.revisions`) of JSON answers: each key's model is built by
+    `build` when the cache has no answer for it, and its bytes are what is kept."""
+
+    async def respond(self, key: Hashable, build: Callable[[], Awaitable[BaseModel]]) -> Response:
+        async def load() -> bytes:
+            return model_body(await build())
+
+        return json_response(await self.get(key, load))

@@ -13,8 +13,7 @@ from agency.core import metrics
 from agency.core.errors import ValidationFailed
 from agency.core.modules import HtmlFilter
 from agency.core.web import app_settings, settings_of
-from agency.core.web.answers import json_response, model_body
-from agency.core.web.revisions import Cached
+from agency.core.web.answers import CachedAnswers
 from agency.modules.auth import web as auth_web
 from agency.modules.billing import clients
 from agency.modules.billing.clients import StripeGateway
@@ -125,8 +124,8 @@ async def post_webhook() -> WebhookOut:
 
 # Every dashboard page asks: each process remembers each user's answer while no write to what
 # it is drawn from has been committed since, through any process.
-# The answer's JSON, kept per user while its revisions stand (`core.web.answers`).
-_subscriptions: Cached[bytes] = Cached("billing.subscription", reads.SUBSCRIPTION_REVISIONS)
+# The answer's JSON is what is kept (`core.web.answers`).
+_subscriptions = CachedAnswers("billing.subscription", reads.SUBSCRIPTION_REVISIONS)
 
 
 @blueprint.get("/api/billing/subscription")
@@ -136,11 +135,10 @@ async def get_subscription() -> Response:
     """The signed-in user's subscription (null when there is none)."""
     account = await auth_web.require_account()
 
-    async def load() -> bytes:
-        subscription = await reads.current_subscription(account.id)
-        return model_body(SubscriptionEnvelope(subscription=subscription))
+    async def build() -> SubscriptionEnvelope:
+        return SubscriptionEnvelope(subscription=await reads.current_subscription(account.id))
 
-    return json_response(await _subscriptions.get(account.id, load))
+    return await _subscriptions.respond(account.id, build)
 
 
 @blueprint.get("/api/billing/orders")

@@ -5,8 +5,7 @@ from __future__ import annotations
 from quart import Blueprint, Response
 from quart_schema import document_response, validate_request, validate_response
 
-from agency.core.web.answers import json_response, model_body
-from agency.core.web.revisions import Cached
+from agency.core.web.answers import CachedAnswers
 from agency.modules.auth.web import login_required, require_account
 from agency.modules.notifications import service
 from agency.modules.notifications.schemas import NotificationList, NotificationsReadIn, ReadOut
@@ -17,7 +16,7 @@ blueprint = Blueprint("notifications", __name__)
 # Every dashboard page asks: each process remembers each user's list while no notification has
 # been written since, through any process.
 # The answer's JSON is what is kept (`core.web.answers`).
-_lists: Cached[bytes] = Cached("notifications.list", (service.REVISION,))
+_lists = CachedAnswers("notifications.list", (service.REVISION,))
 
 
 @blueprint.get("/api/notifications")
@@ -27,11 +26,7 @@ async def get_notifications() -> Response:
     """The signed-in user's notifications, newest first (at most 50), and how many are
     unread."""
     account = await require_account()
-
-    async def load() -> bytes:
-        return model_body(await service.list_notifications(account.id))
-
-    return json_response(await _lists.get(account.id, load))
+    return await _lists.respond(account.id, lambda: service.list_notifications(account.id))
 
 
 @blueprint.post("/api/notifications/read")

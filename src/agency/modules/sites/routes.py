@@ -12,8 +12,7 @@ from quart_schema import (
 )
 
 from agency.core.web import settings_of
-from agency.core.web.answers import json_response, model_body
-from agency.core.web.revisions import Cached
+from agency.core.web.answers import CachedAnswers
 from agency.modules.auth import web as auth_web
 from agency.modules.sites.schemas import (
     AdminSitesQuery,
@@ -34,7 +33,7 @@ blueprint = Blueprint("sites", __name__)
 # Every dashboard page asks: each process remembers each user's list while no website or speed
 # check has been written since, through any process.
 # The answer's JSON is what is kept (`core.web.answers`).
-_lists: Cached[bytes] = Cached("sites.list", (websites.REVISION,))
+_lists = CachedAnswers("sites.list", (websites.REVISION,))
 
 
 @blueprint.get("/api/sites")
@@ -44,10 +43,10 @@ async def get_sites() -> Response:
     """The signed-in user's websites, newest first."""
     account = await auth_web.require_account()
 
-    async def load() -> bytes:
-        return model_body(WebsiteList(websites=await websites.list_websites(account.id)))
+    async def build() -> WebsiteList:
+        return WebsiteList(websites=await websites.list_websites(account.id))
 
-    return json_response(await _lists.get(account.id, load))
+    return await _lists.respond(account.id, build)
 
 
 @blueprint.get("/api/sites/analytics")
